@@ -1,0 +1,9 @@
+"""``python -m polars_fair``: the command line."""
+
+from __future__ import annotations
+
+import sys
+
+from polars_fair.cli import main
+
+sys.exit(main())

@@ -1,0 +1,205 @@
+"""Shared implementation of the `fair` namespace on DataFrame and LazyFrame.
+
+The LazyFrame namespace builds plans and never collects. The DataFrame namespace
+runs the same plans: it collects the statistics table once (one pass over the
+data), warns about excluded rows and undefined rates, and derives the result from
+that small table.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_fair._utils import as_names, find_stacklevel
+from polars_fair._validate import (
+    MSG_REFERENCE_POLICY,
+    check_agg,
+    check_method,
+    check_zero_division,
+    ensure_lazy,
+    normalize_reference,
+)
+from polars_fair.exceptions import InvalidParameterError, NullDataWarning, UndefinedMetricWarning
+from polars_fair.metrics import (
+    RATES,
+    Counts,
+    criterion_table,
+    disparity_table,
+    rate_expr,
+    rates_table,
+    require_nonempty,
+    require_reference,
+)
+from polars_fair.reduce import group_stats
+
+if TYPE_CHECKING:
+    from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
+
+__all__ = ["Audit", "warn_about"]
+
+
+@dataclass(frozen=True)
+class Audit:
+    """The resolved inputs of one call: what to count and how to group."""
+
+    frame: pl.LazyFrame
+    y_true: IntoColumn | None
+    y_pred: IntoColumn | None
+    sensitive: list[str]
+    by: list[str]
+    sample_weight: IntoColumn | None
+    pos_label: PosLabel
+
+    @classmethod
+    def of(
+        cls,
+        frame: pl.DataFrame | pl.LazyFrame,
+        *,
+        y_true: IntoColumn | None,
+        y_pred: IntoColumn | None,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None,
+        sample_weight: IntoColumn | None,
+        pos_label: PosLabel,
+    ) -> Audit:
+        """Normalise the common parameters."""
+        return cls(
+            ensure_lazy(frame), y_true, y_pred, as_names(sensitive_features), as_names(by),
+            sample_weight, pos_label,
+        )  # fmt: skip
+
+    @property
+    def keys(self) -> list[str]:
+        """Batch keys then sensitive features."""
+        return [*self.by, *self.sensitive]
+
+    def stats(self) -> pl.LazyFrame:
+        """The lazy statistics table (one pass over the data when collected)."""
+        return group_stats(
+            self.frame,
+            y_true=self.y_true,
+            y_pred=self.y_pred,
+            sensitive_features=self.sensitive,
+            by=self.by or None,
+            sample_weight=self.sample_weight,
+            pos_label=self.pos_label,
+        )
+
+    # ---- derived plans over a statistics table (lazy or collected) -------------
+
+    def by_group(self, stats: pl.LazyFrame, zero_division: float | None) -> pl.LazyFrame:
+        """Counts plus every computable rate."""
+        return rates_table(require_nonempty(stats), by=self.by, zero_division=zero_division)
+
+    def disparities(
+        self,
+        stats: pl.LazyFrame,
+        reference_group: Any,
+        metrics: Sequence[str] | None,
+        zero_division: float | None,
+    ) -> pl.LazyFrame:
+        """The long comparison table."""
+        reference = normalize_reference(reference_group, self.sensitive)
+        stats = require_nonempty(stats)
+        if isinstance(reference, tuple):
+            stats = require_reference(stats, reference, self.sensitive, self.by)
+        if metrics is not None:
+            unknown = [m for m in metrics if m not in RATES]
+            if unknown:
+                msg = f"`metrics` must name rates from {list(RATES)}, got {unknown!r}"
+                raise InvalidParameterError(msg)
+        return disparity_table(
+            stats, by=self.by, sensitive=self.sensitive, reference=reference,
+            metrics=metrics, zero_division=zero_division,
+        )  # fmt: skip
+
+    def criterion(
+        self,
+        stats: pl.LazyFrame,
+        *,
+        name: str,
+        measures: Sequence[str],
+        kind: str,
+        method: str | None,
+        reference_group: Any,
+        agg: str,
+        zero_division: float | None,
+    ) -> pl.LazyFrame:
+        """One criterion per batch key."""
+        method_ = check_method(method, reference_group)
+        agg_ = check_agg(agg)
+        reference: tuple[Any, ...] | str = "largest"
+        stats = require_nonempty(stats)
+        if reference_group is not None:
+            if method_ != "to_reference":
+                msg = (
+                    f"`reference_group` is only used with `method`='to_reference', got "
+                    f"`method`={method_!r}\n\nHint: drop `method` or `reference_group`"
+                )
+                raise InvalidParameterError(msg)
+            reference = normalize_reference(reference_group, self.sensitive)
+            if isinstance(reference, str) and reference != "largest":
+                msg = MSG_REFERENCE_POLICY.format(value=reference, method=method_)
+                raise InvalidParameterError(msg)
+            if isinstance(reference, tuple):
+                stats = require_reference(stats, reference, self.sensitive, self.by)
+        return criterion_table(
+            stats, name=name, measures=measures, kind=kind,  # type: ignore[arg-type]
+            method=method_, agg=agg_, by=self.by, sensitive=self.sensitive,
+            reference=reference, zero_division=zero_division,
+        )  # fmt: skip
+
+
+def warn_about(
+    stats: pl.DataFrame,
+    keys: Sequence[str],
+    measures: Sequence[str] | None,
+    zero_division: float | None,
+) -> None:
+    """Eager-path warnings: rows excluded for nulls, rates undefined for some groups."""
+    if stats.height == 0:
+        return
+    excluded = int(stats.get_column("n_null").sum())
+    if excluded:
+        groups = stats.filter(pl.col("n_null") > 0).select(keys).rows()
+        msg = (
+            f"{excluded} row(s) with a null label or weight were excluded (counted in "
+            f"`n_null`), in groups {_show(groups)}"
+        )
+        warnings.warn(msg, NullDataWarning, stacklevel=find_stacklevel())
+    if zero_division is not None:
+        return
+    c = Counts.from_columns(stats.columns)
+    if measures is None:
+        from polars_fair.metrics._rates import available_rates
+
+        measures = [m for m in available_rates(c) if m != "predicted_positive_share"]
+    exprs = {m: rate_expr(m, c) for m in measures if m != "predicted_positive_share"}
+    if not exprs:
+        return
+    nulls = stats.select(*keys, *(e.is_null().alias(m) for m, e in exprs.items()))
+    for m in exprs:
+        bad = nulls.filter(pl.col(m)).select(keys).rows()
+        if bad:
+            msg = (
+                f"{m} is undefined (zero denominator) for groups {_show(bad)}; it is "
+                "reported as null and left out of comparisons. Use `zero_division` to "
+                "replace it"
+            )
+            warnings.warn(msg, UndefinedMetricWarning, stacklevel=find_stacklevel())
+
+
+def _show(rows: list[tuple[Any, ...]], limit: int = 10) -> str:
+    shown = [r[0] if len(r) == 1 else r for r in rows[:limit]]
+    more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
+    return f"{shown}{more}"
+
+
+def check_zd(zero_division: object) -> float | None:
+    """Re-export of the `zero_division` check for the namespace module."""
+    return check_zero_division(zero_division)

@@ -1,0 +1,70 @@
+"""Small internal helpers: warning stack levels and column normalisation."""
+
+from __future__ import annotations
+
+import inspect
+import os
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+if TYPE_CHECKING:
+    from polars_fair._typing import IntoColumns
+
+__all__ = ["as_names", "check_in_plan", "find_stacklevel", "over"]
+
+
+def find_stacklevel() -> int:
+    """Return the stack level of the first frame outside polars_fair and polars.
+
+    Warnings issued with this level point at the user's own line of code.
+    """
+    import polars_fair
+
+    pkg_dir = os.path.dirname(polars_fair.__file__)
+    pl_dir = os.path.dirname(pl.__file__)
+    frame = inspect.currentframe()
+    n = 0
+    try:
+        while frame is not None:
+            fname = inspect.getfile(frame)
+            if fname.startswith((pkg_dir, pl_dir)):
+                frame = frame.f_back
+                n += 1
+            else:
+                break
+    finally:
+        del frame
+    return n
+
+
+def as_names(columns: IntoColumns | None) -> list[str]:
+    """Normalise a column name or a sequence of names to a list."""
+    if columns is None:
+        return []
+    if isinstance(columns, str):
+        return [columns]
+    if isinstance(columns, Sequence):
+        return list(columns)
+    return [columns]  # type: ignore[unreachable]
+
+
+def over(expr: pl.Expr, by: list[str]) -> pl.Expr:
+    """Evaluate an aggregate per batch key, broadcast to rows (whole frame without keys)."""
+    return expr.over(by) if by else expr
+
+
+def check_in_plan(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], None]) -> pl.LazyFrame:
+    """Run `check` on the (small) frame when the plan executes, passing it through.
+
+    Used only on aggregated tables, never on raw rows: it lets a lazy plan raise
+    our own exceptions (bad labels, absent reference group) at ``collect`` time
+    without collecting anything early.
+    """
+
+    def _run(df: pl.DataFrame) -> pl.DataFrame:
+        check(df)
+        return df
+
+    return lf.map_batches(_run, streamable=False)

@@ -1,0 +1,63 @@
+"""Exceptions and warnings raised by polars_fair.
+
+Everything polars_fair raises derives from :class:`FairError`, so a caller can
+catch the library's errors with one ``except`` clause while still matching the
+standard Python bases (``ValueError``, ``TypeError``) that each error refines.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+__all__ = [
+    "ColumnNotFoundError",
+    "EmptyDataError",
+    "FairError",
+    "FairWarning",
+    "InvalidParameterError",
+    "LabelError",
+    "NullDataWarning",
+    "ReferenceGroupError",
+    "UndefinedMetricWarning",
+    "ValueRangeError",
+]
+
+
+class FairError(Exception):
+    """Base class of every error raised by polars_fair."""
+
+
+class InvalidParameterError(FairError, ValueError, TypeError):
+    """A parameter has the wrong type or an unsupported value."""
+
+
+class ColumnNotFoundError(FairError, pl.exceptions.ColumnNotFoundError):
+    """A column named in a parameter does not exist in the frame."""
+
+
+class LabelError(FairError, ValueError):
+    """A label column holds values other than the two label values, or a wrong dtype."""
+
+
+class ValueRangeError(FairError, ValueError):
+    """A score or weight lies outside its allowed range (e.g. a negative weight)."""
+
+
+class ReferenceGroupError(FairError, ValueError):
+    """The requested reference group does not occur in the data."""
+
+
+class EmptyDataError(FairError, ValueError):
+    """The input has no rows to evaluate."""
+
+
+class FairWarning(UserWarning):
+    """Base class of every warning emitted by polars_fair."""
+
+
+class UndefinedMetricWarning(FairWarning):
+    """A rate is undefined (zero denominator) for some groups and is reported as null."""
+
+
+class NullDataWarning(FairWarning):
+    """Rows were excluded because a label, score or weight was null."""

@@ -1,0 +1,26 @@
+"""The metric layer: pure Polars expressions over the statistics table.
+
+Nothing here reads rows: every function takes the (small) statistics table built
+by :mod:`polars_fair.reduce` and returns a LazyFrame plan over it.
+"""
+
+from __future__ import annotations
+
+from polars_fair.metrics._criteria import criterion_table
+from polars_fair.metrics._rates import COMPOSITES, RATES, Counts, rate_expr, safe_div
+from polars_fair.metrics._reference import require_nonempty, require_reference
+from polars_fair.metrics._tables import METRIC_DTYPE, disparity_table, rates_table
+
+__all__ = [
+    "COMPOSITES",
+    "METRIC_DTYPE",
+    "RATES",
+    "Counts",
+    "criterion_table",
+    "disparity_table",
+    "rate_expr",
+    "rates_table",
+    "require_nonempty",
+    "require_reference",
+    "safe_div",
+]

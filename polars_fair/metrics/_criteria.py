@@ -1,0 +1,174 @@
+"""Scalar fairness criteria: one number per batch key, from the statistics table.
+
+A criterion compares one per-group measure (a rate, or a composite such as
+``treatment_equality``) across groups with one of three methods:
+
+* ``"between_groups"``: difference ``max - min`` (>= 0), ratio ``min / max`` (<= 1);
+* ``"to_overall"``: the largest ``|g - overall|``; the smallest
+  ``min(g / overall, overall / g)``;
+* ``"to_reference"``: signed ``g - ref`` and ``g / ref`` of the group farthest from
+  the reference (``|g - ref|`` for differences, ``|log(g / ref)|`` for ratios; a
+  ratio of 0 is farthest). With two groups this is the one other group.
+
+Groups whose measure is undefined (null) are left out of the comparison; a
+criterion with no defined comparison is null.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_fair._utils import over
+from polars_fair.metrics._rates import Counts, rate_expr, safe_div
+from polars_fair.metrics._reference import is_reference
+
+__all__ = ["criterion_table"]
+
+Kind = Literal["difference", "ratio"]
+_REF = "__pf_is_ref"
+_INF = float("inf")
+
+
+def _value_col(measure: str) -> str:
+    return f"__pf_v_{measure}"
+
+
+def _ref_col(measure: str) -> str:
+    return f"__pf_r_{measure}"
+
+
+def _log_distance(q: pl.Expr) -> pl.Expr:
+    """Distance of a ratio from 1 on the log scale; a ratio of 0 is infinitely far."""
+    return pl.when(q == 0).then(_INF).otherwise(q.log().abs())
+
+
+def _between(v: pl.Expr, kind: Kind) -> pl.Expr:
+    return v.max() - v.min() if kind == "difference" else safe_div(v.min(), v.max())
+
+
+def _to_overall(v: pl.Expr, overall: pl.Expr, kind: Kind) -> pl.Expr:
+    if kind == "difference":
+        return (v - overall).abs().max()
+    per_group = (
+        pl.when(overall == 0)
+        .then(None)
+        .when(v == 0)
+        .then(0.0)
+        .otherwise(pl.min_horizontal(v / overall, overall / v))
+    )
+    return per_group.min()
+
+
+def _farthest(values: pl.Expr, distance: pl.Expr) -> pl.Expr:
+    """The value whose distance is largest, among non-reference defined groups."""
+    keep = ~pl.col(_REF) & values.is_not_null()
+    kept = values.filter(keep)
+    return kept.get(distance.filter(keep).arg_max())
+
+
+def _to_reference(v: pl.Expr, ref: pl.Expr, kind: Kind) -> pl.Expr:
+    if kind == "difference":
+        d = v - ref
+        return _farthest(d, d.abs())
+    q = safe_div(v, ref)
+    return _farthest(q, _log_distance(q))
+
+
+def _combine(parts: list[pl.Expr], kind: Kind, method: str, agg: str) -> pl.Expr:
+    """Combine the criteria of several measures (equalized odds and friends)."""
+    if len(parts) == 1:
+        return parts[0]
+    any_null = pl.any_horizontal(p.is_null() for p in parts)
+    if agg == "mean":
+        combined = pl.sum_horizontal(parts) / len(parts)
+    elif method != "to_reference":
+        combined = pl.max_horizontal(parts) if kind == "difference" else pl.min_horizontal(parts)
+    else:
+        # signed values: keep the one farthest from the ideal (0 or 1)
+        dist = [p.abs() if kind == "difference" else _log_distance(p) for p in parts]
+        combined = parts[0]
+        best = dist[0]
+        for p, d in zip(parts[1:], dist[1:]):
+            combined = pl.when(d > best).then(p).otherwise(combined)
+            best = pl.max_horizontal(best, d)
+    return pl.when(any_null).then(None).otherwise(combined)
+
+
+def _average_abs_odds(method: str) -> pl.Expr:
+    tpr, fpr = pl.col(_value_col("true_positive_rate")), pl.col(_value_col("false_positive_rate"))
+    if method == "between_groups":
+        return ((tpr.max() - tpr.min()) + (fpr.max() - fpr.min())) / 2
+    rt, rf = pl.col(_ref_col("true_positive_rate")), pl.col(_ref_col("false_positive_rate"))
+    per_group = ((tpr - rt).abs() + (fpr - rf).abs()) / 2
+    if method == "to_overall":
+        return per_group.max()
+    keep = ~pl.col(_REF) & per_group.is_not_null()
+    return per_group.filter(keep).max()
+
+
+def criterion_table(
+    stats: pl.LazyFrame,
+    *,
+    name: str,
+    measures: Sequence[str],
+    kind: Kind,
+    method: str,
+    agg: str,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str,
+    zero_division: float | None,
+) -> pl.LazyFrame:
+    """
+    One row per batch key (one row without keys) and one column `name`.
+
+    `measures` are rate or composite names; several are combined with `agg`.
+    ``name == "average_abs_odds_difference"`` is the one criterion that is not a
+    comparison of a single per-group measure.
+    """
+    names = stats.collect_schema().names()
+    c = Counts.from_columns(names)
+    total_pp = over(c.PP().sum(), by) if "predicted_positive_share" in measures else None
+
+    def fill(e: pl.Expr) -> pl.Expr:
+        return e if zero_division is None else e.fill_null(zero_division)
+
+    prepared = [fill(rate_expr(m, c, total_pp)).alias(_value_col(m)) for m in measures]
+    refs: list[pl.Expr] = []
+    if method == "to_overall":
+        total = c.map(lambda e: over(e.sum(), by))
+        for m in measures:
+            t_pp = total.PP() if m == "predicted_positive_share" else None
+            refs.append(fill(rate_expr(m, total, t_pp)).alias(_ref_col(m)))
+    elif method == "to_reference":
+        mask = is_reference(reference, sensitive, by)
+        prepared.append(mask.alias(_REF))
+    table = stats.with_columns(prepared)
+    if method == "to_reference":
+        table = table.with_columns(
+            over(pl.col(_value_col(m)).filter(pl.col(_REF)).first(), by).alias(_ref_col(m))
+            for m in measures
+        )
+    elif refs:
+        table = table.with_columns(refs)
+
+    if name == "average_abs_odds_difference":
+        result = _average_abs_odds(method)
+    else:
+        parts = []
+        for m in measures:
+            v = pl.col(_value_col(m))
+            if method == "between_groups":
+                parts.append(_between(v, kind))
+            elif method == "to_overall":
+                parts.append(_to_overall(v, pl.col(_ref_col(m)), kind))
+            else:
+                parts.append(_to_reference(v, pl.col(_ref_col(m)), kind))
+        result = _combine(parts, kind, method, agg)
+    result = result.cast(pl.Float64).alias(name)
+    if by:
+        return table.group_by(by).agg(result).sort(by, nulls_last=True)
+    return table.select(result)

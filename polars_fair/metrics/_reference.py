@@ -1,0 +1,81 @@
+"""Reference groups: which group each comparison is made against.
+
+All expressions here are window expressions over the batch keys, evaluated on the
+statistics table (one row per group), so a reference costs no extra pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair._utils import check_in_plan, over
+from polars_fair._validate import MSG_EMPTY, MSG_REFERENCE_ABSENT, format_values
+from polars_fair.exceptions import EmptyDataError, ReferenceGroupError
+
+__all__ = ["is_reference", "require_nonempty", "require_reference"]
+
+
+def _equals(col: str, value: Any) -> pl.Expr:
+    return pl.col(col).is_null() if value is None else (pl.col(col) == value).fill_null(False)
+
+
+def is_reference(
+    reference: tuple[Any, ...] | str, sensitive: Sequence[str], by: list[str]
+) -> pl.Expr:
+    """Boolean expression marking the reference row of each batch key.
+
+    `reference` is a tuple of group values or ``"largest"`` (the group with the
+    most rows, or the largest total weight; ties go to the first group in sort
+    order).
+    """
+    if isinstance(reference, str):
+        if reference != "largest":  # pragma: no cover - guarded by callers
+            msg = f"no single reference row for policy {reference!r}"
+            raise ValueError(msg)
+        idx = over(pl.int_range(pl.len()), by)
+        return idx == over(pl.col("n").arg_max(), by)
+    mask = pl.lit(True)
+    for col, value in zip(sensitive, reference):
+        mask = mask & _equals(col, value)
+    return mask
+
+
+def require_reference(
+    stats: pl.LazyFrame, reference: tuple[Any, ...], sensitive: Sequence[str], by: list[str]
+) -> pl.LazyFrame:
+    """Raise :class:`ReferenceGroupError` at collect time if the group is absent."""
+
+    def check(df: pl.DataFrame) -> None:
+        flagged = df.with_columns(is_reference(reference, sensitive, []).alias("__pf_ref"))
+        if by:
+            per_key = flagged.group_by(by).agg(pl.col("__pf_ref").any()).sort(by)
+            missing = per_key.filter(~pl.col("__pf_ref"))
+        else:
+            missing = pl.DataFrame() if flagged["__pf_ref"].any() else pl.DataFrame({"x": [1]})
+        if missing.height:
+            where = ""
+            if by:
+                first = missing.select(by).row(0, named=True)
+                where = f" for {first}"
+            present = df.select(sensitive).unique().sort(sensitive, nulls_last=True).rows()
+            shown = [r[0] if len(r) == 1 else r for r in present]
+            value = reference[0] if len(reference) == 1 else reference
+            msg = MSG_REFERENCE_ABSENT.format(
+                value=value, where=where, present=format_values(shown, 20)
+            )
+            raise ReferenceGroupError(msg)
+
+    return check_in_plan(stats, check)
+
+
+def require_nonempty(stats: pl.LazyFrame) -> pl.LazyFrame:
+    """Raise :class:`EmptyDataError` at collect time if there are no groups."""
+
+    def check(df: pl.DataFrame) -> None:
+        if df.height == 0:
+            raise EmptyDataError(MSG_EMPTY.format(where=""))
+
+    return check_in_plan(stats, check)
