@@ -47,7 +47,7 @@ def as_names(columns: IntoColumns | None) -> list[str]:
         return [columns]
     if isinstance(columns, Sequence):
         return list(columns)
-    return [columns]  # type: ignore[unreachable]
+    return [columns]
 
 
 def over(expr: pl.Expr, by: list[str]) -> pl.Expr:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import polars as pl
 
@@ -45,13 +46,15 @@ def _audit_example() -> str:
 
     # the example is small: read it once, then every table below reuses it
     lf = scan_compas().filter(pl.col("race").is_in(["African-American", "Caucasian"])).collect().lazy()
-    kw = dict(y_true="two_year_recid", y_pred="y_pred", sensitive_features="race")
+    kw: dict[str, Any] = {
+        "y_true": "two_year_recid", "y_pred": "y_pred", "sensitive_features": "race"
+    }  # fmt: skip
     fair = polars_fair.fair(lf)
     rates = fair.by_group(**kw).select(
         "race", "n", "selection_rate", "base_rate", "true_positive_rate",
         "false_positive_rate", "positive_predictive_value", "accuracy",
     )  # fmt: skip
-    pred_only = {"y_pred": "y_pred", "sensitive_features": "race"}
+    pred_only: dict[str, Any] = {"y_pred": "y_pred", "sensitive_features": "race"}
     scalars = [
         getattr(fair, name)(**(pred_only if name in _SELECTION else kw))
         for name in _CRITERIA

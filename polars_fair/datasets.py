@@ -23,7 +23,7 @@ def _source(name: str) -> str | bytes:
     """A path to a bundled data file, or its bytes if it is not on the file system."""
     resource = files("polars_fair") / "data" / name
     if isinstance(resource, os.PathLike):
-        return os.fspath(resource)
+        return str(os.fspath(resource))
     # e.g. imported from a zip archive: no real path to hand to Polars.
     return resource.read_bytes()
 

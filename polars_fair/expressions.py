@@ -17,7 +17,8 @@ message names the column (the namespace methods raise
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 
@@ -25,6 +26,8 @@ from polars_fair.metrics._rates import Counts, rate_expr
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, PosLabel
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = [
     "accuracy",
@@ -126,8 +129,8 @@ def _rate(
 def selection_rate(
     y_pred: IntoColumn, *, pos_label: PosLabel = 1, sample_weight: IntoColumn | None = None
 ) -> pl.Expr:
-    """
-    Fraction of rows predicted positive, :math:`P(\\hat{Y} = 1)`, as an aggregation.
+    r"""
+    Fraction of rows predicted positive, :math:`P(\hat{Y} = 1)`, as an aggregation.
 
     Parameters
     ----------
@@ -233,8 +236,10 @@ _PAIR_DOC = """
 """
 
 
-def _pair_doc(name: str, summary: str, formula: str, example: str):  # type: ignore[no-untyped-def]
-    def deco(fn):  # type: ignore[no-untyped-def]
+def _pair_doc(name: str, summary: str, formula: str, example: str) -> Callable[[F], F]:
+    """Fill the shared docstring template of the two-column rate expressions."""
+
+    def deco(fn: F) -> F:
         fn.__doc__ = _PAIR_DOC.format(name=name, summary=summary, formula=formula, example=example)
         return fn
 

@@ -91,7 +91,7 @@ def _combine(parts: list[pl.Expr], kind: Kind, method: str, agg: str) -> pl.Expr
         dist = [p.abs() if kind == "difference" else _log_distance(p) for p in parts]
         combined = parts[0]
         best = dist[0]
-        for p, d in zip(parts[1:], dist[1:]):
+        for p, d in zip(parts[1:], dist[1:], strict=True):
             combined = pl.when(d > best).then(p).otherwise(combined)
             best = pl.max_horizontal(best, d)
     return pl.when(any_null).then(None).otherwise(combined)

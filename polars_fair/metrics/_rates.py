@@ -172,7 +172,9 @@ def rate_expr(name: str, c: Counts, total_pp: pl.Expr | None = None) -> pl.Expr:
         msg = f"rate {name!r} needs both `y_true` and `y_pred`"
         raise ValueError(msg)
     tp, fp, fn, tn = c.tp, c.fp, c.fn, c.tn
-    assert tp is not None and fp is not None and fn is not None and tn is not None
+    if tp is None or fp is None or fn is None or tn is None:  # pragma: no cover
+        msg = "incomplete confusion counts"
+        raise ValueError(msg)
     formulas: dict[str, Callable[[], pl.Expr]] = {
         "true_positive_rate": lambda: safe_div(tp, c.P()),
         "false_negative_rate": lambda: safe_div(fn, c.P()),

@@ -38,7 +38,7 @@ def is_reference(
         idx = over(pl.int_range(pl.len()), by)
         return idx == over(pl.col("n").arg_max(), by)
     mask = pl.lit(True)
-    for col, value in zip(sensitive, reference):
+    for col, value in zip(sensitive, reference, strict=True):
         mask = mask & _equals(col, value)
     return mask
 

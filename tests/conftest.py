@@ -1,0 +1,84 @@
+"""Shared fixtures: every metric runs on eager, lazy in-memory and lazy streaming frames."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, settings
+
+import polars_fair  # noqa: F401  (registers the namespace)
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", max_examples=30, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+ENGINES = ("eager", "lazy", "streaming")
+
+
+class Runner:
+    """Run a `fair` method on one kind of frame and return an eager result.
+
+    ``run(df, "by_group", **kw)`` calls ``df.fair.by_group(**kw)`` for "eager",
+    and ``df.lazy().fair.by_group(**kw).collect(engine=...)`` for the lazy kinds
+    ("in-memory" or "streaming"). Scalars from the lazy path are unwrapped with
+    ``.item()`` when the result has no `by` columns, so all three agree in type.
+    """
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"Runner({self.kind})"
+
+    def __call__(self, df: pl.DataFrame, method: str, **kwargs: Any) -> Any:
+        if self.kind == "eager":
+            return getattr(df.fair, method)(**kwargs)
+        engine = "in-memory" if self.kind == "lazy" else "streaming"
+        out = getattr(df.lazy().fair, method)(**kwargs)
+        assert isinstance(out, pl.LazyFrame)
+        result = out.collect(engine=engine)
+        if _is_scalar_result(method, kwargs, result):
+            return result.item()
+        return result
+
+
+def _is_scalar_result(method: str, kwargs: dict[str, Any], result: pl.DataFrame) -> bool:
+    tables = {"group_stats", "by_group", "disparities"}
+    return method not in tables and kwargs.get("by") is None and result.shape == (1, 1)
+
+
+@pytest.fixture(params=ENGINES)
+def run(request: pytest.FixtureRequest) -> Runner:
+    """A :class:`Runner` for each of eager, lazy in-memory and lazy streaming."""
+    return Runner(request.param)
+
+
+@pytest.fixture
+def quiet() -> Callable[[], Any]:
+    """Context manager that ignores polars_fair's warnings (eager path warns)."""
+    import warnings
+
+    from polars_fair.exceptions import FairWarning
+
+    def _ctx() -> Any:
+        cm = warnings.catch_warnings()
+        cm.__enter__()
+        warnings.simplefilter("ignore", FairWarning)
+        return cm
+
+    return _ctx
+
+
+@pytest.fixture(autouse=True)
+def _doctest_namespace(doctest_namespace: dict[str, Any]) -> None:
+    doctest_namespace["pl"] = pl
