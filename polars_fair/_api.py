@@ -40,7 +40,7 @@ from polars_fair.reduce import group_stats
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
-__all__ = ["Audit", "warn_about"]
+__all__ = ["Audit", "check_metrics", "check_zd", "warn_about"]
 
 
 @dataclass(frozen=True)
@@ -108,11 +108,7 @@ class Audit:
         stats = require_nonempty(stats)
         if isinstance(reference, tuple):
             stats = require_reference(stats, reference, self.sensitive, self.by)
-        if metrics is not None:
-            unknown = [m for m in metrics if m not in RATES]
-            if unknown:
-                msg = f"`metrics` must name rates from {list(RATES)}, got {unknown!r}"
-                raise InvalidParameterError(msg)
+        check_metrics(metrics)
         return disparity_table(
             stats, by=self.by, sensitive=self.sensitive, reference=reference,
             metrics=metrics, zero_division=zero_division,
@@ -198,6 +194,19 @@ def _show(rows: list[tuple[Any, ...]], limit: int = 10) -> str:
     shown = [r[0] if len(r) == 1 else r for r in rows[:limit]]
     more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
     return f"{shown}{more}"
+
+
+def check_metrics(metrics: Sequence[str] | None) -> None:
+    """Check that `metrics` names known rates."""
+    if metrics is None:
+        return
+    if isinstance(metrics, str):
+        msg = f"`metrics` must be a list of rate names, got {metrics!r}\n\nHint: `metrics=[{metrics!r}]`"
+        raise InvalidParameterError(msg)
+    unknown = [m for m in metrics if m not in RATES]
+    if unknown:
+        msg = f"`metrics` must name rates from {list(RATES)}, got {unknown!r}"
+        raise InvalidParameterError(msg)
 
 
 def check_zd(zero_division: object) -> float | None:

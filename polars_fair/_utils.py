@@ -51,8 +51,14 @@ def as_names(columns: IntoColumns | None) -> list[str]:
 
 
 def over(expr: pl.Expr, by: list[str]) -> pl.Expr:
-    """Evaluate an aggregate per batch key, broadcast to rows (whole frame without keys)."""
-    return expr.over(by) if by else expr
+    """Evaluate an aggregate per batch key, broadcast to rows (whole frame without keys).
+
+    Without keys the window runs over one constant partition rather than as a bare
+    scalar: Polars divides a column by a broadcast *scalar* as a multiplication by
+    its reciprocal, which would make ``x / x`` come out 1 ulp below 1 on one engine
+    and exactly 1 on another.
+    """
+    return expr.over(by) if by else expr.over(pl.lit(0))
 
 
 def check_in_plan(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], None]) -> pl.LazyFrame:

@@ -10,6 +10,7 @@ too so tests can match them exactly.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -74,11 +75,11 @@ MSG_WEIGHT_DTYPE = (
     "\n\nHint: cast it, e.g. `pl.col({name!r}).cast(pl.Float64)`"
 )
 MSG_WEIGHT_VALUES = (
-    "`sample_weight` column {name!r} must hold non-negative, non-NaN weights, found {found}"
+    "`sample_weight` column {name!r} must hold finite, non-negative weights, found {found}"
     "\n\nHint: fix or drop those rows before the audit; rows with a null weight are "
     "excluded and counted in `n_null`"
 )
-MSG_ZERO_DIVISION = "`zero_division` must be None or a float, got {value!r}"
+MSG_ZERO_DIVISION = "`zero_division` must be None or a float (not NaN), got {value!r}"
 MSG_METHOD = (
     "`method` must be one of 'between_groups', 'to_overall', 'to_reference', got {value!r}"
 )
@@ -128,7 +129,7 @@ def check_zero_division(value: object) -> float | None:
     """Validate `zero_division` (None keeps undefined rates null)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         msg = MSG_ZERO_DIVISION.format(value=value)
         raise InvalidParameterError(msg)
     return float(value)
@@ -201,7 +202,8 @@ def resolve_column(
         try:
             dtype = lf.select(spec.alias("__pf_probe")).collect_schema()["__pf_probe"]
         except pl.exceptions.ColumnNotFoundError as exc:
-            missing = str(exc).splitlines()[0] if str(exc) else "?"
+            found = re.search(r'column "([^"]*)"', str(exc))
+            missing = found.group(1) if found else str(exc).splitlines()[0]
             msg = MSG_COLUMN_NOT_FOUND.format(
                 name=missing, param=param, available=list(schema.names()), hint=hint
             )

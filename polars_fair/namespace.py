@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import polars as pl
 
-from polars_fair._api import Audit, check_zd, warn_about
-from polars_fair.metrics import RATES
+from polars_fair._api import Audit, check_metrics, check_zd, warn_about
 
 if TYPE_CHECKING:
     from polars_fair._typing import (
@@ -404,10 +403,13 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         └───────┴─────────────────────┴──────────┴─────────────────┴────────────┴──────────┘
         """
         zd = check_zd(zero_division)
+        check_metrics(metrics)
         audit = Audit.of(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label,
         )  # fmt: skip
+        # validate every parameter now, before any data is read
+        audit.disparities(audit.stats(), reference_group, metrics, zd)
         return self._table(
             audit,
             lambda stats: audit.disparities(stats, reference_group, metrics, zd),
@@ -1500,9 +1502,7 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
         measures: Sequence[str],
         zero_division: float | None,
     ) -> float | None | pl.DataFrame:
-        stats = self._collect_stats(
-            audit, [m for m in measures if m in RATES or m != "average_odds"], zero_division
-        )
+        stats = self._collect_stats(audit, measures, zero_division)
         result = build(stats.lazy()).collect()
         if audit.by:
             return result

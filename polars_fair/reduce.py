@@ -90,7 +90,7 @@ def _label_checker(
             others = {v for v in values if v != pos_label}
             negatives[label.alias] = others
             if len(others) > 1:
-                found = sorted({*values}, key=repr)
+                found = _sorted_values(values)
                 msg = MSG_LABEL_VALUES.format(
                     param=label.param,
                     name=label.name,
@@ -102,7 +102,7 @@ def _label_checker(
         union = set().union(*negatives.values()) if negatives else set()
         if len(union) > 1:
             label = labels[-1]
-            found = sorted({pos_label, *union}, key=repr)
+            found = _sorted_values([pos_label, *union])
             msg = MSG_LABEL_VALUES.format(
                 param="y_true and y_pred",
                 name=" / ".join(lbl.name for lbl in labels),
@@ -115,11 +115,19 @@ def _label_checker(
             bad = int(partial.get_column(_WBAD).sum())
             if bad:
                 msg = MSG_WEIGHT_VALUES.format(
-                    name=weight, found=f"{bad} negative or NaN weight(s)"
+                    name=weight, found=f"{bad} negative, infinite or NaN weight(s)"
                 )
                 raise ValueRangeError(msg)
 
     return check
+
+
+def _sorted_values(values: Sequence[object]) -> list[object]:
+    unique = list(dict.fromkeys(values))
+    try:
+        return sorted(unique)  # type: ignore[type-var]
+    except TypeError:
+        return sorted(unique, key=repr)
 
 
 def _is_positive(label: _Label, pos_label: PosLabel) -> pl.Expr:
@@ -232,7 +240,7 @@ def group_stats(
         aggs += [
             w.sum().alias(_WSUM),
             w.null_count().cast(pl.Int64).alias(_WNULL),
-            ((w < 0) | w.is_nan()).sum().cast(pl.Int64).alias(_WBAD),
+            ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
         ]
 
     partial = lf.group_by(*keys, *(label.expr for label in labels)).agg(aggs)

@@ -40,14 +40,14 @@ class Runner:
     def __repr__(self) -> str:
         return f"Runner({self.kind})"
 
-    def __call__(self, df: pl.DataFrame, method: str, **kwargs: Any) -> Any:
+    def __call__(self, df: pl.DataFrame, name: str, /, **kwargs: Any) -> Any:
         if self.kind == "eager":
-            return getattr(df.fair, method)(**kwargs)
+            return getattr(df.fair, name)(**kwargs)
         engine = "in-memory" if self.kind == "lazy" else "streaming"
-        out = getattr(df.lazy().fair, method)(**kwargs)
+        out = getattr(df.lazy().fair, name)(**kwargs)
         assert isinstance(out, pl.LazyFrame)
         result = out.collect(engine=engine)
-        if _is_scalar_result(method, kwargs, result):
+        if _is_scalar_result(name, kwargs, result):
             return result.item()
         return result
 
