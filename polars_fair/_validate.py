@@ -249,7 +249,13 @@ def check_weight_dtype(dtype: pl.DataType, name: str) -> None:
 def normalize_reference(
     reference_group: Any, sensitive: Sequence[str]
 ) -> tuple[Any, ...] | str:
-    """Return a policy name or a tuple with one value per sensitive feature."""
+    """Return a policy name or a tuple with one value per sensitive feature.
+
+    None means "not given" (the default, ``"largest"``); the group of null values
+    is referenced as ``(None,)``.
+    """
+    if reference_group is None:
+        return "largest"
     if isinstance(reference_group, str) and reference_group in _REFERENCE_POLICIES:
         return reference_group
     if isinstance(reference_group, Mapping):

@@ -61,7 +61,8 @@ def _positive(spec: IntoColumn, pos_label: PosLabel) -> tuple[pl.Expr, pl.Expr]:
     """``(is_positive, guard)``: the guard is 0, or raises if labels are invalid."""
     col = _col(spec)
     if isinstance(pos_label, bool):
-        return col, pl.lit(0, dtype=pl.Int8)
+        # boolean labels: only the two values exist, nothing to validate
+        return col == pos_label, pl.lit(0, dtype=pl.Int8)
     positive = col == pos_label
     other = col.filter(col != pos_label).first()
     bad = ((col != pos_label) & (col != other)).any()
@@ -94,6 +95,12 @@ def _counts(
     if sample_weight is not None:
         w = _col(sample_weight).cast(pl.Float64)
         valid = valid & w.is_not_null()
+        bad_w = ((w < 0) | ~w.is_finite()).any()
+        msg = (
+            f"`sample_weight` column {_name(sample_weight)!r} must hold finite, "
+            "non-negative weights"
+        )
+        guard = guard + pl.when(bad_w).then(pl.lit(msg)).otherwise(pl.lit("0")).cast(pl.Int8)
 
         def total(mask: pl.Expr) -> pl.Expr:
             return pl.when(valid & mask).then(w).otherwise(0.0).sum()

@@ -35,8 +35,9 @@ def is_reference(
         if reference != "largest":  # pragma: no cover - guarded by callers
             msg = f"no single reference row for policy {reference!r}"
             raise ValueError(msg)
-        idx = over(pl.int_range(pl.len()), by)
-        return idx == over(pl.col("n").arg_max(), by)
+        idx = pl.int_range(pl.len())
+        first_largest = idx.filter(pl.col("n") == pl.col("n").max()).first()
+        return over(idx, by) == over(first_largest, by)
     mask = pl.lit(True)
     for col, value in zip(sensitive, reference, strict=True):
         mask = mask & _equals(col, value)
