@@ -238,6 +238,27 @@ def test_no_predicted_positives_criteria(run: Any) -> None:
         assert run(NO_POSITIVES, "predictive_parity_ratio", **KW) is None
 
 
+ALL_POSITIVE = frame(g=["a", "a", "b", "b", "b"], y_true=[1, 0, 0, 1, 0], y_pred=[1] * 5)
+
+
+def test_all_predicted_positive(run: Any) -> None:
+    with expect_warnings(
+        run,
+        (UndefinedMetricWarning, "negative_predictive_value is undefined"),
+        (UndefinedMetricWarning, "false_omission_rate is undefined"),
+    ):
+        table = run(ALL_POSITIVE, "by_group", **KW)
+    assert table["selection_rate"].to_list() == [1.0, 1.0]
+    assert table["true_positive_rate"].to_list() == [1.0, 1.0]
+    assert table["false_positive_rate"].to_list() == [1.0, 1.0]
+    assert table["predicted_positive_share"].to_list() == [0.4, 0.6]
+    for rate in ("negative_predictive_value", "false_omission_rate"):
+        assert table[rate].null_count() == 2, rate
+    dp = criterion_kw("demographic_parity_ratio")
+    assert run(ALL_POSITIVE, "demographic_parity_ratio", **dp) == 1.0
+    assert run(ALL_POSITIVE, "demographic_parity_difference", **dp) == 0.0
+
+
 # ---- all-null predictions ---------------------------------------------------------------
 
 ALL_NULL_PRED = frame(g=["a", "a", "b", "b", "b"], y_true=[1, 0, 1, 0, 0], y_pred=[None] * 5)
@@ -368,7 +389,9 @@ def test_zero_weight_group_rates_are_null(run: Any) -> None:
 def test_zero_weight_group_left_out_of_criteria(run: Any) -> None:
     # selection rates: a undefined, b = 2.5 / 3.5, c = 1 / 4
     kw = criterion_kw("demographic_parity_difference", sample_weight="w")
-    assert run(ZERO_WEIGHTS, "demographic_parity_difference", **kw) == pytest.approx(2.5 / 3.5 - 0.25)
+    assert run(ZERO_WEIGHTS, "demographic_parity_difference", **kw) == pytest.approx(
+        2.5 / 3.5 - 0.25
+    )
     assert run(ZERO_WEIGHTS, "demographic_parity_ratio", **kw) == pytest.approx(0.25 / (2.5 / 3.5))
     # the largest group by weight is c (4.0), never the empty one
     disp = run(ZERO_WEIGHTS, "disparities", **WKW, metrics=["selection_rate"])
@@ -493,8 +516,12 @@ def test_dict_and_tuple_reference_agree(run: Any) -> None:
     assert_frame_equal(as_tuple, as_dict)
     ref = as_tuple.filter((pl.col("g") == "b") & (pl.col("s") == "x"))
     assert ref["difference"].drop_nulls().abs().max() == 0.0
-    names = ("statistical_parity_difference", "disparate_impact_ratio", "equalized_odds_difference",
-             "accuracy_difference")
+    names = (
+        "statistical_parity_difference",
+        "disparate_impact_ratio",
+        "equalized_odds_difference",
+        "accuracy_difference",
+    )
     for name in names:
         kw = criterion_kw(name, sensitive_features=["g", "s"])
         by_tuple = run(INTERSECTIONAL, name, **kw, reference_group=("b", "x"))

@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal, assert_series_equal
 from strategies import integer_weights, labelled_frames
@@ -88,7 +88,8 @@ def criterion(df: pl.DataFrame, name: str, **kw: Any) -> float | None:
 
 def assert_close(a: float | None, b: float | None) -> None:
     if a is None or b is None:
-        assert a is None and b is None, (a, b)
+        assert a is None, (a, b)
+        assert b is None, (a, b)
     else:
         assert a == pytest.approx(b, rel=1e-9, abs=1e-12)
 
@@ -118,12 +119,7 @@ def test_row_order_invariance(df: pl.DataFrame, data: st.DataObject) -> None:
 
 
 def _manual_sum(*tables: pl.DataFrame) -> pl.DataFrame:
-    return (
-        pl.concat(tables)
-        .group_by("g")
-        .agg(pl.exclude("g").sum())
-        .sort("g", nulls_last=True)
-    )
+    return pl.concat(tables).group_by("g").agg(pl.exclude("g").sum()).sort("g", nulls_last=True)
 
 
 @given(
@@ -320,7 +316,9 @@ def test_criteria_bounds(df: pl.DataFrame, name: str, method: str) -> None:
 
 @given(
     df=nonempty_frames,
-    names=st.permutations(["a", "b", "c"]).map(lambda p: dict(zip(["a", "b", "c"], p))),
+    names=st.permutations(["a", "b", "c"]).map(
+        lambda p: dict(zip(["a", "b", "c"], p, strict=True))
+    ),
     criterion_name=st.sampled_from(CRITERIA),
     method=st.sampled_from(["between_groups", "to_overall"]),
 )
@@ -345,10 +343,10 @@ def test_group_renaming_permutes_by_group_rows(df: pl.DataFrame, suffix: str) ->
 # ---- surfaces agree -----------------------------------------------------------------
 
 
-@given(df=nonempty_frames)
-def test_expression_functions_equal_by_group(df: pl.DataFrame) -> None:
-    wkw = weight_kw(df)
-    table = by_group(df)
+@given(df=nonempty_frames, pos_label=st.sampled_from([1, 0]))
+def test_expression_functions_equal_by_group(df: pl.DataFrame, pos_label: int) -> None:
+    wkw: dict[str, Any] = {**weight_kw(df), "pos_label": pos_label}
+    table = by_group(df, pos_label=pos_label)
     via_expr = (
         df.group_by("g")
         .agg(fn("y_true", "y_pred", **wkw) for fn in PAIR_EXPRESSIONS)
@@ -366,7 +364,7 @@ def test_expression_functions_equal_by_group(df: pl.DataFrame) -> None:
             .agg(pf.selection_rate("y_pred", **wkw), pf.base_rate("y_true", **wkw))
             .sort("g", nulls_last=True)
         )
-        expected = by_group(both).select("g", "selection_rate", "base_rate")
+        expected = by_group(both, pos_label=pos_label).select("g", "selection_rate", "base_rate")
         assert_frame_equal(single, expected, **TOL)
 
 
@@ -376,21 +374,63 @@ def test_expression_functions_over_windows(df: pl.DataFrame) -> None:
     windowed = df.with_columns(pf.true_positive_rate("y_true", "y_pred", **wkw).over("g"))
     lookup = by_group(df).select("g", pl.col("true_positive_rate").alias("expected"))
     joined = windowed.join(lookup, on="g", how="left", nulls_equal=True)
-    assert_series_equal(
-        joined["true_positive_rate"], joined["expected"], check_names=False, **TOL
-    )
+    assert_series_equal(joined["true_positive_rate"], joined["expected"], check_names=False, **TOL)
 
 
-@settings(max_examples=50)
-@given(df=nonempty_frames, with_by=st.booleans())
-def test_eager_lazy_streaming_agree(df: pl.DataFrame, with_by: bool) -> None:
+@given(
+    df=nonempty_frames,
+    with_by=st.booleans(),
+    name=st.sampled_from(CRITERIA),
+    method=st.sampled_from(["between_groups", "to_overall", "to_reference"]),
+)
+def test_eager_lazy_streaming_agree(
+    df: pl.DataFrame, with_by: bool, name: str, method: str
+) -> None:
     kw: dict[str, Any] = {**KW, **weight_kw(df)}
     if with_by:
         df = df.with_columns(m=pl.int_range(pl.len()).mod(2).cast(pl.String))
         kw["by"] = "m"
-    for method in ("group_stats", "by_group"):
-        eager = getattr(df.fair, method)(**kw)
-        lazy = getattr(df.lazy().fair, method)(**kw)
+    for table in ("group_stats", "by_group", "disparities"):
+        eager = getattr(df.fair, table)(**kw)
+        lazy = getattr(df.lazy().fair, table)(**kw)
         assert isinstance(lazy, pl.LazyFrame)
         assert_frame_equal(lazy.collect(engine="in-memory"), eager, **TOL)
         assert_frame_equal(lazy.collect(engine="streaming"), eager, **TOL)
+    # one criterion per example (the "largest" reference when method="to_reference")
+    ckw = {**criterion_kw(name, df), "method": method}
+    if with_by:
+        ckw["by"] = "m"
+    eager_value = getattr(df.fair, name)(**ckw)
+    plan = getattr(df.lazy().fair, name)(**ckw)
+    for engine in ("in-memory", "streaming"):
+        lazy_value = plan.collect(engine=engine)
+        if with_by:
+            assert_frame_equal(lazy_value, eager_value, **TOL)
+        else:
+            assert lazy_value.shape == (1, 1)
+            assert_close(lazy_value.item(), eager_value)
+
+
+def _first_largest(stats_table: pl.DataFrame) -> str | None:
+    """The documented tie-break: the first group in sort order among the largest."""
+    return stats_table.filter(pl.col("n") == stats_table["n"].max()).row(0, named=True)["g"]
+
+
+@given(df=nonempty_frames, engine=st.sampled_from(["eager", "in-memory", "streaming"]))
+def test_largest_reference_is_first_largest_group(df: pl.DataFrame, engine: str) -> None:
+    # Polars' arg_max returns the *last* index of a tie on a column flagged sorted, so
+    # the tie-break of reference_group="largest" is worth pinning on every engine.
+    kw: dict[str, Any] = {**KW, **weight_kw(df), "metrics": ["selection_rate", "accuracy"]}
+    reference = _first_largest(stats(df))
+    explicit = df.fair.disparities(**kw, reference_group=(reference,))
+    if engine == "eager":
+        largest = df.fair.disparities(**kw)
+    else:
+        largest = df.lazy().fair.disparities(**kw).collect(engine=engine)
+    assert_frame_equal(largest, explicit, **TOL)
+
+
+@given(df=nonempty_frames)
+def test_boolean_labels_equal_integer_labels(df: pl.DataFrame) -> None:
+    as_bool = df.with_columns(pl.col("y_true", "y_pred").cast(pl.Boolean))
+    assert_frame_equal(by_group(as_bool), by_group(df), check_exact=True)
