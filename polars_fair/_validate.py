@@ -216,6 +216,8 @@ def resolve_column(
 def check_label_dtype(dtype: pl.DataType, pos_label: PosLabel, param: str, name: str) -> None:
     """Check that `pos_label` can be compared with a label column of this dtype."""
     ok: bool
+    if dtype == pl.Null:
+        return  # an all-null column of unknown type: every row is excluded (n_null)
     if dtype == pl.Boolean:
         ok = pos_label is True or (
             not isinstance(pos_label, (str, float)) and pos_label == 1

@@ -408,6 +408,15 @@ def test_all_weights_zero(run: Any) -> None:
         assert table[rate].null_count() == 3, rate
 
 
+def test_null_weight_rows_are_excluded_and_counted(run: Any) -> None:
+    df = frame(
+        g=["a", "a", "a", "b"], y_true=[1, 0, None, 1], y_pred=[1, 0, 1, 0], w=[None, 2.0, 1.0, 1.0]
+    )
+    with expect_warnings(run, (NullDataWarning, "2 row(s)")):
+        stats = run(df, "group_stats", **WKW)
+    assert stats.rows() == [("a", 2.0, 0.0, 0.0, 0.0, 2.0, 2), ("b", 1.0, 0.0, 0.0, 1.0, 0.0, 0)]
+
+
 # ---- null sensitive values --------------------------------------------------------------
 
 NULL_GROUP = frame(
@@ -568,3 +577,18 @@ def _per_model(run: Any, name: str, **kw: Any) -> None:
 )  # fmt: skip
 def test_by_equals_filtering_each_model(run: Any, name: str, kw: dict[str, Any]) -> None:
     _per_model(run, name, **kw)
+
+
+def test_untyped_all_null_prediction_column(run: Any) -> None:
+    """A column of Polars' Null dtype (no type at all) is all-null, not a dtype error."""
+    import polars_fair as pf
+
+    df = pl.DataFrame({"g": ["a", "a", "b"], "y": [1, 0, 1], "p": [None, None, None]})
+    assert df.schema["p"] == pl.Null
+    if run.kind == "eager":
+        with pytest.warns(pf.NullDataWarning, match="3 row"):
+            out = run(df, "group_stats", y_true="y", y_pred="p", sensitive_features="g")
+    else:
+        out = run(df, "group_stats", y_true="y", y_pred="p", sensitive_features="g")
+    assert out["n"].to_list() == [0, 0]
+    assert out["n_null"].to_list() == [2, 1]

@@ -24,7 +24,6 @@ import polars_fair as pf
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
 
 KW = {"y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g"}
-COUNTS = ["n", "tp", "fp", "fn", "tn", "n_null"]
 RATES = list(pf.RATES)
 TOL = {"rel_tol": 1e-9, "abs_tol": 1e-12}
 
