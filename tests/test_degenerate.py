@@ -46,20 +46,6 @@ def is_ratio(name: str) -> bool:
     return name.endswith("_ratio")
 
 
-def call(run: Any, df: pl.DataFrame, name: str, **kw: Any) -> Any:
-    """``run(df, name, **kw)``, also when `kw` holds the criteria's own ``method=``.
-
-    ``Runner.__call__`` names its method-name parameter ``method``, which clashes
-    with the ``method=`` keyword of the criteria; this does the same dispatch.
-    """
-    if "method" not in kw:
-        return run(df, name, **kw)
-    if run.kind == "eager":
-        return getattr(df.fair, name)(**kw)
-    plan = getattr(df.lazy().fair, name)(**kw)
-    assert isinstance(plan, pl.LazyFrame)
-    result = plan.collect(engine="in-memory" if run.kind == "lazy" else "streaming")
-    return result.item() if kw.get("by") is None and result.shape == (1, 1) else result
 
 
 @contextlib.contextmanager
@@ -91,7 +77,7 @@ ONE_GROUP = frame(g=["a"] * 6, y_true=[1, 1, 0, 0, 1, 0], y_pred=[1, 0, 1, 0, 1,
 def test_one_group_criteria_are_ideal(run: Any, name: str) -> None:
     ideal = 1.0 if is_ratio(name) else 0.0
     for method in ("between_groups", "to_overall"):
-        value = call(run, ONE_GROUP, name, **criterion_kw(name, method=method))
+        value = run(ONE_GROUP, name, **criterion_kw(name, method=method))
         assert value == pytest.approx(ideal, abs=1e-15), (name, method, value)
 
 
@@ -175,7 +161,7 @@ def test_one_class_criteria_are_none(run: Any, cls: int, method: str) -> None:
         extra["reference_group"] = "a"
     for name in NULL_CRITERIA_FOR_CLASS[cls]:
         with expect_warnings(run, (UndefinedMetricWarning, "is undefined")):
-            value = call(run, one_class(cls), name, **criterion_kw(name, **extra))
+            value = run(one_class(cls), name, **criterion_kw(name, **extra))
         assert value is None, (name, method, value)
 
 
@@ -339,7 +325,7 @@ def test_empty_group_stats_prediction_only(run: Any) -> None:
 )  # fmt: skip
 def test_empty_input_raises(run: Any, method: str, kw: dict[str, Any]) -> None:
     with pytest.raises(pf.EmptyDataError, match="no rows to evaluate"):
-        call(run, EMPTY, method, **kw)
+        run(EMPTY, method, **kw)
 
 
 def test_empty_input_raises_at_collect_on_lazy_path() -> None:
@@ -543,11 +529,11 @@ def test_dict_and_tuple_reference_agree(run: Any) -> None:
 
 
 def _per_model(run: Any, name: str, **kw: Any) -> None:
-    batched = call(run, TWO_MODELS, name, **kw, by="m")
+    batched = run(TWO_MODELS, name, **kw, by="m")
     assert isinstance(batched, pl.DataFrame)
     assert batched["m"].unique(maintain_order=True).to_list() == ["m1", "m2"]
     for model in ("m1", "m2"):
-        alone = call(run, TWO_MODELS.filter(pl.col("m") == model).drop("m"), name, **kw)
+        alone = run(TWO_MODELS.filter(pl.col("m") == model).drop("m"), name, **kw)
         mine = batched.filter(pl.col("m") == model).drop("m")
         if isinstance(alone, pl.DataFrame):
             assert_frame_equal(mine, alone)

@@ -52,19 +52,6 @@ def garg() -> pl.DataFrame:
     return df
 
 
-def call(run: Any, df: pl.DataFrame, name: str, **kwargs: Any) -> Any:
-    """``run(df, name, **kwargs)`` for kwargs that include ``method``.
-
-    ``Runner.__call__(df, method, **kwargs)`` names its second parameter
-    ``method``, so a criterion's ``method=`` keyword cannot pass through it.
-    """
-    if run.kind == "eager":
-        return getattr(df.fair, name)(**kwargs)
-    out = getattr(df.lazy().fair, name)(**kwargs)
-    assert isinstance(out, pl.LazyFrame)
-    result = out.collect(engine="in-memory" if run.kind == "lazy" else "streaming")
-    assert result.shape == (1, 1)
-    return result.item()
 
 
 def _approx(x: Fr | float) -> Any:
@@ -257,7 +244,7 @@ def test_criteria_to_overall(run: Any, garg: pl.DataFrame, name: str) -> None:
     kw: dict[str, Any] = dict(LABELS)
     if name.startswith("demographic"):
         del kw["y_true"]
-    assert call(run, garg, name, **kw, method="to_overall") == _approx(TO_OVERALL[name])
+    assert run(garg, name, **kw, method="to_overall") == _approx(TO_OVERALL[name])
 
 
 def test_disparities_against_orange(run: Any, garg: pl.DataFrame) -> None:

@@ -118,19 +118,6 @@ def aif(data: pl.DataFrame, weighted: bool) -> Any:
     return _classification_metric(data, weighted)
 
 
-def call(run: Any, df: pl.DataFrame, name: str, **kwargs: Any) -> Any:
-    """``run(df, name, **kwargs)`` for kwargs that include ``method``.
-
-    ``Runner.__call__(df, method, **kwargs)`` names its second parameter
-    ``method``, so a criterion's ``method=`` keyword cannot pass through it.
-    """
-    if run.kind == "eager":
-        return getattr(df.fair, name)(**kwargs)
-    out = getattr(df.lazy().fair, name)(**kwargs)
-    assert isinstance(out, pl.LazyFrame)
-    result = out.collect(engine="in-memory" if run.kind == "lazy" else "streaming")
-    assert result.shape == (1, 1)
-    return result.item()
 
 
 # polars_fair criterion -> AIF360 value (a function of the ClassificationMetric)
@@ -174,8 +161,7 @@ def test_criterion_matches_aif360(
         if name in PREDICTION_ONLY
         else {"y_true": "y_true", "y_pred": "y_pred"}
     )
-    got = call(
-        run,
+    got = run(
         data,
         name,
         **labels,

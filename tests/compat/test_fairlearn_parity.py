@@ -55,20 +55,6 @@ def data() -> pl.DataFrame:
     return df
 
 
-def call(run: Any, df: pl.DataFrame, name: str, **kwargs: Any) -> Any:
-    """``run(df, name, **kwargs)`` for kwargs that include ``method``.
-
-    ``Runner.__call__(df, method, **kwargs)`` names its second parameter
-    ``method``, so a criterion's ``method=`` keyword cannot pass through it. This
-    does what the runner does, on the runner's engine.
-    """
-    if run.kind == "eager":
-        return getattr(df.fair, name)(**kwargs)
-    out = getattr(df.lazy().fair, name)(**kwargs)
-    assert isinstance(out, pl.LazyFrame)
-    result = out.collect(engine="in-memory" if run.kind == "lazy" else "streaming")
-    assert result.shape == (1, 1)
-    return result.item()
 
 
 def _sensitive_arg(df: pl.DataFrame, sensitive: list[str]) -> Any:
@@ -122,8 +108,7 @@ def test_criterion_matches_fairlearn(
     )
     # demographic parity needs only the predictions: it takes no `y_true`
     labels = {"y_pred": "y_pred"} if name.startswith("demographic") else LABELS
-    got = call(
-        run,
+    got = run(
         data,
         name,
         **labels,
