@@ -47,12 +47,11 @@ __all__ = [
 
 MSG_FRAME = "expected a polars DataFrame or LazyFrame, got {type_name}"
 MSG_COLUMN_NOT_FOUND = (
-    "column {name!r} (given as `{param}`) not found; available columns: {available}"
-    "\n\nHint: {hint}"
+    "column {name!r} (given as `{param}`) not found; available columns: {available}\n\nHint: {hint}"
 )
 MSG_NO_SENSITIVE = (
     "`sensitive_features` must name at least one column, got {value!r}"
-    "\n\nHint: pass e.g. `sensitive_features=\"race\"` or `[\"race\", \"sex\"]`"
+    '\n\nHint: pass e.g. `sensitive_features="race"` or `["race", "sex"]`'
 )
 MSG_DUPLICATE_KEY = (
     "column {name!r} appears more than once in `by` and `sensitive_features`"
@@ -60,7 +59,7 @@ MSG_DUPLICATE_KEY = (
 )
 MSG_RESERVED = (
     "column {name!r} (given as `{param}`) clashes with an output column of polars_fair"
-    "\n\nHint: rename it first, e.g. `.rename({{{name!r}: {name!r} + \"_\"}})`"
+    '\n\nHint: rename it first, e.g. `.rename({{{name!r}: {name!r} + "_"}})`'
 )
 MSG_LABEL_DTYPE = (
     "`{param}` column {name!r} has dtype {dtype}, which cannot be compared with "
@@ -80,9 +79,7 @@ MSG_WEIGHT_VALUES = (
     "excluded and counted in `n_null`"
 )
 MSG_ZERO_DIVISION = "`zero_division` must be None or a float (not NaN), got {value!r}"
-MSG_METHOD = (
-    "`method` must be one of 'between_groups', 'to_overall', 'to_reference', got {value!r}"
-)
+MSG_METHOD = "`method` must be one of 'between_groups', 'to_overall', 'to_reference', got {value!r}"
 MSG_AGG = "`agg` must be 'worst_case' or 'mean', got {value!r}"
 MSG_REFERENCE_POLICY = (
     "`reference_group` {value!r} is not allowed with `method`={method!r}"
@@ -161,9 +158,7 @@ def column_not_found(name: str, param: str, schema: pl.Schema, hint: str) -> Col
     return ColumnNotFoundError(msg)
 
 
-def check_keys(
-    schema: pl.Schema, sensitive: Sequence[str], by: Sequence[str]
-) -> None:
+def check_keys(schema: pl.Schema, sensitive: Sequence[str], by: Sequence[str]) -> None:
     """Check that the grouping columns exist, are distinct and do not clash."""
     if not sensitive:
         msg = MSG_NO_SENSITIVE.format(value=list(sensitive))
@@ -219,9 +214,7 @@ def check_label_dtype(dtype: pl.DataType, pos_label: PosLabel, param: str, name:
     if dtype == pl.Null:
         return  # an all-null column of unknown type: every row is excluded (n_null)
     if dtype == pl.Boolean:
-        ok = pos_label is True or (
-            not isinstance(pos_label, (str, float)) and pos_label == 1
-        )
+        ok = pos_label is True or (not isinstance(pos_label, (str, float)) and pos_label == 1)
         hint = "boolean labels use `pos_label=True` (the default 1 means True)"
     elif dtype.is_numeric():
         ok = isinstance(pos_label, (int, float)) and not (
@@ -230,7 +223,7 @@ def check_label_dtype(dtype: pl.DataType, pos_label: PosLabel, param: str, name:
         hint = "numeric labels need a numeric `pos_label`, e.g. `pos_label=1`"
     elif dtype in (pl.String, pl.Categorical) or isinstance(dtype, (pl.Enum, pl.Categorical)):
         ok = isinstance(pos_label, str)
-        hint = "string labels need a string `pos_label`, e.g. `pos_label=\"yes\"`"
+        hint = 'string labels need a string `pos_label`, e.g. `pos_label="yes"`'
     else:
         ok = False
         hint = "labels must be boolean, numeric or string"
@@ -248,9 +241,7 @@ def check_weight_dtype(dtype: pl.DataType, name: str) -> None:
         raise InvalidParameterError(msg)
 
 
-def normalize_reference(
-    reference_group: Any, sensitive: Sequence[str]
-) -> tuple[Any, ...] | str:
+def normalize_reference(reference_group: Any, sensitive: Sequence[str]) -> tuple[Any, ...] | str:
     """Return a policy name or a tuple with one value per sensitive feature.
 
     None means "not given" (the default, ``"largest"``); the group of null values

@@ -45,7 +45,12 @@ def _audit_example() -> str:
     from polars_fair.datasets import scan_compas
 
     # the example is small: read it once, then every table below reuses it
-    lf = scan_compas().filter(pl.col("race").is_in(["African-American", "Caucasian"])).collect().lazy()
+    lf = (
+        scan_compas()
+        .filter(pl.col("race").is_in(["African-American", "Caucasian"]))
+        .collect()
+        .lazy()
+    )
     kw: dict[str, Any] = {
         "y_true": "two_year_recid", "y_pred": "y_pred", "sensitive_features": "race"
     }  # fmt: skip
@@ -56,13 +61,10 @@ def _audit_example() -> str:
     )  # fmt: skip
     pred_only: dict[str, Any] = {"y_pred": "y_pred", "sensitive_features": "race"}
     scalars = [
-        getattr(fair, name)(**(pred_only if name in _SELECTION else kw))
-        for name in _CRITERIA
+        getattr(fair, name)(**(pred_only if name in _SELECTION else kw)) for name in _CRITERIA
     ]
     frames = pl.collect_all([rates, *scalars])
-    summary = pl.DataFrame(
-        {"criterion": list(_CRITERIA), "value": [f.item() for f in frames[1:]]}
-    )
+    summary = pl.DataFrame({"criterion": list(_CRITERIA), "value": [f.item() for f in frames[1:]]})
     with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4):
         return (
             "COMPAS (ProPublica, two-year recidivism; y_pred = decile_score >= 5)\n"

@@ -253,7 +253,12 @@ def _pair_doc(name: str, summary: str, formula: str, example: str) -> Callable[[
     return deco
 
 
-@_pair_doc("true_positive_rate", "True positive rate (recall): the share of actual positives predicted positive.", "TP / (TP + FN)", "[('a', 0.5), ('b', 1.0)]")
+@_pair_doc(
+    "true_positive_rate",
+    "True positive rate (recall): the share of actual positives predicted positive.",
+    "TP / (TP + FN)",
+    "[('a', 0.5), ('b', 1.0)]",
+)
 def true_positive_rate(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -261,7 +266,12 @@ def true_positive_rate(
     return _rate("true_positive_rate", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("false_negative_rate", "False negative rate: the share of actual positives predicted negative.", "FN / (TP + FN)", "[('a', 0.5), ('b', 0.0)]")
+@_pair_doc(
+    "false_negative_rate",
+    "False negative rate: the share of actual positives predicted negative.",
+    "FN / (TP + FN)",
+    "[('a', 0.5), ('b', 0.0)]",
+)
 def false_negative_rate(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -269,7 +279,12 @@ def false_negative_rate(
     return _rate("false_negative_rate", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("false_positive_rate", "False positive rate: the share of actual negatives predicted positive.", "FP / (FP + TN)", "[('a', 0.5), ('b', 0.3333)]")
+@_pair_doc(
+    "false_positive_rate",
+    "False positive rate: the share of actual negatives predicted positive.",
+    "FP / (FP + TN)",
+    "[('a', 0.5), ('b', 0.3333)]",
+)
 def false_positive_rate(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -277,7 +292,12 @@ def false_positive_rate(
     return _rate("false_positive_rate", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("true_negative_rate", "True negative rate (specificity): the share of actual negatives predicted negative.", "TN / (FP + TN)", "[('a', 0.5), ('b', 0.6667)]")
+@_pair_doc(
+    "true_negative_rate",
+    "True negative rate (specificity): the share of actual negatives predicted negative.",
+    "TN / (FP + TN)",
+    "[('a', 0.5), ('b', 0.6667)]",
+)
 def true_negative_rate(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -285,7 +305,12 @@ def true_negative_rate(
     return _rate("true_negative_rate", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("positive_predictive_value", "Positive predictive value (precision): the share of predicted positives that are positive.", "TP / (TP + FP)", "[('a', 0.5), ('b', 0.5)]")
+@_pair_doc(
+    "positive_predictive_value",
+    "Positive predictive value (precision): the share of predicted positives that are positive.",
+    "TP / (TP + FP)",
+    "[('a', 0.5), ('b', 0.5)]",
+)
 def positive_predictive_value(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -293,7 +318,12 @@ def positive_predictive_value(
     return _rate("positive_predictive_value", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("negative_predictive_value", "Negative predictive value: the share of predicted negatives that are negative.", "TN / (TN + FN)", "[('a', 0.5), ('b', 1.0)]")
+@_pair_doc(
+    "negative_predictive_value",
+    "Negative predictive value: the share of predicted negatives that are negative.",
+    "TN / (TN + FN)",
+    "[('a', 0.5), ('b', 1.0)]",
+)
 def negative_predictive_value(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -301,7 +331,12 @@ def negative_predictive_value(
     return _rate("negative_predictive_value", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("false_discovery_rate", "False discovery rate: the share of predicted positives that are negative.", "FP / (TP + FP)", "[('a', 0.5), ('b', 0.5)]")
+@_pair_doc(
+    "false_discovery_rate",
+    "False discovery rate: the share of predicted positives that are negative.",
+    "FP / (TP + FP)",
+    "[('a', 0.5), ('b', 0.5)]",
+)
 def false_discovery_rate(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -309,7 +344,12 @@ def false_discovery_rate(
     return _rate("false_discovery_rate", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("false_omission_rate", "False omission rate: the share of predicted negatives that are positive (not FN / N).", "FN / (TN + FN)", "[('a', 0.5), ('b', 0.0)]")
+@_pair_doc(
+    "false_omission_rate",
+    "False omission rate: the share of predicted negatives that are positive (not FN / N).",
+    "FN / (TN + FN)",
+    "[('a', 0.5), ('b', 0.0)]",
+)
 def false_omission_rate(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -317,7 +357,12 @@ def false_omission_rate(
     return _rate("false_omission_rate", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("accuracy", "Accuracy: the share of rows predicted correctly.", "(TP + TN) / n", "[('a', 0.5), ('b', 0.75)]")
+@_pair_doc(
+    "accuracy",
+    "Accuracy: the share of rows predicted correctly.",
+    "(TP + TN) / n",
+    "[('a', 0.5), ('b', 0.75)]",
+)
 def accuracy(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -325,7 +370,12 @@ def accuracy(
     return _rate("accuracy", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("error_rate", "Error rate: the share of rows predicted wrongly.", "(FP + FN) / n", "[('a', 0.5), ('b', 0.25)]")
+@_pair_doc(
+    "error_rate",
+    "Error rate: the share of rows predicted wrongly.",
+    "(FP + FN) / n",
+    "[('a', 0.5), ('b', 0.25)]",
+)
 def error_rate(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -333,7 +383,12 @@ def error_rate(
     return _rate("error_rate", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("f1", "F1 score: the harmonic mean of precision and recall.", "2 TP / (2 TP + FP + FN)", "[('a', 0.5), ('b', 0.6667)]")
+@_pair_doc(
+    "f1",
+    "F1 score: the harmonic mean of precision and recall.",
+    "2 TP / (2 TP + FP + FN)",
+    "[('a', 0.5), ('b', 0.6667)]",
+)
 def f1(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,
@@ -341,7 +396,12 @@ def f1(
     return _rate("f1", y_true, y_pred, pos_label, sample_weight)
 
 
-@_pair_doc("balanced_accuracy", "Balanced accuracy: the mean of the true positive and true negative rates.", "(TPR + TNR) / 2", "[('a', 0.5), ('b', 0.8333)]")
+@_pair_doc(
+    "balanced_accuracy",
+    "Balanced accuracy: the mean of the true positive and true negative rates.",
+    "(TPR + TNR) / 2",
+    "[('a', 0.5), ('b', 0.8333)]",
+)
 def balanced_accuracy(
     y_true: IntoColumn, y_pred: IntoColumn, *, pos_label: PosLabel = 1,
     sample_weight: IntoColumn | None = None,

@@ -92,14 +92,18 @@ _CRITERION_DOC = r"""
 
 _PARAMS = {
     "true": "    y_true\n        Column (or expression) of true labels.\n",
-    "pred": "    y_pred\n        Column (or expression, e.g. ``pl.col(\"score\") >= 0.5``) of predicted labels.\n",
+    "pred": '    y_pred\n        Column (or expression, e.g. ``pl.col("score") >= 0.5``) of predicted labels.\n',
 }
 _PARAMS["pair"] = _PARAMS["true"] + _PARAMS["pred"]
-_ARGS = {"true": 'y_true="y_true", ', "pred": 'y_pred="y_pred", ', "pair": 'y_true="y_true", y_pred="y_pred", '}
+_ARGS = {
+    "true": 'y_true="y_true", ',
+    "pred": 'y_pred="y_pred", ',
+    "pair": 'y_true="y_true", y_pred="y_pred", ',
+}
 _AGG = (
     "    agg\n"
-    "        ``\"worst_case\"`` (default): the larger difference (smaller ratio) of the\n"
-    "        true and false positive rate comparisons; ``\"mean\"``: their mean.\n"
+    '        ``"worst_case"`` (default): the larger difference (smaller ratio) of the\n'
+    '        true and false positive rate comparisons; ``"mean"``: their mean.\n'
 )
 
 
@@ -452,7 +456,14 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         build(audit.stats())
         return self._scalar(audit, build, measures, zd)
 
-    @_criterion_doc(kind='difference', measure='selection rate', formula='P(\\hat{Y}=1 \\mid A=a)', needs='pred', note='', example='0.2')
+    @_criterion_doc(
+        kind="difference",
+        measure="selection rate",
+        formula="P(\\hat{Y}=1 \\mid A=a)",
+        needs="pred",
+        note="",
+        example="0.2",
+    )
     def selection_rate_difference(
         self,
         *,
@@ -466,13 +477,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'selection_rate_difference', ('selection_rate',), 'difference', y_true=None, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "selection_rate_difference",
+            ("selection_rate",),
+            "difference",
+            y_true=None,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='selection rate', formula='P(\\hat{Y}=1 \\mid A=a)', needs='pred', note='', example='0.6667')
+    @_criterion_doc(
+        kind="ratio",
+        measure="selection rate",
+        formula="P(\\hat{Y}=1 \\mid A=a)",
+        needs="pred",
+        note="",
+        example="0.6667",
+    )
     def selection_rate_ratio(
         self,
         *,
@@ -486,13 +513,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'selection_rate_ratio', ('selection_rate',), 'ratio', y_true=None, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "selection_rate_ratio",
+            ("selection_rate",),
+            "ratio",
+            y_true=None,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='base rate (prevalence)', formula='P(Y=1 \\mid A=a)', needs='true', note='', example='0.2')
+    @_criterion_doc(
+        kind="difference",
+        measure="base rate (prevalence)",
+        formula="P(Y=1 \\mid A=a)",
+        needs="true",
+        note="",
+        example="0.2",
+    )
     def base_rate_difference(
         self,
         *,
@@ -506,13 +549,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'base_rate_difference', ('base_rate',), 'difference', y_true=y_true, y_pred=None,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "base_rate_difference",
+            ("base_rate",),
+            "difference",
+            y_true=y_true,
+            y_pred=None,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='base rate (prevalence)', formula='P(Y=1 \\mid A=a)', needs='true', note='', example='0.6667')
+    @_criterion_doc(
+        kind="ratio",
+        measure="base rate (prevalence)",
+        formula="P(Y=1 \\mid A=a)",
+        needs="true",
+        note="",
+        example="0.6667",
+    )
     def base_rate_ratio(
         self,
         *,
@@ -526,13 +585,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'base_rate_ratio', ('base_rate',), 'ratio', y_true=y_true, y_pred=None,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "base_rate_ratio",
+            ("base_rate",),
+            "ratio",
+            y_true=y_true,
+            y_pred=None,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='true positive rate', formula='TP / (TP + FN)', needs='pair', note='', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="true positive rate",
+        formula="TP / (TP + FN)",
+        needs="pair",
+        note="",
+        example="0.1667",
+    )
     def true_positive_rate_difference(
         self,
         *,
@@ -547,13 +622,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'true_positive_rate_difference', ('true_positive_rate',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "true_positive_rate_difference",
+            ("true_positive_rate",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='true positive rate', formula='TP / (TP + FN)', needs='pair', note='', example='0.75')
+    @_criterion_doc(
+        kind="ratio",
+        measure="true positive rate",
+        formula="TP / (TP + FN)",
+        needs="pair",
+        note="",
+        example="0.75",
+    )
     def true_positive_rate_ratio(
         self,
         *,
@@ -568,13 +659,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'true_positive_rate_ratio', ('true_positive_rate',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "true_positive_rate_ratio",
+            ("true_positive_rate",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='false negative rate', formula='FN / (TP + FN)', needs='pair', note='', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="false negative rate",
+        formula="FN / (TP + FN)",
+        needs="pair",
+        note="",
+        example="0.1667",
+    )
     def false_negative_rate_difference(
         self,
         *,
@@ -589,13 +696,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'false_negative_rate_difference', ('false_negative_rate',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "false_negative_rate_difference",
+            ("false_negative_rate",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='false negative rate', formula='FN / (TP + FN)', needs='pair', note='', example='0.6667')
+    @_criterion_doc(
+        kind="ratio",
+        measure="false negative rate",
+        formula="FN / (TP + FN)",
+        needs="pair",
+        note="",
+        example="0.6667",
+    )
     def false_negative_rate_ratio(
         self,
         *,
@@ -610,13 +733,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'false_negative_rate_ratio', ('false_negative_rate',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "false_negative_rate_ratio",
+            ("false_negative_rate",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='false positive rate', formula='FP / (FP + TN)', needs='pair', note='', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="false positive rate",
+        formula="FP / (FP + TN)",
+        needs="pair",
+        note="",
+        example="0.1667",
+    )
     def false_positive_rate_difference(
         self,
         *,
@@ -631,13 +770,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'false_positive_rate_difference', ('false_positive_rate',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "false_positive_rate_difference",
+            ("false_positive_rate",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='false positive rate', formula='FP / (FP + TN)', needs='pair', note='', example='0.6667')
+    @_criterion_doc(
+        kind="ratio",
+        measure="false positive rate",
+        formula="FP / (FP + TN)",
+        needs="pair",
+        note="",
+        example="0.6667",
+    )
     def false_positive_rate_ratio(
         self,
         *,
@@ -652,13 +807,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'false_positive_rate_ratio', ('false_positive_rate',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "false_positive_rate_ratio",
+            ("false_positive_rate",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='true negative rate', formula='TN / (FP + TN)', needs='pair', note='', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="true negative rate",
+        formula="TN / (FP + TN)",
+        needs="pair",
+        note="",
+        example="0.1667",
+    )
     def true_negative_rate_difference(
         self,
         *,
@@ -673,13 +844,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'true_negative_rate_difference', ('true_negative_rate',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "true_negative_rate_difference",
+            ("true_negative_rate",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='true negative rate', formula='TN / (FP + TN)', needs='pair', note='', example='0.75')
+    @_criterion_doc(
+        kind="ratio",
+        measure="true negative rate",
+        formula="TN / (FP + TN)",
+        needs="pair",
+        note="",
+        example="0.75",
+    )
     def true_negative_rate_ratio(
         self,
         *,
@@ -694,13 +881,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'true_negative_rate_ratio', ('true_negative_rate',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "true_negative_rate_ratio",
+            ("true_negative_rate",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='positive predictive value (precision)', formula='TP / (TP + FP)', needs='pair', note='', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="positive predictive value (precision)",
+        formula="TP / (TP + FP)",
+        needs="pair",
+        note="",
+        example="0.1667",
+    )
     def positive_predictive_value_difference(
         self,
         *,
@@ -715,13 +918,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'positive_predictive_value_difference', ('positive_predictive_value',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "positive_predictive_value_difference",
+            ("positive_predictive_value",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='positive predictive value (precision)', formula='TP / (TP + FP)', needs='pair', note='', example='0.75')
+    @_criterion_doc(
+        kind="ratio",
+        measure="positive predictive value (precision)",
+        formula="TP / (TP + FP)",
+        needs="pair",
+        note="",
+        example="0.75",
+    )
     def positive_predictive_value_ratio(
         self,
         *,
@@ -736,13 +955,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'positive_predictive_value_ratio', ('positive_predictive_value',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "positive_predictive_value_ratio",
+            ("positive_predictive_value",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='negative predictive value', formula='TN / (TN + FN)', needs='pair', note='', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="negative predictive value",
+        formula="TN / (TN + FN)",
+        needs="pair",
+        note="",
+        example="0.1667",
+    )
     def negative_predictive_value_difference(
         self,
         *,
@@ -757,13 +992,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'negative_predictive_value_difference', ('negative_predictive_value',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "negative_predictive_value_difference",
+            ("negative_predictive_value",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='negative predictive value', formula='TN / (TN + FN)', needs='pair', note='', example='0.75')
+    @_criterion_doc(
+        kind="ratio",
+        measure="negative predictive value",
+        formula="TN / (TN + FN)",
+        needs="pair",
+        note="",
+        example="0.75",
+    )
     def negative_predictive_value_ratio(
         self,
         *,
@@ -778,13 +1029,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'negative_predictive_value_ratio', ('negative_predictive_value',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "negative_predictive_value_ratio",
+            ("negative_predictive_value",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='false discovery rate', formula='FP / (TP + FP)', needs='pair', note='', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="false discovery rate",
+        formula="FP / (TP + FP)",
+        needs="pair",
+        note="",
+        example="0.1667",
+    )
     def false_discovery_rate_difference(
         self,
         *,
@@ -799,13 +1066,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'false_discovery_rate_difference', ('false_discovery_rate',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "false_discovery_rate_difference",
+            ("false_discovery_rate",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='false discovery rate', formula='FP / (TP + FP)', needs='pair', note='', example='0.6667')
+    @_criterion_doc(
+        kind="ratio",
+        measure="false discovery rate",
+        formula="FP / (TP + FP)",
+        needs="pair",
+        note="",
+        example="0.6667",
+    )
     def false_discovery_rate_ratio(
         self,
         *,
@@ -820,13 +1103,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'false_discovery_rate_ratio', ('false_discovery_rate',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "false_discovery_rate_ratio",
+            ("false_discovery_rate",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='false omission rate', formula='FN / (TN + FN)', needs='pair', note='', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="false omission rate",
+        formula="FN / (TN + FN)",
+        needs="pair",
+        note="",
+        example="0.1667",
+    )
     def false_omission_rate_difference(
         self,
         *,
@@ -841,13 +1140,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'false_omission_rate_difference', ('false_omission_rate',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "false_omission_rate_difference",
+            ("false_omission_rate",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='false omission rate', formula='FN / (TN + FN)', needs='pair', note='', example='0.6667')
+    @_criterion_doc(
+        kind="ratio",
+        measure="false omission rate",
+        formula="FN / (TN + FN)",
+        needs="pair",
+        note="",
+        example="0.6667",
+    )
     def false_omission_rate_ratio(
         self,
         *,
@@ -862,13 +1177,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'false_omission_rate_ratio', ('false_omission_rate',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "false_omission_rate_ratio",
+            ("false_omission_rate",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='accuracy', formula='(TP + TN) / n', needs='pair', note='', example='0.0')
+    @_criterion_doc(
+        kind="difference",
+        measure="accuracy",
+        formula="(TP + TN) / n",
+        needs="pair",
+        note="",
+        example="0.0",
+    )
     def accuracy_difference(
         self,
         *,
@@ -883,13 +1214,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'accuracy_difference', ('accuracy',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "accuracy_difference",
+            ("accuracy",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='accuracy', formula='(TP + TN) / n', needs='pair', note='', example='1.0')
+    @_criterion_doc(
+        kind="ratio",
+        measure="accuracy",
+        formula="(TP + TN) / n",
+        needs="pair",
+        note="",
+        example="1.0",
+    )
     def accuracy_ratio(
         self,
         *,
@@ -904,13 +1251,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'accuracy_ratio', ('accuracy',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "accuracy_ratio",
+            ("accuracy",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='error rate', formula='(FP + FN) / n', needs='pair', note='', example='0.0')
+    @_criterion_doc(
+        kind="difference",
+        measure="error rate",
+        formula="(FP + FN) / n",
+        needs="pair",
+        note="",
+        example="0.0",
+    )
     def error_rate_difference(
         self,
         *,
@@ -925,13 +1288,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'error_rate_difference', ('error_rate',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "error_rate_difference",
+            ("error_rate",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='error rate', formula='(FP + FN) / n', needs='pair', note='', example='1.0')
+    @_criterion_doc(
+        kind="ratio",
+        measure="error rate",
+        formula="(FP + FN) / n",
+        needs="pair",
+        note="",
+        example="1.0",
+    )
     def error_rate_ratio(
         self,
         *,
@@ -946,13 +1325,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'error_rate_ratio', ('error_rate',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "error_rate_ratio",
+            ("error_rate",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure="share of all predicted positives (Aequitas' ppr)", formula='PP_a / \\sum_g PP_g', needs='pred', note='', example='0.2')
+    @_criterion_doc(
+        kind="difference",
+        measure="share of all predicted positives (Aequitas' ppr)",
+        formula="PP_a / \\sum_g PP_g",
+        needs="pred",
+        note="",
+        example="0.2",
+    )
     def predicted_positive_share_difference(
         self,
         *,
@@ -966,13 +1361,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'predicted_positive_share_difference', ('predicted_positive_share',), 'difference', y_true=None, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "predicted_positive_share_difference",
+            ("predicted_positive_share",),
+            "difference",
+            y_true=None,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure="share of all predicted positives (Aequitas' ppr)", formula='PP_a / \\sum_g PP_g', needs='pred', note='', example='0.6667')
+    @_criterion_doc(
+        kind="ratio",
+        measure="share of all predicted positives (Aequitas' ppr)",
+        formula="PP_a / \\sum_g PP_g",
+        needs="pred",
+        note="",
+        example="0.6667",
+    )
     def predicted_positive_share_ratio(
         self,
         *,
@@ -986,13 +1397,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'predicted_positive_share_ratio', ('predicted_positive_share',), 'ratio', y_true=None, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "predicted_positive_share_ratio",
+            ("predicted_positive_share",),
+            "ratio",
+            y_true=None,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='F1 score', formula='2 TP / (2 TP + FP + FN)', needs='pair', note='', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="F1 score",
+        formula="2 TP / (2 TP + FP + FN)",
+        needs="pair",
+        note="",
+        example="0.1667",
+    )
     def f1_difference(
         self,
         *,
@@ -1007,13 +1434,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'f1_difference', ('f1',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "f1_difference",
+            ("f1",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='F1 score', formula='2 TP / (2 TP + FP + FN)', needs='pair', note='', example='0.75')
+    @_criterion_doc(
+        kind="ratio",
+        measure="F1 score",
+        formula="2 TP / (2 TP + FP + FN)",
+        needs="pair",
+        note="",
+        example="0.75",
+    )
     def f1_ratio(
         self,
         *,
@@ -1028,13 +1471,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'f1_ratio', ('f1',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "f1_ratio",
+            ("f1",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='balanced accuracy', formula='(TPR + TNR) / 2', needs='pair', note='', example='0.0')
+    @_criterion_doc(
+        kind="difference",
+        measure="balanced accuracy",
+        formula="(TPR + TNR) / 2",
+        needs="pair",
+        note="",
+        example="0.0",
+    )
     def balanced_accuracy_difference(
         self,
         *,
@@ -1049,13 +1508,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'balanced_accuracy_difference', ('balanced_accuracy',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "balanced_accuracy_difference",
+            ("balanced_accuracy",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='balanced accuracy', formula='(TPR + TNR) / 2', needs='pair', note='', example='1.0')
+    @_criterion_doc(
+        kind="ratio",
+        measure="balanced accuracy",
+        formula="(TPR + TNR) / 2",
+        needs="pair",
+        note="",
+        example="1.0",
+    )
     def balanced_accuracy_ratio(
         self,
         *,
@@ -1070,13 +1545,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'balanced_accuracy_ratio', ('balanced_accuracy',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "balanced_accuracy_ratio",
+            ("balanced_accuracy",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='selection rate', formula='P(\\hat{Y}=1 \\mid A=a)', needs='pred', note='Same definition and numbers as :func:`fairlearn.metrics.demographic_parity_difference`.', example='0.2')
+    @_criterion_doc(
+        kind="difference",
+        measure="selection rate",
+        formula="P(\\hat{Y}=1 \\mid A=a)",
+        needs="pred",
+        note="Same definition and numbers as :func:`fairlearn.metrics.demographic_parity_difference`.",
+        example="0.2",
+    )
     def demographic_parity_difference(
         self,
         *,
@@ -1090,13 +1581,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'demographic_parity_difference', ('selection_rate',), 'difference', y_true=None, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "demographic_parity_difference",
+            ("selection_rate",),
+            "difference",
+            y_true=None,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='selection rate', formula='P(\\hat{Y}=1 \\mid A=a)', needs='pred', note='Same definition and numbers as :func:`fairlearn.metrics.demographic_parity_ratio`.', example='0.6667')
+    @_criterion_doc(
+        kind="ratio",
+        measure="selection rate",
+        formula="P(\\hat{Y}=1 \\mid A=a)",
+        needs="pred",
+        note="Same definition and numbers as :func:`fairlearn.metrics.demographic_parity_ratio`.",
+        example="0.6667",
+    )
     def demographic_parity_ratio(
         self,
         *,
@@ -1110,13 +1617,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'demographic_parity_ratio', ('selection_rate',), 'ratio', y_true=None, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "demographic_parity_ratio",
+            ("selection_rate",),
+            "ratio",
+            y_true=None,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='selection rate', formula='P(\\hat{Y}=1 \\mid A=a)', needs='pred', note="With `reference_group` (the privileged group) and two groups this is AIF360's signed ``statistical_parity_difference`` (unprivileged minus privileged).", example='0.2')
+    @_criterion_doc(
+        kind="difference",
+        measure="selection rate",
+        formula="P(\\hat{Y}=1 \\mid A=a)",
+        needs="pred",
+        note="With `reference_group` (the privileged group) and two groups this is AIF360's signed ``statistical_parity_difference`` (unprivileged minus privileged).",
+        example="0.2",
+    )
     def statistical_parity_difference(
         self,
         *,
@@ -1130,13 +1653,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'statistical_parity_difference', ('selection_rate',), 'difference', y_true=None, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "statistical_parity_difference",
+            ("selection_rate",),
+            "difference",
+            y_true=None,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='selection rate', formula='P(\\hat{Y}=1 \\mid A=a)', needs='pred', note="With `reference_group` (the privileged group) and two groups this is AIF360's ``disparate_impact`` (unprivileged over privileged); the four-fifths rule asks for at least 0.8.", example='0.6667')
+    @_criterion_doc(
+        kind="ratio",
+        measure="selection rate",
+        formula="P(\\hat{Y}=1 \\mid A=a)",
+        needs="pred",
+        note="With `reference_group` (the privileged group) and two groups this is AIF360's ``disparate_impact`` (unprivileged over privileged); the four-fifths rule asks for at least 0.8.",
+        example="0.6667",
+    )
     def disparate_impact_ratio(
         self,
         *,
@@ -1150,13 +1689,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'disparate_impact_ratio', ('selection_rate',), 'ratio', y_true=None, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "disparate_impact_ratio",
+            ("selection_rate",),
+            "ratio",
+            y_true=None,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='true positive rate', formula='TP / (TP + FN)', needs='pair', note="Same as fairlearn's ``equal_opportunity_difference``; with `reference_group`, AIF360's signed ``equal_opportunity_difference``.", example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="true positive rate",
+        formula="TP / (TP + FN)",
+        needs="pair",
+        note="Same as fairlearn's ``equal_opportunity_difference``; with `reference_group`, AIF360's signed ``equal_opportunity_difference``.",
+        example="0.1667",
+    )
     def equal_opportunity_difference(
         self,
         *,
@@ -1171,13 +1726,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'equal_opportunity_difference', ('true_positive_rate',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "equal_opportunity_difference",
+            ("true_positive_rate",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='true positive rate', formula='TP / (TP + FN)', needs='pair', note="Same as fairlearn's ``equal_opportunity_ratio``.", example='0.75')
+    @_criterion_doc(
+        kind="ratio",
+        measure="true positive rate",
+        formula="TP / (TP + FN)",
+        needs="pair",
+        note="Same as fairlearn's ``equal_opportunity_ratio``.",
+        example="0.75",
+    )
     def equal_opportunity_ratio(
         self,
         *,
@@ -1192,13 +1763,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'equal_opportunity_ratio', ('true_positive_rate',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "equal_opportunity_ratio",
+            ("true_positive_rate",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='false positive rate', formula='FP / (FP + TN)', needs='pair', note='Predictive equality compares false positive rates (not false discovery rates).', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="false positive rate",
+        formula="FP / (FP + TN)",
+        needs="pair",
+        note="Predictive equality compares false positive rates (not false discovery rates).",
+        example="0.1667",
+    )
     def predictive_equality_difference(
         self,
         *,
@@ -1213,13 +1800,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'predictive_equality_difference', ('false_positive_rate',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "predictive_equality_difference",
+            ("false_positive_rate",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='false positive rate', formula='FP / (FP + TN)', needs='pair', note='Predictive equality compares false positive rates (not false discovery rates).', example='0.6667')
+    @_criterion_doc(
+        kind="ratio",
+        measure="false positive rate",
+        formula="FP / (FP + TN)",
+        needs="pair",
+        note="Predictive equality compares false positive rates (not false discovery rates).",
+        example="0.6667",
+    )
     def predictive_equality_ratio(
         self,
         *,
@@ -1234,13 +1837,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'predictive_equality_ratio', ('false_positive_rate',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "predictive_equality_ratio",
+            ("false_positive_rate",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='positive predictive value (precision)', formula='TP / (TP + FP)', needs='pair', note='Predictive parity compares positive predictive values (precision).', example='0.1667')
+    @_criterion_doc(
+        kind="difference",
+        measure="positive predictive value (precision)",
+        formula="TP / (TP + FP)",
+        needs="pair",
+        note="Predictive parity compares positive predictive values (precision).",
+        example="0.1667",
+    )
     def predictive_parity_difference(
         self,
         *,
@@ -1255,13 +1874,29 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'predictive_parity_difference', ('positive_predictive_value',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "predictive_parity_difference",
+            ("positive_predictive_value",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='positive predictive value (precision)', formula='TP / (TP + FP)', needs='pair', note='Predictive parity compares positive predictive values (precision).', example='0.75')
+    @_criterion_doc(
+        kind="ratio",
+        measure="positive predictive value (precision)",
+        formula="TP / (TP + FP)",
+        needs="pair",
+        note="Predictive parity compares positive predictive values (precision).",
+        example="0.75",
+    )
     def predictive_parity_ratio(
         self,
         *,
@@ -1276,13 +1911,30 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'predictive_parity_ratio', ('positive_predictive_value',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "predictive_parity_ratio",
+            ("positive_predictive_value",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='the true positive rate and false positive rate comparisons', formula='', needs='pair', note='Same definition and numbers as :func:`fairlearn.metrics.equalized_odds_difference`.', example='0.1667', agg=True)
+    @_criterion_doc(
+        kind="difference",
+        measure="the true positive rate and false positive rate comparisons",
+        formula="",
+        needs="pair",
+        note="Same definition and numbers as :func:`fairlearn.metrics.equalized_odds_difference`.",
+        example="0.1667",
+        agg=True,
+    )
     def equalized_odds_difference(
         self,
         *,
@@ -1298,13 +1950,30 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'equalized_odds_difference', ('true_positive_rate', 'false_positive_rate'), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg=agg, zero_division=zero_division,
+            "equalized_odds_difference",
+            ("true_positive_rate", "false_positive_rate"),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg=agg,
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='the true positive rate and false positive rate comparisons', formula='', needs='pair', note='Same definition and numbers as :func:`fairlearn.metrics.equalized_odds_ratio`.', example='0.6667', agg=True)
+    @_criterion_doc(
+        kind="ratio",
+        measure="the true positive rate and false positive rate comparisons",
+        formula="",
+        needs="pair",
+        note="Same definition and numbers as :func:`fairlearn.metrics.equalized_odds_ratio`.",
+        example="0.6667",
+        agg=True,
+    )
     def equalized_odds_ratio(
         self,
         *,
@@ -1320,13 +1989,30 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'equalized_odds_ratio', ('true_positive_rate', 'false_positive_rate'), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg=agg, zero_division=zero_division,
+            "equalized_odds_ratio",
+            ("true_positive_rate", "false_positive_rate"),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg=agg,
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='the average odds :math:`(TPR + FPR) / 2`; between a group and a reference this is :math:`\\tfrac12(\\Delta FPR + \\Delta TPR)`', formula='', needs='pair', note="With `reference_group` and two groups this is AIF360's signed ``average_odds_difference``.", example='0.1667', agg=False)
+    @_criterion_doc(
+        kind="difference",
+        measure="the average odds :math:`(TPR + FPR) / 2`; between a group and a reference this is :math:`\\tfrac12(\\Delta FPR + \\Delta TPR)`",
+        formula="",
+        needs="pair",
+        note="With `reference_group` and two groups this is AIF360's signed ``average_odds_difference``.",
+        example="0.1667",
+        agg=False,
+    )
     def average_odds_difference(
         self,
         *,
@@ -1341,13 +2027,30 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'average_odds_difference', ('average_odds',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "average_odds_difference",
+            ("average_odds",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='the absolute odds gaps :math:`\\tfrac12(|\\Delta FPR| + |\\Delta TPR|)`; ``between_groups`` averages the two ranges, ``to_overall`` and ``to_reference`` take the largest per-group value', formula='', needs='pair', note="With `reference_group` and two groups this is AIF360's ``average_abs_odds_difference``.", example='0.1667', agg=False)
+    @_criterion_doc(
+        kind="difference",
+        measure="the absolute odds gaps :math:`\\tfrac12(|\\Delta FPR| + |\\Delta TPR|)`; ``between_groups`` averages the two ranges, ``to_overall`` and ``to_reference`` take the largest per-group value",
+        formula="",
+        needs="pair",
+        note="With `reference_group` and two groups this is AIF360's ``average_abs_odds_difference``.",
+        example="0.1667",
+        agg=False,
+    )
     def average_abs_odds_difference(
         self,
         *,
@@ -1362,13 +2065,30 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'average_abs_odds_difference', ('true_positive_rate', 'false_positive_rate'), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "average_abs_odds_difference",
+            ("true_positive_rate", "false_positive_rate"),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='the worst of the positive and negative predictive value comparisons', formula='', needs='pair', note='Conditional use accuracy equality asks for equal PPV and equal NPV.', example='0.1667', agg=False)
+    @_criterion_doc(
+        kind="difference",
+        measure="the worst of the positive and negative predictive value comparisons",
+        formula="",
+        needs="pair",
+        note="Conditional use accuracy equality asks for equal PPV and equal NPV.",
+        example="0.1667",
+        agg=False,
+    )
     def conditional_use_accuracy_difference(
         self,
         *,
@@ -1383,13 +2103,30 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'conditional_use_accuracy_difference', ('positive_predictive_value', 'negative_predictive_value'), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "conditional_use_accuracy_difference",
+            ("positive_predictive_value", "negative_predictive_value"),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='the worst of the positive and negative predictive value comparisons', formula='', needs='pair', note='Conditional use accuracy equality asks for equal PPV and equal NPV.', example='0.75', agg=False)
+    @_criterion_doc(
+        kind="ratio",
+        measure="the worst of the positive and negative predictive value comparisons",
+        formula="",
+        needs="pair",
+        note="Conditional use accuracy equality asks for equal PPV and equal NPV.",
+        example="0.75",
+        agg=False,
+    )
     def conditional_use_accuracy_ratio(
         self,
         *,
@@ -1404,13 +2141,30 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'conditional_use_accuracy_ratio', ('positive_predictive_value', 'negative_predictive_value'), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "conditional_use_accuracy_ratio",
+            ("positive_predictive_value", "negative_predictive_value"),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='difference', measure='the ratio of false negatives to false positives :math:`FN / FP` (null when FP = 0)', formula='', needs='pair', note='Treatment equality (Berk et al.) asks for the same FN / FP balance in every group.', example='0.0', agg=False)
+    @_criterion_doc(
+        kind="difference",
+        measure="the ratio of false negatives to false positives :math:`FN / FP` (null when FP = 0)",
+        formula="",
+        needs="pair",
+        note="Treatment equality (Berk et al.) asks for the same FN / FP balance in every group.",
+        example="0.0",
+        agg=False,
+    )
     def treatment_equality_difference(
         self,
         *,
@@ -1425,13 +2179,30 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'treatment_equality_difference', ('treatment_equality',), 'difference', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "treatment_equality_difference",
+            ("treatment_equality",),
+            "difference",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
-    @_criterion_doc(kind='ratio', measure='the ratio of false negatives to false positives :math:`FN / FP` (null when FP = 0)', formula='', needs='pair', note='Treatment equality (Berk et al.) asks for the same FN / FP balance in every group.', example='1.0', agg=False)
+    @_criterion_doc(
+        kind="ratio",
+        measure="the ratio of false negatives to false positives :math:`FN / FP` (null when FP = 0)",
+        formula="",
+        needs="pair",
+        note="Treatment equality (Berk et al.) asks for the same FN / FP balance in every group.",
+        example="1.0",
+        agg=False,
+    )
     def treatment_equality_ratio(
         self,
         *,
@@ -1446,10 +2217,19 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division: ZeroDivision = None,
     ) -> ScalarT:
         return self._criterion(
-            'treatment_equality_ratio', ('treatment_equality',), 'ratio', y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label, method=method, reference_group=reference_group,
-            agg='worst_case', zero_division=zero_division,
+            "treatment_equality_ratio",
+            ("treatment_equality",),
+            "ratio",
+            y_true=y_true,
+            y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
         )
 
 

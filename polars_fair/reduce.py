@@ -76,9 +76,7 @@ def _hint_labels(label: _Label) -> str:
     return "recode the labels to two values, or set `pos_label` to the favourable value"
 
 
-def _label_checker(
-    labels: Sequence[_Label], pos_label: PosLabel, weight: str | None
-) -> callable:  # type: ignore[valid-type]
+def _label_checker(labels: Sequence[_Label], pos_label: PosLabel, weight: str | None) -> callable:  # type: ignore[valid-type]
     """Build the in-plan check of label values and weights on the partial table."""
 
     def check(partial: pl.DataFrame) -> None:
@@ -220,10 +218,15 @@ def group_stats(
         raise InvalidParameterError(msg)
 
     labels: list[_Label] = []
-    for param, spec, alias in (("y_true", y_true, "__pf_y_true"), ("y_pred", y_pred, "__pf_y_pred")):
+    for param, spec, alias in (
+        ("y_true", y_true, "__pf_y_true"),
+        ("y_pred", y_pred, "__pf_y_pred"),
+    ):
         if spec is None:
             continue
-        hint = f"pass the {'true label' if param == 'y_true' else 'prediction'} column as `{param}=`"
+        hint = (
+            f"pass the {'true label' if param == 'y_true' else 'prediction'} column as `{param}=`"
+        )
         expr, dtype, name = resolve_column(lf, schema, spec, param, hint)
         check_label_dtype(dtype, pos_label, param, name)
         labels.append(_Label(param, name, alias, expr.alias(alias), dtype == pl.Boolean))

@@ -28,7 +28,10 @@ def _is_null(v: Any) -> bool:
 
 def group_keys(sensitive: list[np.ndarray]) -> list[tuple[Any, ...]]:
     """Sorted distinct group keys; nulls sort last in each position."""
-    keys = {tuple(None if _is_null(col[i]) else col[i] for col in sensitive) for i in range(len(sensitive[0]))}
+    keys = {
+        tuple(None if _is_null(col[i]) else col[i] for col in sensitive)
+        for i in range(len(sensitive[0]))
+    }
     return sorted(keys, key=lambda k: tuple((v is None, v if v is not None else 0) for v in k))
 
 
@@ -55,11 +58,17 @@ def confusion_counts(
     for arr in (y_true, y_pred, sample_weight):
         if arr is not None:
             null |= np.array([_is_null(v) for v in arr])
-    w = np.ones(rows) if sample_weight is None else np.array(
-        [0.0 if _is_null(v) else float(v) for v in sample_weight]
+    w = (
+        np.ones(rows)
+        if sample_weight is None
+        else np.array([0.0 if _is_null(v) else float(v) for v in sample_weight])
     )
-    yt = None if y_true is None else np.array([(not _is_null(v)) and v == pos_label for v in y_true])
-    yp = None if y_pred is None else np.array([(not _is_null(v)) and v == pos_label for v in y_pred])
+    yt = (
+        None if y_true is None else np.array([(not _is_null(v)) and v == pos_label for v in y_true])
+    )
+    yp = (
+        None if y_pred is None else np.array([(not _is_null(v)) and v == pos_label for v in y_pred])
+    )
 
     def total(mask: np.ndarray) -> Any:
         if sample_weight is None:
@@ -131,7 +140,11 @@ def overall_counts(table: Table) -> Counts:
 def rates_by_group(table: Table) -> dict[tuple[Any, ...], dict[str, float | None]]:
     """Rates per group, with predicted_positive_share over all groups."""
     out = {}
-    total_pp = sum(_pp(c) for c in table.values()) if ("tp" in next(iter(table.values())) or "pred_pos" in next(iter(table.values()))) else None
+    total_pp = (
+        sum(_pp(c) for c in table.values())
+        if ("tp" in next(iter(table.values())) or "pred_pos" in next(iter(table.values())))
+        else None
+    )
     for key, c in table.items():
         r = rates(c)
         if total_pp is not None:
@@ -169,7 +182,9 @@ def disparities(table: Table, reference: Any) -> list[dict[str, Any]]:
                 vals = [r[m] for r in per_group.values() if r[m] is not None]
                 rv = min(vals) if vals else None
             elif reference in ("overall", "rest"):
-                pooled = overall if reference == "overall" else {k: overall[k] - c[k] for k in overall}
+                pooled = (
+                    overall if reference == "overall" else {k: overall[k] - c[k] for k in overall}
+                )
                 if m == "predicted_positive_share":
                     rv = _div(_pp(pooled), total_pp)
                 else:
@@ -251,27 +266,47 @@ def _combine(parts: list[float | None], kind: str, method: str, agg: str) -> flo
     return vals[int(np.argmax(dist))]
 
 
-def equalized_odds_difference(table: Table, method: str, agg: str, reference: Any = None) -> float | None:
+def equalized_odds_difference(
+    table: Table, method: str, agg: str, reference: Any = None
+) -> float | None:
     """Combined TPR and FPR difference."""
-    parts = [criterion(table, m, "difference", method, reference) for m in ("true_positive_rate", "false_positive_rate")]
+    parts = [
+        criterion(table, m, "difference", method, reference)
+        for m in ("true_positive_rate", "false_positive_rate")
+    ]
     return _combine(parts, "difference", method, agg)
 
 
-def equalized_odds_ratio(table: Table, method: str, agg: str, reference: Any = None) -> float | None:
+def equalized_odds_ratio(
+    table: Table, method: str, agg: str, reference: Any = None
+) -> float | None:
     """Combined TPR and FPR ratio."""
-    parts = [criterion(table, m, "ratio", method, reference) for m in ("true_positive_rate", "false_positive_rate")]
+    parts = [
+        criterion(table, m, "ratio", method, reference)
+        for m in ("true_positive_rate", "false_positive_rate")
+    ]
     return _combine(parts, "ratio", method, agg)
 
 
-def conditional_use_accuracy_difference(table: Table, method: str, reference: Any = None) -> float | None:
+def conditional_use_accuracy_difference(
+    table: Table, method: str, reference: Any = None
+) -> float | None:
     """Worst of the PPV and NPV differences."""
-    parts = [criterion(table, m, "difference", method, reference) for m in ("positive_predictive_value", "negative_predictive_value")]
+    parts = [
+        criterion(table, m, "difference", method, reference)
+        for m in ("positive_predictive_value", "negative_predictive_value")
+    ]
     return _combine(parts, "difference", method, "worst_case")
 
 
-def conditional_use_accuracy_ratio(table: Table, method: str, reference: Any = None) -> float | None:
+def conditional_use_accuracy_ratio(
+    table: Table, method: str, reference: Any = None
+) -> float | None:
     """Worst of the PPV and NPV ratios."""
-    parts = [criterion(table, m, "ratio", method, reference) for m in ("positive_predictive_value", "negative_predictive_value")]
+    parts = [
+        criterion(table, m, "ratio", method, reference)
+        for m in ("positive_predictive_value", "negative_predictive_value")
+    ]
     return _combine(parts, "ratio", method, "worst_case")
 
 
@@ -285,7 +320,10 @@ def average_abs_odds_difference(table: Table, method: str, reference: Any = None
             return None
         return ((max(t) - min(t)) + (max(f) - min(f))) / 2
     if method == "to_overall":
-        rt, rf = _overall_value(table, "true_positive_rate"), _overall_value(table, "false_positive_rate")
+        rt, rf = (
+            _overall_value(table, "true_positive_rate"),
+            _overall_value(table, "false_positive_rate"),
+        )
         skip = None
     else:
         skip = _largest(table) if reference in (None, "largest") else reference
@@ -293,6 +331,10 @@ def average_abs_odds_difference(table: Table, method: str, reference: Any = None
     vals = [
         (abs(tpr[k] - rt) + abs(fpr[k] - rf)) / 2
         for k in table
-        if k != skip and tpr[k] is not None and fpr[k] is not None and rt is not None and rf is not None
+        if k != skip
+        and tpr[k] is not None
+        and fpr[k] is not None
+        and rt is not None
+        and rf is not None
     ]
     return max(vals) if vals else None

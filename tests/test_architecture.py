@@ -39,7 +39,11 @@ def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
     found: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("polars_fair"):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith("polars_fair")
+        ):
             found.add(node.module)
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.startswith("polars_fair"))

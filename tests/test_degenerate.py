@@ -46,8 +46,6 @@ def is_ratio(name: str) -> bool:
     return name.endswith("_ratio")
 
 
-
-
 @contextlib.contextmanager
 def expect_warnings(run: Any, *expected: tuple[type[Warning], str]) -> Iterator[None]:
     """On the eager path, require each (category, text) warning; lazy paths never warn."""

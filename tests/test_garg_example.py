@@ -52,8 +52,6 @@ def garg() -> pl.DataFrame:
     return df
 
 
-
-
 def _approx(x: Fr | float) -> Any:
     return pytest.approx(float(x), abs=1e-15, rel=1e-15)
 

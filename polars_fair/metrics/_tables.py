@@ -31,9 +31,7 @@ def _fill(expr: pl.Expr, zero_division: float | None) -> pl.Expr:
     return expr if zero_division is None else expr.fill_null(zero_division)
 
 
-def rates_table(
-    stats: pl.LazyFrame, *, by: list[str], zero_division: float | None
-) -> pl.LazyFrame:
+def rates_table(stats: pl.LazyFrame, *, by: list[str], zero_division: float | None) -> pl.LazyFrame:
     """The statistics table with one column per computable rate."""
     cols = rate_columns(stats.collect_schema().names(), by)
     return stats.with_columns(_fill(e, zero_division).alias(r) for r, e in cols.items())

@@ -118,8 +118,6 @@ def aif(data: pl.DataFrame, weighted: bool) -> Any:
     return _classification_metric(data, weighted)
 
 
-
-
 # polars_fair criterion -> AIF360 value (a function of the ClassificationMetric)
 PARITY: dict[str, Any] = {
     "statistical_parity_difference": lambda m: m.statistical_parity_difference(),

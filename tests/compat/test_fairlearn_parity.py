@@ -55,8 +55,6 @@ def data() -> pl.DataFrame:
     return df
 
 
-
-
 def _sensitive_arg(df: pl.DataFrame, sensitive: list[str]) -> Any:
     if len(sensitive) == 1:
         return df.get_column(sensitive[0]).to_numpy()
