@@ -27,6 +27,7 @@ from polars_fair._validate import (
 from polars_fair.exceptions import InvalidParameterError, NullDataWarning, UndefinedMetricWarning
 from polars_fair.metrics import (
     RATES,
+    SCORE_RATES,
     Counts,
     criterion_table,
     disparity_table,
@@ -40,7 +41,14 @@ from polars_fair.reduce import group_stats
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
-__all__ = ["Audit", "check_metrics", "check_zd", "warn_about"]
+__all__ = [
+    "Audit",
+    "check_confidence",
+    "check_metrics",
+    "check_min_size",
+    "check_zd",
+    "warn_about",
+]
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,7 @@ class Audit:
     by: list[str]
     sample_weight: IntoColumn | None
     pos_label: PosLabel
+    y_prob: IntoColumn | None = None
 
     @classmethod
     def of(
@@ -66,11 +75,12 @@ class Audit:
         by: IntoColumns | None,
         sample_weight: IntoColumn | None,
         pos_label: PosLabel,
+        y_prob: IntoColumn | None = None,
     ) -> Audit:
         """Normalise the common parameters."""
         return cls(
             ensure_lazy(frame), y_true, y_pred, as_names(sensitive_features), as_names(by),
-            sample_weight, pos_label,
+            sample_weight, pos_label, y_prob,
         )  # fmt: skip
 
     @property
@@ -88,13 +98,23 @@ class Audit:
             by=self.by or None,
             sample_weight=self.sample_weight,
             pos_label=self.pos_label,
+            y_prob=self.y_prob,
         )
 
     # ---- derived plans over a statistics table (lazy or collected) -------------
 
-    def by_group(self, stats: pl.LazyFrame, zero_division: float | None) -> pl.LazyFrame:
-        """Counts plus every computable rate."""
-        return rates_table(require_nonempty(stats), by=self.by, zero_division=zero_division)
+    def by_group(
+        self,
+        stats: pl.LazyFrame,
+        zero_division: float | None,
+        confidence_level: float | None = None,
+        min_group_size: float | None = None,
+    ) -> pl.LazyFrame:
+        """Counts plus every computable rate (and intervals, small-group flags)."""
+        return rates_table(
+            require_nonempty(stats), by=self.by, zero_division=zero_division,
+            confidence_level=confidence_level, min_group_size=min_group_size,
+        )  # fmt: skip
 
     def disparities(
         self,
@@ -102,6 +122,7 @@ class Audit:
         reference_group: Any,
         metrics: Sequence[str] | None,
         zero_division: float | None,
+        confidence_level: float | None = None,
     ) -> pl.LazyFrame:
         """The long comparison table."""
         reference = normalize_reference(reference_group, self.sensitive)
@@ -111,7 +132,7 @@ class Audit:
         check_metrics(metrics)
         return disparity_table(
             stats, by=self.by, sensitive=self.sensitive, reference=reference,
-            metrics=metrics, zero_division=zero_division,
+            metrics=metrics, zero_division=zero_division, confidence_level=confidence_level,
         )  # fmt: skip
 
     def criterion(
@@ -203,10 +224,39 @@ def check_metrics(metrics: Sequence[str] | None) -> None:
     if isinstance(metrics, str):
         msg = f"`metrics` must be a list of rate names, got {metrics!r}\n\nHint: `metrics=[{metrics!r}]`"
         raise InvalidParameterError(msg)
-    unknown = [m for m in metrics if m not in RATES]
+    known = [*RATES, *SCORE_RATES]
+    unknown = [m for m in metrics if m not in known]
     if unknown:
-        msg = f"`metrics` must name rates from {list(RATES)}, got {unknown!r}"
+        msg = f"`metrics` must name rates from {known}, got {unknown!r}"
         raise InvalidParameterError(msg)
+
+
+def check_confidence(confidence_level: object) -> float | None:
+    """Check `confidence_level`: None or a float strictly between 0 and 1."""
+    if confidence_level is None:
+        return None
+    ok = isinstance(confidence_level, (int, float)) and not isinstance(confidence_level, bool)
+    if not ok or not 0 < float(confidence_level) < 1:  # type: ignore[arg-type]
+        msg = (
+            f"`confidence_level` must be a float strictly between 0 and 1, got "
+            f"{confidence_level!r}\n\nHint: e.g. `confidence_level=0.95`"
+        )
+        raise InvalidParameterError(msg)
+    return float(confidence_level)  # type: ignore[arg-type]
+
+
+def check_min_size(min_group_size: object, param: str = "min_group_size") -> float | None:
+    """Check a minimum group size: None or a non-negative number."""
+    if min_group_size is None:
+        return None
+    ok = isinstance(min_group_size, (int, float)) and not isinstance(min_group_size, bool)
+    if not ok or not float(min_group_size) >= 0:  # type: ignore[arg-type]
+        msg = (
+            f"`{param}` must be a non-negative number, got {min_group_size!r}"
+            f"\n\nHint: e.g. `{param}=30`"
+        )
+        raise InvalidParameterError(msg)
+    return float(min_group_size)  # type: ignore[arg-type]
 
 
 def check_zd(zero_division: object) -> float | None:

@@ -39,6 +39,8 @@ __all__ = [
     "MSG_REFERENCE_POLICY",
     "MSG_REFERENCE_SHAPE",
     "MSG_RESERVED",
+    "MSG_SCORE_DTYPE",
+    "MSG_SCORE_VALUES",
     "MSG_WEIGHT_DTYPE",
     "MSG_WEIGHT_VALUES",
     "MSG_ZERO_DIVISION",
@@ -77,6 +79,15 @@ MSG_WEIGHT_VALUES = (
     "`sample_weight` column {name!r} must hold finite, non-negative weights, found {found}"
     "\n\nHint: fix or drop those rows before the audit; rows with a null weight are "
     "excluded and counted in `n_null`"
+)
+MSG_SCORE_DTYPE = (
+    "`y_prob` column {name!r} must be a numeric score in [0, 1], got dtype {dtype}"
+    '\n\nHint: pass the predicted probability column, e.g. `y_prob="score"`'
+)
+MSG_SCORE_VALUES = (
+    "`y_prob` column {name!r} must hold scores in [0, 1], found {found}"
+    "\n\nHint: rescale the scores (e.g. a sigmoid of the logits) or clip them; rows "
+    "with a null score are excluded and counted in `n_null`"
 )
 MSG_ZERO_DIVISION = "`zero_division` must be None or a float (not NaN), got {value!r}"
 MSG_METHOD = "`method` must be one of 'between_groups', 'to_overall', 'to_reference', got {value!r}"
@@ -238,6 +249,13 @@ def check_weight_dtype(dtype: pl.DataType, name: str) -> None:
     """Check that the weight column is numeric."""
     if not dtype.is_numeric():
         msg = MSG_WEIGHT_DTYPE.format(name=name, dtype=dtype)
+        raise InvalidParameterError(msg)
+
+
+def check_score_dtype(dtype: pl.DataType, name: str) -> None:
+    """Check that the score column is numeric (or an all-null column)."""
+    if dtype != pl.Null and (not dtype.is_numeric() or dtype == pl.Boolean):
+        msg = MSG_SCORE_DTYPE.format(name=name, dtype=dtype)
         raise InvalidParameterError(msg)
 
 

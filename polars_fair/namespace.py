@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import polars as pl
 
-from polars_fair._api import Audit, check_metrics, check_zd, warn_about
+from polars_fair._api import (
+    Audit,
+    check_confidence,
+    check_metrics,
+    check_min_size,
+    check_zd,
+    warn_about,
+)
 
 if TYPE_CHECKING:
     from polars_fair._typing import (
@@ -180,6 +187,7 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         by: IntoColumns | None = None,
         sample_weight: IntoColumn | None = None,
         pos_label: PosLabel = 1,
+        y_prob: IntoColumn | None = None,
     ) -> TableT:
         """
         The per-group statistics table: one pass over the data.
@@ -204,6 +212,10 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
             Column of non-negative weights. If None, each row counts once.
         pos_label
             Label value treated as positive (favourable).
+        y_prob
+            Column (or expression) of scores in [0, 1]: adds ``sum_prob_pos`` and
+            ``sum_prob_neg`` (the score summed over actual positives and negatives;
+            ``sum_prob`` without `y_true`).
 
         Returns
         -------
@@ -245,7 +257,7 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         """
         audit = Audit.of(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
-            by=by, sample_weight=sample_weight, pos_label=pos_label,
+            by=by, sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
         )  # fmt: skip
         return self._table(audit, lambda stats: stats, [], None)
 
@@ -259,6 +271,9 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         sample_weight: IntoColumn | None = None,
         pos_label: PosLabel = 1,
         zero_division: ZeroDivision = None,
+        y_prob: IntoColumn | None = None,
+        confidence_level: float | None = None,
+        min_group_size: float | None = None,
     ) -> TableT:
         """
         Counts and every rate, one row per (batch key, group).
@@ -287,6 +302,18 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division
             None keeps undefined rates null (the DataFrame path warns with
             :class:`~polars_fair.exceptions.UndefinedMetricWarning`); a float replaces them.
+        y_prob
+            Column (or expression) of scores in [0, 1]. Adds the score sums and the
+            balance rates ``balance_for_positive_class`` (mean score of the actual
+            positives) and ``balance_for_negative_class`` (of the actual negatives).
+        confidence_level
+            If given (e.g. 0.95), adds ``<rate>_ci_low`` and ``<rate>_ci_high``
+            (Wilson score intervals, from the counts) for every rate that is a
+            proportion: all but ``predicted_positive_share``, ``f1``,
+            ``balanced_accuracy`` and the balance rates.
+        min_group_size
+            If given, adds a Boolean ``small_group`` column: ``n < min_group_size``,
+            groups too small to judge.
 
         Returns
         -------
@@ -318,11 +345,13 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         └───────┴─────┴────────────────┴────────────────────┴─────────────────────┘
         """
         zd = check_zd(zero_division)
+        level = check_confidence(confidence_level)
+        small = check_min_size(min_group_size)
         audit = Audit.of(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
-            by=by, sample_weight=sample_weight, pos_label=pos_label,
+            by=by, sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
         )  # fmt: skip
-        return self._table(audit, lambda stats: audit.by_group(stats, zd), None, zd)
+        return self._table(audit, lambda stats: audit.by_group(stats, zd, level, small), None, zd)
 
     def disparities(
         self,
@@ -336,6 +365,8 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         sample_weight: IntoColumn | None = None,
         pos_label: PosLabel = 1,
         zero_division: ZeroDivision = None,
+        y_prob: IntoColumn | None = None,
+        confidence_level: float | None = None,
     ) -> TableT:
         """
         Every group against a reference group, for every rate: a long table.
@@ -370,6 +401,14 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         zero_division
             None keeps undefined rates null; a float replaces them (in both
             ``value`` and ``reference_value``).
+        y_prob
+            Column (or expression) of scores in [0, 1]: adds the balance rates.
+        confidence_level
+            If given (e.g. 0.95), adds ``difference_ci_low/high`` (Newcombe's hybrid
+            score interval) and ``ratio_ci_low/high`` (Katz log interval) for the
+            proportion rates, against a named, ``"largest"`` or ``"rest"`` reference
+            (null for ``"overall"`` and ``"min"``, which are not independent of the
+            group, and on the reference group's own row).
 
         Returns
         -------
@@ -407,16 +446,17 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         └───────┴─────────────────────┴──────────┴─────────────────┴────────────┴──────────┘
         """
         zd = check_zd(zero_division)
+        level = check_confidence(confidence_level)
         check_metrics(metrics)
         audit = Audit.of(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
-            by=by, sample_weight=sample_weight, pos_label=pos_label,
+            by=by, sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
         )  # fmt: skip
         # validate every parameter now, before any data is read
-        audit.disparities(audit.stats(), reference_group, metrics, zd)
+        audit.disparities(audit.stats(), reference_group, metrics, zd, level)
         return self._table(
             audit,
-            lambda stats: audit.disparities(stats, reference_group, metrics, zd),
+            lambda stats: audit.disparities(stats, reference_group, metrics, zd, level),
             metrics,
             zd,
         )
@@ -439,11 +479,12 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         reference_group: ReferenceGroup | None,
         agg: Agg,
         zero_division: ZeroDivision,
+        y_prob: IntoColumn | None = None,
     ) -> ScalarT:
         zd = check_zd(zero_division)
         audit = Audit.of(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
-            by=by, sample_weight=sample_weight, pos_label=pos_label,
+            by=by, sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
         )  # fmt: skip
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:

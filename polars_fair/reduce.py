@@ -21,7 +21,7 @@ scale-out rely on (see :func:`merge_group_stats`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -30,9 +30,11 @@ import polars as pl
 from polars_fair._utils import as_names, check_in_plan
 from polars_fair._validate import (
     MSG_LABEL_VALUES,
+    MSG_SCORE_VALUES,
     MSG_WEIGHT_VALUES,
     check_keys,
     check_label_dtype,
+    check_score_dtype,
     check_weight_dtype,
     ensure_lazy,
     format_values,
@@ -43,19 +45,33 @@ from polars_fair.exceptions import InvalidParameterError, LabelError, ValueRange
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
-__all__ = ["CONFUSION_COLUMNS", "group_stats", "merge_group_stats", "stats_keys"]
+__all__ = [
+    "CONFUSION_COLUMNS",
+    "SCORE_SUM",
+    "Inputs",
+    "group_stats",
+    "merge_group_stats",
+    "resolve_inputs",
+    "stats_keys",
+]
 
 #: Count columns of the statistics table when both labels are given.
 CONFUSION_COLUMNS = ("n", "tp", "fp", "fn", "tn")
 #: Count columns when only predictions, or only true labels, are given.
 PREDICTION_COLUMNS = ("n", "pred_pos", "pred_neg")
 LABEL_COLUMNS = ("n", "pos", "neg")
-_ALL_COUNTS = frozenset({*CONFUSION_COLUMNS, *PREDICTION_COLUMNS, *LABEL_COLUMNS, "n_null"})
+#: Score sums (with ``y_prob``).
+SCORE_COLUMNS = ("sum_prob_pos", "sum_prob_neg", "sum_prob")
+_ALL_COUNTS = frozenset(
+    {*CONFUSION_COLUMNS, *PREDICTION_COLUMNS, *LABEL_COLUMNS, *SCORE_COLUMNS, "n_null"}
+)
 
 _ROWS = "__pf_rows"
+_MISSING = "__pf_missing"
 _WSUM = "__pf_wsum"
-_WNULL = "__pf_wnull"
 _WBAD = "__pf_wbad"
+_SSUM = SCORE_SUM = "__pf_ssum"
+_SBAD = "__pf_sbad"
 
 
 @dataclass(frozen=True)
@@ -76,7 +92,9 @@ def _hint_labels(label: _Label) -> str:
     return "recode the labels to two values, or set `pos_label` to the favourable value"
 
 
-def _label_checker(labels: Sequence[_Label], pos_label: PosLabel, weight: str | None) -> callable:  # type: ignore[valid-type]
+def _label_checker(
+    labels: Sequence[_Label], pos_label: PosLabel, weight: str | None, score: str | None
+) -> Callable[[pl.DataFrame], None]:
     """Build the in-plan check of label values and weights on the partial table."""
 
     def check(partial: pl.DataFrame) -> None:
@@ -116,6 +134,13 @@ def _label_checker(labels: Sequence[_Label], pos_label: PosLabel, weight: str | 
                     name=weight, found=f"{bad} negative, infinite or NaN weight(s)"
                 )
                 raise ValueRangeError(msg)
+        if score is not None:
+            bad = int(partial.get_column(_SBAD).sum())
+            if bad:
+                msg = MSG_SCORE_VALUES.format(
+                    name=score, found=f"{bad} value(s) below 0, above 1 or NaN"
+                )
+                raise ValueRangeError(msg)
 
     return check
 
@@ -133,6 +158,133 @@ def _is_positive(label: _Label, pos_label: PosLabel) -> pl.Expr:
     return col if label.is_bool else col == pos_label
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """The resolved columns of one reduction (schema only; nothing is read)."""
+
+    lf: pl.LazyFrame
+    keys: list[str]
+    labels: list[_Label]
+    pos_label: PosLabel
+    weight: pl.Expr | None
+    weight_name: str | None
+    score: pl.Expr | None
+    score_name: str | None
+
+    def positive(self, param: str) -> pl.Expr:
+        """Boolean expression over the partial table: the label `param` is positive."""
+        for label in self.labels:
+            if label.param == param:
+                return _is_positive(label, self.pos_label)
+        msg = f"no {param} column"  # pragma: no cover - guarded by callers
+        raise ValueError(msg)
+
+    @property
+    def label_keys(self) -> list[pl.Expr]:
+        """The raw label expressions, used as extra group_by keys."""
+        return [label.expr for label in self.labels]
+
+    def valid(self) -> pl.Expr:
+        """Partial-table rows whose labels are all non-null."""
+        valid = pl.lit(True)
+        for label in self.labels:
+            valid = valid & pl.col(label.alias).is_not_null()
+        return valid
+
+    def partial_aggs(self) -> list[pl.Expr]:
+        """Aggregates of the partial table: counted rows, excluded rows, sums, checks."""
+        s, w = self.score, self.weight
+        missing = pl.lit(False)
+        if s is not None:
+            missing = missing | s.is_null()
+        if w is not None:
+            missing = missing | w.is_null()
+        aggs: list[pl.Expr] = [
+            pl.len().cast(pl.Int64).alias(_ROWS),
+            missing.sum().cast(pl.Int64).alias(_MISSING),
+        ]
+        if w is not None:
+            kept = w if s is None else pl.when(s.is_not_null()).then(w)
+            aggs += [
+                kept.sum().alias(_WSUM),
+                ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
+            ]
+        if s is not None:
+            weighted = s if w is None else s * w
+            aggs += [
+                weighted.sum().alias(_SSUM),
+                ((s < 0) | (s > 1) | s.is_nan()).sum().cast(pl.Int64).alias(_SBAD),
+            ]
+        return aggs
+
+    def checker(self) -> Callable[[pl.DataFrame], None]:
+        """The in-plan check of labels, weights and scores on a partial table."""
+        return _label_checker(self.labels, self.pos_label, self.weight_name, self.score_name)
+
+    def count(self) -> pl.Expr:
+        """Rows (or weight) counted per partial row: excluded rows left out."""
+        if self.weight is not None:
+            return pl.col(_WSUM)
+        return pl.col(_ROWS) - pl.col(_MISSING)
+
+    def null_rows(self) -> pl.Expr:
+        """Rows excluded for a null label, score or weight (an aggregate)."""
+        valid = self.valid()
+        return pl.col(_ROWS).filter(~valid).sum() + pl.col(_MISSING).filter(valid).sum()
+
+    def total(self, mask: pl.Expr, column: pl.Expr | None = None) -> pl.Expr:
+        """Sum of `column` (default: the counted rows) over valid partial rows in `mask`."""
+        col = self.count() if column is None else column
+        return col.filter(self.valid() & mask).sum()
+
+
+def resolve_inputs(
+    frame: pl.DataFrame | pl.LazyFrame,
+    *,
+    y_true: IntoColumn | None,
+    y_pred: IntoColumn | None,
+    sensitive_features: IntoColumns | None,
+    by: IntoColumns | None,
+    sample_weight: IntoColumn | None,
+    pos_label: PosLabel,
+    y_prob: IntoColumn | None = None,
+) -> Inputs:
+    """Check the schema and resolve every column of a reduction (reads no data)."""
+    lf = ensure_lazy(frame)
+    sens = as_names(sensitive_features)
+    by_ = as_names(by)
+    schema = lf.collect_schema()
+    check_keys(schema, sens, by_)
+    labels: list[_Label] = []
+    for param, spec, alias in (
+        ("y_true", y_true, "__pf_y_true"),
+        ("y_pred", y_pred, "__pf_y_pred"),
+    ):
+        if spec is None:
+            continue
+        hint = (
+            f"pass the {'true label' if param == 'y_true' else 'prediction'} column as `{param}=`"
+        )
+        expr, dtype, name = resolve_column(lf, schema, spec, param, hint)
+        check_label_dtype(dtype, pos_label, param, name)
+        labels.append(_Label(param, name, alias, expr.alias(alias), dtype == pl.Boolean))
+    weight = weight_name = None
+    if sample_weight is not None:
+        w_expr, w_dtype, weight_name = resolve_column(
+            lf, schema, sample_weight, "sample_weight", "pass the weight column as `sample_weight=`"
+        )
+        check_weight_dtype(w_dtype, weight_name)
+        weight = w_expr.cast(pl.Float64)
+    score = score_name = None
+    if y_prob is not None:
+        s_expr, s_dtype, score_name = resolve_column(
+            lf, schema, y_prob, "y_prob", "pass the score column as `y_prob=`"
+        )
+        check_score_dtype(s_dtype, score_name)
+        score = s_expr.cast(pl.Float64)
+    return Inputs(lf, [*by_, *sens], labels, pos_label, weight, weight_name, score, score_name)
+
+
 def group_stats(
     frame: pl.DataFrame | pl.LazyFrame,
     *,
@@ -142,6 +294,7 @@ def group_stats(
     by: IntoColumns | None = None,
     sample_weight: IntoColumn | None = None,
     pos_label: PosLabel = 1,
+    y_prob: IntoColumn | None = None,
 ) -> pl.LazyFrame:
     """
     Reduce labelled predictions to the per-group statistics table, lazily.
@@ -149,7 +302,9 @@ def group_stats(
     One ``group_by`` pass over the data. The result has one row per (batch key,
     group): the keys, then ``n, tp, fp, fn, tn, n_null``. Without `y_true` the
     counts are ``n, pred_pos, pred_neg, n_null``; without `y_pred` they are
-    ``n, pos, neg, n_null``.
+    ``n, pos, neg, n_null``. With `y_prob` the score sums follow:
+    ``sum_prob_pos, sum_prob_neg`` (the sum of the score over rows whose true
+    label is positive / negative) or, without `y_true`, ``sum_prob``.
 
     Parameters
     ----------
@@ -167,21 +322,24 @@ def group_stats(
         Column of non-negative weights. If None, each row counts once.
     pos_label
         Label value treated as positive (favourable). Boolean labels use True.
+    y_prob
+        Column (or expression) of scores in [0, 1]. Adds one sum column per label class.
 
     Returns
     -------
     LazyFrame
         The statistics table, sorted by the keys with nulls last. Counts are Int64;
         with `sample_weight` they are Float64 sums of weights (``n_null`` stays a
-        row count).
+        row count) and the score sums are weighted.
 
     Notes
     -----
-    A row with a null label or weight is excluded and counted in ``n_null``. A null
-    sensitive value is its own group. Label columns that are not boolean must hold
+    A row with a null label, score or weight is excluded and counted in ``n_null``. A
+    null sensitive value is its own group. Label columns that are not boolean must hold
     exactly two values, `pos_label` and one other; any other value raises
-    :class:`~polars_fair.exceptions.LabelError` when the plan runs. Empty input gives
-    an empty table (the identity of :func:`merge_group_stats`).
+    :class:`~polars_fair.exceptions.LabelError` when the plan runs, and a score outside
+    [0, 1] (or NaN) raises :class:`~polars_fair.exceptions.ValueRangeError`. Empty input
+    gives an empty table (the identity of :func:`merge_group_stats`).
 
     Examples
     --------
@@ -205,65 +363,23 @@ def group_stats(
     │ M   ┆ 3   ┆ 1   ┆ 1   ┆ 0   ┆ 1   ┆ 1      │
     └─────┴─────┴─────┴─────┴─────┴─────┴────────┘
     """
-    lf = ensure_lazy(frame)
-    sens = as_names(sensitive_features)
-    by_ = as_names(by)
-    schema = lf.collect_schema()
-    check_keys(schema, sens, by_)
     if y_true is None and y_pred is None:
         msg = (
             "at least one of `y_true` and `y_pred` must be given, got neither"
             "\n\nHint: pass `y_pred=` for selection rates, `y_true=` for base rates"
         )
         raise InvalidParameterError(msg)
+    inp = resolve_inputs(
+        frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features, by=by,
+        sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
+    )  # fmt: skip
+    keys = inp.keys
+    partial = inp.lf.group_by(*keys, *inp.label_keys).agg(inp.partial_aggs())
+    partial = check_in_plan(partial, inp.checker())
 
-    labels: list[_Label] = []
-    for param, spec, alias in (
-        ("y_true", y_true, "__pf_y_true"),
-        ("y_pred", y_pred, "__pf_y_pred"),
-    ):
-        if spec is None:
-            continue
-        hint = (
-            f"pass the {'true label' if param == 'y_true' else 'prediction'} column as `{param}=`"
-        )
-        expr, dtype, name = resolve_column(lf, schema, spec, param, hint)
-        check_label_dtype(dtype, pos_label, param, name)
-        labels.append(_Label(param, name, alias, expr.alias(alias), dtype == pl.Boolean))
-
-    keys = [*by_, *sens]
-    aggs: list[pl.Expr] = [pl.len().alias(_ROWS)]
-    weight_name: str | None = None
-    if sample_weight is not None:
-        w_expr, w_dtype, weight_name = resolve_column(
-            lf, schema, sample_weight, "sample_weight", "pass the weight column as `sample_weight=`"
-        )
-        check_weight_dtype(w_dtype, weight_name)
-        w = w_expr.cast(pl.Float64)
-        aggs += [
-            w.sum().alias(_WSUM),
-            w.null_count().cast(pl.Int64).alias(_WNULL),
-            ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
-        ]
-
-    partial = lf.group_by(*keys, *(label.expr for label in labels)).agg(aggs)
-    partial = check_in_plan(partial, _label_checker(labels, pos_label, weight_name))
-
-    rows = pl.col(_ROWS).cast(pl.Int64)
-    valid = pl.lit(True)
-    for label in labels:
-        valid = valid & pl.col(label.alias).is_not_null()
-    count = pl.col(_WSUM) if weight_name is not None else rows
-    null_rows = rows.filter(~valid).sum()
-    if weight_name is not None:
-        null_rows = null_rows + pl.col(_WNULL).filter(valid).sum()
-
-    def total(mask: pl.Expr) -> pl.Expr:
-        return count.filter(valid & mask).sum()
-
-    if len(labels) == 2:
-        yt = _is_positive(labels[0], pos_label)
-        yp = _is_positive(labels[1], pos_label)
+    total = inp.total
+    if len(inp.labels) == 2:
+        yt, yp = inp.positive("y_true"), inp.positive("y_pred")
         counts = [
             total(pl.lit(True)).alias("n"),
             total(yt & yp).alias("tp"),
@@ -272,14 +388,25 @@ def group_stats(
             total(~yt & ~yp).alias("tn"),
         ]
     else:
-        pos = _is_positive(labels[0], pos_label)
-        names = ("pos", "neg") if labels[0].param == "y_true" else ("pred_pos", "pred_neg")
+        label = inp.labels[0]
+        pos = inp.positive(label.param)
+        names = ("pos", "neg") if label.param == "y_true" else ("pred_pos", "pred_neg")
         counts = [
             total(pl.lit(True)).alias("n"),
             total(pos).alias(names[0]),
             total(~pos).alias(names[1]),
         ]
-    counts.append(null_rows.alias("n_null"))
+    counts.append(inp.null_rows().alias("n_null"))
+    if inp.score is not None:
+        ssum = pl.col(_SSUM)
+        if any(label.param == "y_true" for label in inp.labels):
+            yt = inp.positive("y_true")
+            counts += [
+                total(yt, ssum).alias("sum_prob_pos"),
+                total(~yt, ssum).alias("sum_prob_neg"),
+            ]
+        else:
+            counts.append(total(pl.lit(True), ssum).alias("sum_prob"))
     stats = partial.group_by(keys).agg(counts)
     return stats.sort(keys, nulls_last=True)
 

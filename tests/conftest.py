@@ -53,7 +53,11 @@ class Runner:
 
 
 def _is_scalar_result(method: str, kwargs: dict[str, Any], result: pl.DataFrame) -> bool:
-    tables = {"group_stats", "by_group", "disparities"}
+    tables = {
+        "group_stats", "by_group", "disparities", "calibration", "expected_calibration_error",
+        "roc_curve", "roc_auc", "threshold_sweep", "summary", "bootstrap",
+        "bootstrap_replicates", "tradeoffs",
+    }  # fmt: skip
     return method not in tables and kwargs.get("by") is None and result.shape == (1, 1)
 
 

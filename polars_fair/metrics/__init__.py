@@ -7,7 +7,7 @@ by :mod:`polars_fair.reduce` and returns a LazyFrame plan over it.
 from __future__ import annotations
 
 from polars_fair.metrics._criteria import criterion_table
-from polars_fair.metrics._rates import COMPOSITES, RATES, Counts, rate_expr, safe_div
+from polars_fair.metrics._rates import COMPOSITES, RATES, SCORE_RATES, Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import require_nonempty, require_reference
 from polars_fair.metrics._tables import METRIC_DTYPE, disparity_table, rates_table
 
@@ -15,6 +15,7 @@ __all__ = [
     "COMPOSITES",
     "METRIC_DTYPE",
     "RATES",
+    "SCORE_RATES",
     "Counts",
     "criterion_table",
     "disparity_table",

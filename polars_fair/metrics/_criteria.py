@@ -25,7 +25,7 @@ from polars_fair._utils import over
 from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 
-__all__ = ["criterion_table"]
+__all__ = ["criterion_table", "farthest_from_reference"]
 
 Kind = Literal["difference", "ratio"]
 _REF = "__pf_is_ref"
@@ -62,11 +62,15 @@ def _to_overall(v: pl.Expr, overall: pl.Expr, kind: Kind) -> pl.Expr:
     return per_group.min()
 
 
-def _farthest(values: pl.Expr, distance: pl.Expr) -> pl.Expr:
+def farthest_from_reference(values: pl.Expr, distance: pl.Expr, is_ref: pl.Expr) -> pl.Expr:
     """The value whose distance is largest, among non-reference defined groups."""
-    keep = ~pl.col(_REF) & values.is_not_null()
+    keep = ~is_ref & values.is_not_null()
     kept = values.filter(keep)
     return kept.get(distance.filter(keep).arg_max())
+
+
+def _farthest(values: pl.Expr, distance: pl.Expr) -> pl.Expr:
+    return farthest_from_reference(values, distance, pl.col(_REF))
 
 
 def _to_reference(v: pl.Expr, ref: pl.Expr, kind: Kind) -> pl.Expr:

@@ -16,6 +16,7 @@ import polars as pl
 __all__ = [
     "COMPOSITES",
     "RATES",
+    "SCORE_RATES",
     "Counts",
     "available_rates",
     "rate_expr",
@@ -40,6 +41,9 @@ RATES: tuple[str, ...] = (
     "f1",
     "balanced_accuracy",
 )
+#: Score rates (need ``y_true`` and ``y_prob``): mean score among actual positives
+#: and among actual negatives (Kleinberg et al.'s balance conditions).
+SCORE_RATES: tuple[str, ...] = ("balance_for_positive_class", "balance_for_negative_class")
 #: Per-group measures used by composite criteria only (not ``by_group`` columns).
 COMPOSITES: tuple[str, ...] = ("treatment_equality", "average_odds")
 
@@ -60,6 +64,8 @@ class Counts:
     pred_neg: pl.Expr | None = None
     pos: pl.Expr | None = None
     neg: pl.Expr | None = None
+    sum_prob_pos: pl.Expr | None = None
+    sum_prob_neg: pl.Expr | None = None
 
     @classmethod
     def from_columns(cls, names: Iterable[str]) -> Counts:
@@ -76,6 +82,8 @@ class Counts:
             pred_neg=get.get("pred_neg"),
             pos=get.get("pos"),
             neg=get.get("neg"),
+            sum_prob_pos=get.get("sum_prob_pos"),
+            sum_prob_neg=get.get("sum_prob_neg"),
         )
 
     def map(self, fn: Callable[[pl.Expr], pl.Expr]) -> Counts:
@@ -87,7 +95,7 @@ class Counts:
         return Counts(
             n=fn(self.n), tp=f(self.tp), fp=f(self.fp), fn=f(self.fn), tn=f(self.tn),
             pred_pos=f(self.pred_pos), pred_neg=f(self.pred_neg), pos=f(self.pos),
-            neg=f(self.neg),
+            neg=f(self.neg), sum_prob_pos=f(self.sum_prob_pos), sum_prob_neg=f(self.sum_prob_neg),
         )  # fmt: skip
 
     def minus(self, other: Counts) -> Counts:
@@ -102,6 +110,8 @@ class Counts:
             pred_pos=d(self.pred_pos, other.pred_pos),
             pred_neg=d(self.pred_neg, other.pred_neg),
             pos=d(self.pos, other.pos), neg=d(self.neg, other.neg),
+            sum_prob_pos=d(self.sum_prob_pos, other.sum_prob_pos),
+            sum_prob_neg=d(self.sum_prob_neg, other.sum_prob_neg),
         )  # fmt: skip
 
     @property
@@ -145,11 +155,12 @@ def safe_div(num: pl.Expr, den: pl.Expr) -> pl.Expr:
 
 def available_rates(counts: Counts) -> tuple[str, ...]:
     """The rates computable from these counts, in table order."""
+    scores = SCORE_RATES if counts.sum_prob_pos is not None else ()
     if counts.has_confusion:
-        return RATES
+        return RATES + scores
     if counts.pred_pos is not None:
         return tuple(r for r in RATES if r in _PREDICTION_ONLY)
-    return tuple(r for r in RATES if r in _LABEL_ONLY)
+    return tuple(r for r in RATES if r in _LABEL_ONLY) + scores
 
 
 def rate_expr(name: str, c: Counts, total_pp: pl.Expr | None = None) -> pl.Expr:
@@ -168,6 +179,12 @@ def rate_expr(name: str, c: Counts, total_pp: pl.Expr | None = None) -> pl.Expr:
             msg = "`predicted_positive_share` needs the predicted positives of all groups"
             raise ValueError(msg)
         return safe_div(c.PP(), total_pp)
+    if name in SCORE_RATES:
+        total = c.sum_prob_pos if name == "balance_for_positive_class" else c.sum_prob_neg
+        if total is None:
+            msg = f"rate {name!r} needs `y_true` and `y_prob`"
+            raise ValueError(msg)
+        return safe_div(total, c.P() if name == "balance_for_positive_class" else c.N())
     if not c.has_confusion:
         msg = f"rate {name!r} needs both `y_true` and `y_pred`"
         raise ValueError(msg)

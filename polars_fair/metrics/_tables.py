@@ -8,13 +8,28 @@ from typing import Any
 import polars as pl
 
 from polars_fair._utils import over
-from polars_fair.metrics._rates import RATES, Counts, available_rates, rate_expr, safe_div
+from polars_fair.metrics._intervals import (
+    INTERVAL_RATES,
+    katz_ratio,
+    newcombe_difference,
+    rate_fraction,
+    wilson,
+    z_value,
+)
+from polars_fair.metrics._rates import (
+    RATES,
+    SCORE_RATES,
+    Counts,
+    available_rates,
+    rate_expr,
+    safe_div,
+)
 from polars_fair.metrics._reference import is_reference
 
 __all__ = ["METRIC_DTYPE", "disparity_table", "rate_columns", "rates_table"]
 
 #: The ``metric`` column of the disparity table: an Enum in catalogue order.
-METRIC_DTYPE = pl.Enum(list(RATES))
+METRIC_DTYPE = pl.Enum([*RATES, *SCORE_RATES])
 
 
 def rate_columns(
@@ -31,10 +46,34 @@ def _fill(expr: pl.Expr, zero_division: float | None) -> pl.Expr:
     return expr if zero_division is None else expr.fill_null(zero_division)
 
 
-def rates_table(stats: pl.LazyFrame, *, by: list[str], zero_division: float | None) -> pl.LazyFrame:
-    """The statistics table with one column per computable rate."""
-    cols = rate_columns(stats.collect_schema().names(), by)
-    return stats.with_columns(_fill(e, zero_division).alias(r) for r, e in cols.items())
+def rates_table(
+    stats: pl.LazyFrame,
+    *,
+    by: list[str],
+    zero_division: float | None,
+    confidence_level: float | None = None,
+    min_group_size: float | None = None,
+) -> pl.LazyFrame:
+    """The statistics table with one column per computable rate.
+
+    With `confidence_level`, each proportion rate gets Wilson interval columns
+    ``<rate>_ci_low`` and ``<rate>_ci_high`` (after all rates, in rate order); with
+    `min_group_size`, a Boolean ``small_group`` column (``n < min_group_size``).
+    """
+    names = stats.collect_schema().names()
+    cols = rate_columns(names, by)
+    table = stats.with_columns(_fill(e, zero_division).alias(r) for r, e in cols.items())
+    if confidence_level is not None:
+        c = Counts.from_columns(names)
+        z = z_value(confidence_level)
+        bounds = []
+        for rate in (r for r in cols if r in INTERVAL_RATES):
+            low, high = wilson(*rate_fraction(rate, c), z)
+            bounds += [low.alias(f"{rate}_ci_low"), high.alias(f"{rate}_ci_high")]
+        table = table.with_columns(bounds)
+    if min_group_size is not None:
+        table = table.with_columns((pl.col("n") < min_group_size).alias("small_group"))
+    return table
 
 
 def _reference_value(
@@ -56,6 +95,43 @@ def _reference_value(
     return over(value.filter(mask).first(), by)
 
 
+def _interval_fields(
+    rate: str,
+    c: Counts,
+    reference: tuple[Any, ...] | str,
+    sensitive: Sequence[str],
+    by: list[str],
+    z: float,
+) -> list[pl.Expr]:
+    """Newcombe and Katz intervals of one rate's difference and ratio to the reference.
+
+    Defined for a named or ``"largest"`` reference (the reference's own row is
+    null) and for ``"rest"`` (independent pooled counts); null for ``"overall"`` and
+    ``"min"``, whose reference is not independent of the group.
+    """
+    names = ("difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high")
+    usable = rate in INTERVAL_RATES and (
+        isinstance(reference, tuple) or reference in ("largest", "rest")
+    )
+    if not usable:
+        return [pl.lit(None, dtype=pl.Float64).alias(n) for n in names]
+    x, m = rate_fraction(rate, c)
+    if reference == "rest":
+        total = c.map(lambda e: over(e.sum(), by))
+        xr, mr = rate_fraction(rate, total.minus(c))
+        own = pl.lit(False)
+    else:
+        own = is_reference(reference, sensitive, by)
+        xr, mr = (over(e.filter(own).first(), by) for e in (x, m))
+    p1, p2 = safe_div(x, m), safe_div(xr, mr)
+    d_low, d_high = newcombe_difference(p1, wilson(x, m, z), p2, wilson(xr, mr, z))
+    r_low, r_high = katz_ratio(x, m, xr, mr, z)
+    return [
+        pl.when(~own).then(e).alias(n)
+        for e, n in zip((d_low, d_high, r_low, r_high), names, strict=True)
+    ]
+
+
 def disparity_table(
     stats: pl.LazyFrame,
     *,
@@ -64,8 +140,13 @@ def disparity_table(
     reference: tuple[Any, ...] | str,
     metrics: Sequence[str] | None,
     zero_division: float | None,
+    confidence_level: float | None = None,
 ) -> pl.LazyFrame:
-    """The long table ``keys, metric, value, reference_value, difference, ratio``."""
+    """The long table ``keys, metric, value, reference_value, difference, ratio``.
+
+    With `confidence_level`, also ``difference_ci_low/high`` (Newcombe) and
+    ``ratio_ci_low/high`` (Katz).
+    """
     names = stats.collect_schema().names()
     c = Counts.from_columns(names)
     values = rate_columns(names, by, metrics)
@@ -73,14 +154,16 @@ def disparity_table(
     for rate, value in values.items():
         v = _fill(value, zero_division)
         ref = _fill(_reference_value(rate, value, c, reference, sensitive, by), zero_division)
-        structs.append(
-            pl.struct(
-                v.alias("value"),
-                ref.alias("reference_value"),
-                (v - ref).alias("difference"),
-                safe_div(v, ref).alias("ratio"),
-            ).alias(rate)
-        )
+        fields = [
+            v.alias("value"),
+            ref.alias("reference_value"),
+            (v - ref).alias("difference"),
+            safe_div(v, ref).alias("ratio"),
+        ]
+        if confidence_level is not None:
+            z = z_value(confidence_level)
+            fields += _interval_fields(rate, c, reference, sensitive, by, z)
+        structs.append(pl.struct(fields).alias(rate))
     keys = [*by, *sensitive]
     wide = stats.select(*keys, *structs)
     long = wide.unpivot(on=list(values), index=keys, variable_name="metric", value_name="__pf_s")

@@ -1,0 +1,143 @@
+"""Confidence intervals from the counts alone: Wilson, Newcombe and Katz.
+
+Every interval here is a closed-form function of a rate's numerator ``x`` and
+denominator ``m`` (weight sums when weighted), so it costs no pass over the data
+and no resampling:
+
+* a rate ``x / m``: the Wilson score interval (Wilson, 1927), which stays inside
+  [0, 1] and behaves at 0 and 1, unlike the Wald interval;
+* a difference of two independent rates: Newcombe's hybrid score interval
+  (Newcombe, 1998, method 10), built from the two Wilson intervals;
+* a ratio of two independent rates: the Katz log interval (Katz et al., 1978),
+  null when either numerator is 0.
+
+With weights, ``x`` and ``m`` are weight sums, which treats the weights as
+frequency weights (the intervals are exact for integer replication weights and an
+approximation otherwise).
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+import polars as pl
+
+from polars_fair.metrics._rates import Counts
+
+__all__ = [
+    "INTERVAL_RATES",
+    "katz_ratio",
+    "newcombe_difference",
+    "normal_two_sided_p",
+    "rate_fraction",
+    "wilson",
+    "z_value",
+]
+
+#: Rates that are binomial proportions ``x / m`` (they get Wilson intervals).
+INTERVAL_RATES: tuple[str, ...] = (
+    "selection_rate",
+    "base_rate",
+    "true_positive_rate",
+    "false_negative_rate",
+    "false_positive_rate",
+    "true_negative_rate",
+    "positive_predictive_value",
+    "negative_predictive_value",
+    "false_discovery_rate",
+    "false_omission_rate",
+    "accuracy",
+    "error_rate",
+)
+
+
+def z_value(confidence_level: float) -> float:
+    """The two-sided standard normal quantile for `confidence_level`."""
+    return NormalDist().inv_cdf((1 + confidence_level) / 2)
+
+
+def rate_fraction(name: str, c: Counts) -> tuple[pl.Expr, pl.Expr]:
+    """Numerator and denominator count expressions of a proportion rate."""
+    tp, fp, fn, tn = c.tp, c.fp, c.fn, c.tn
+    if name == "selection_rate":
+        return c.PP(), c.n
+    if name == "base_rate":
+        return c.P(), c.n
+    if tp is None or fp is None or fn is None or tn is None:
+        msg = f"rate {name!r} needs both `y_true` and `y_pred`"
+        raise ValueError(msg)
+    fractions = {
+        "true_positive_rate": (tp, c.P()),
+        "false_negative_rate": (fn, c.P()),
+        "false_positive_rate": (fp, c.N()),
+        "true_negative_rate": (tn, c.N()),
+        "positive_predictive_value": (tp, c.PP()),
+        "negative_predictive_value": (tn, c.PN()),
+        "false_discovery_rate": (fp, c.PP()),
+        "false_omission_rate": (fn, c.PN()),
+        "accuracy": (tp + tn, c.n),
+        "error_rate": (fp + fn, c.n),
+    }
+    return fractions[name]
+
+
+def wilson(x: pl.Expr, m: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:
+    """Wilson score interval ``(low, high)`` of ``x / m``; null when ``m == 0``."""
+    x, m = x.cast(pl.Float64), m.cast(pl.Float64)
+    p = x / m
+    z2 = z * z
+    denom = 1 + z2 / m
+    center = (p + z2 / (2 * m)) / denom
+    half = z * (p * (1 - p) / m + z2 / (4 * m * m)).sqrt() / denom
+    defined = m > 0
+    low = pl.when(defined).then(pl.max_horizontal(center - half, pl.lit(0.0)))
+    high = pl.when(defined).then(pl.min_horizontal(center + half, pl.lit(1.0)))
+    return low, high
+
+
+def newcombe_difference(
+    p1: pl.Expr,
+    ci1: tuple[pl.Expr, pl.Expr],
+    p2: pl.Expr,
+    ci2: tuple[pl.Expr, pl.Expr],
+) -> tuple[pl.Expr, pl.Expr]:
+    """Newcombe's hybrid score interval of ``p1 - p2`` from the two Wilson intervals."""
+    (l1, u1), (l2, u2) = ci1, ci2
+    d = p1 - p2
+    low = d - ((p1 - l1) ** 2 + (u2 - p2) ** 2).sqrt()
+    high = d + ((u1 - p1) ** 2 + (p2 - l2) ** 2).sqrt()
+    return low, high
+
+
+def katz_ratio(
+    x1: pl.Expr, m1: pl.Expr, x2: pl.Expr, m2: pl.Expr, z: float
+) -> tuple[pl.Expr, pl.Expr]:
+    """Katz log interval of ``(x1 / m1) / (x2 / m2)``; null if a numerator is 0."""
+    x1, m1, x2, m2 = (e.cast(pl.Float64) for e in (x1, m1, x2, m2))
+    ratio = (x1 / m1) / (x2 / m2)
+    se = (1 / x1 - 1 / m1 + 1 / x2 - 1 / m2).sqrt()
+    defined = (x1 > 0) & (x2 > 0) & (m1 > 0) & (m2 > 0)
+    low = pl.when(defined).then(ratio * (-z * se).exp())
+    high = pl.when(defined).then(ratio * (z * se).exp())
+    return low, high
+
+
+def normal_two_sided_p(z: pl.Expr) -> pl.Expr:
+    """Two-sided p-value of a standard normal statistic: ``erfc(|z| / sqrt(2))``.
+
+    Polars has no ``erfc``; the column this runs on is a derived table (one value
+    per criterion and batch key), never the data, so it is mapped through
+    :func:`math.erfc` in one batch.
+    """
+    erfc = np.frompyfunc(math.erfc, 1, 1)
+
+    def p_values(s: pl.Series) -> pl.Series:
+        values = s.cast(pl.Float64).to_numpy()
+        out = np.full(values.shape, np.nan)
+        ok = ~np.isnan(values)
+        out[ok] = erfc(np.abs(values[ok]) / math.sqrt(2)).astype(np.float64)
+        return pl.Series(s.name, out).fill_nan(None)
+
+    return z.map_batches(p_values, return_dtype=pl.Float64)

@@ -1,0 +1,305 @@
+"""Score metrics from the score histograms of :mod:`polars_fair.reduce_scores`.
+
+Calibration tables and gaps, exact ROC curves and AUC, ABROCA and threshold
+sweeps. Everything here is a Polars plan over a small table (one row per group and
+bin, threshold or distinct score); nothing reads rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from polars_fair._utils import over
+from polars_fair.metrics._rates import safe_div
+from polars_fair.metrics._reference import is_reference, require_reference
+from polars_fair.metrics._tables import rates_table
+
+__all__ = [
+    "abroca_table",
+    "calibration_difference_table",
+    "calibration_table",
+    "ece_table",
+    "roc_auc_table",
+    "roc_curve_table",
+    "sweep_table",
+]
+
+_REF = "__pf_is_ref"
+
+
+def calibration_table(hist: pl.LazyFrame, *, keys: list[str], edges: np.ndarray) -> pl.LazyFrame:
+    """Per group and non-empty bin: bounds, ``n``, mean score, fraction positive, gap."""
+    bounds = pl.LazyFrame(
+        {"bin": np.arange(edges.size - 1), "bin_low": edges[:-1], "bin_high": edges[1:]},
+        schema={"bin": pl.Int64, "bin_low": pl.Float64, "bin_high": pl.Float64},
+    )
+    mean_prob = safe_div(pl.col("sum_prob"), pl.col("n"))
+    fraction = safe_div(pl.col("pos"), pl.col("n"))
+    return (
+        hist.join(bounds, on="bin", how="left")
+        .select(
+            *keys,
+            "bin",
+            "bin_low",
+            "bin_high",
+            "n",
+            mean_prob.alias("mean_prob"),
+            fraction.alias("fraction_positive"),
+            (fraction - mean_prob).abs().alias("calibration_gap"),
+        )
+        .sort([*keys, "bin"], nulls_last=True)
+    )
+
+
+def ece_table(calibration: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
+    """Expected calibration error per group: bin gaps weighted by bin size."""
+    n = pl.col("n").cast(pl.Float64)
+    ece = (n * pl.col("calibration_gap")).sum() / n.sum()
+    return (
+        calibration.group_by(keys)
+        .agg(ece.alias("expected_calibration_error"))
+        .sort(keys, nulls_last=True)
+    )
+
+
+def _group_reference(
+    table: pl.LazyFrame,
+    *,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str,
+) -> pl.LazyFrame:
+    """Per group (``by`` and sensitive keys): total ``n`` and the reference flag."""
+    keys = [*by, *sensitive]
+    groups = table.group_by(keys).agg(pl.col("n").sum()).sort(keys, nulls_last=True)
+    if isinstance(reference, tuple):
+        groups = require_reference(groups, reference, sensitive, by)
+    return groups.select(*keys, is_reference(reference, sensitive, by).alias(_REF))
+
+
+def calibration_difference_table(
+    calibration: pl.LazyFrame,
+    *,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str,
+    min_bin_size: float,
+    name: str,
+) -> pl.LazyFrame:
+    """The largest |fraction positive gap| to the reference over shared, large-enough bins."""
+    keys = [*by, *sensitive]
+    flags = _group_reference(calibration, by=by, sensitive=sensitive, reference=reference)
+    big = pl.col("n") >= min_bin_size
+    frac = pl.col("fraction_positive")
+    table = calibration.join(flags, on=keys, how="left", nulls_equal=True).with_columns(
+        over(frac.filter(pl.col(_REF) & big).first(), [*by, "bin"]).alias("__pf_ref_frac")
+    )
+    gap = (frac - pl.col("__pf_ref_frac")).abs()
+    value = gap.filter(~pl.col(_REF) & big).max().cast(pl.Float64).alias(name)
+    if by:
+        return table.group_by(by).agg(value).sort(by, nulls_last=True)
+    return table.select(value)
+
+
+def roc_curve_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
+    """ROC points per group: ``threshold, fpr, tpr``, starting at (+inf, 0, 0).
+
+    `roc` is sorted by score descending within each group; the cumulative sums of
+    positives and negatives are the true and false positives at each threshold.
+    """
+    tps = pl.col("pos").cum_sum().over(keys)
+    fps = pl.col("neg").cum_sum().over(keys)
+    points = roc.select(
+        *keys,
+        pl.col("score").alias("threshold"),
+        tps.alias("__pf_tps"),
+        fps.alias("__pf_fps"),
+        pl.int_range(1, pl.len() + 1).over(keys).alias("__pf_i"),
+    )
+    zero = pl.lit(0).cast(roc.collect_schema()["pos"])
+    start = (
+        roc.select(keys)
+        .unique()
+        .with_columns(
+            pl.lit(float("inf")).alias("threshold"),
+            zero.alias("__pf_tps"),
+            zero.alias("__pf_fps"),
+            pl.lit(0, dtype=pl.Int64).alias("__pf_i"),
+        )
+    )
+    curve = pl.concat([start, points.with_columns(pl.col("__pf_i").cast(pl.Int64))])
+    total_p = pl.col("__pf_tps").max().over(keys)
+    total_n = pl.col("__pf_fps").max().over(keys)
+    return (
+        curve.sort([*keys, "__pf_i"], nulls_last=True)
+        .with_columns(
+            safe_div(pl.col("__pf_fps"), total_n).alias("fpr"),
+            safe_div(pl.col("__pf_tps"), total_p).alias("tpr"),
+        )
+        .select(*keys, "threshold", "fpr", "tpr")
+    )
+
+
+def roc_auc_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
+    """Exact AUC per group from counts: ``sum neg_i (tps_{i-1} + tps_i) / (2 P N)``.
+
+    Tied scores contribute half (the trapezoid), as :func:`sklearn.metrics.roc_auc_score`.
+    """
+    pos = pl.col("pos").cast(pl.Float64)
+    neg = pl.col("neg").cast(pl.Float64)
+    tps = pos.cum_sum()
+    area = (neg * (2 * tps - pos)).sum()
+    auc = safe_div(area, 2 * pos.sum() * neg.sum())
+    return (
+        roc.group_by(keys, maintain_order=True)
+        .agg(auc.alias("roc_auc"))
+        .sort(keys, nulls_last=True)
+    )
+
+
+def abroca_table(
+    curve: pl.LazyFrame,
+    *,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str,
+    roc: pl.LazyFrame,
+    name: str,
+) -> pl.LazyFrame:
+    """The largest exact area between a group's ROC curve and the reference's.
+
+    Each curve is piecewise linear in the false positive rate (vertical where only
+    positives share a score). On the union of both curves' breakpoints, each curve
+    has a left value (entering the breakpoint) and a right value (leaving it); on
+    each interval the difference of the curves is linear, and its absolute value is
+    integrated exactly (a sign change inside an interval splits it in two triangles).
+    Groups without positives or negatives (no ROC curve) are left out.
+    """
+    keys = [*by, *sensitive]
+    flags = _group_reference(roc, by=by, sensitive=sensitive, reference=reference)
+    f = pl.col("fpr")
+    points = (
+        curve.filter(f.is_not_null() & pl.col("tpr").is_not_null())
+        .group_by(*keys, "fpr")
+        .agg(pl.col("tpr").min().alias("lo"), pl.col("tpr").max().alias("hi"))
+        .join(flags, on=keys, how="left", nulls_equal=True)
+    )
+    ref = points.filter(pl.col(_REF)).select(
+        *by, "fpr", pl.col("lo").alias("r_lo"), pl.col("hi").alias("r_hi")
+    )
+    others = points.filter(~pl.col(_REF)).drop(_REF)
+    pairs = others.select(keys).unique()
+    ref_per_group = (
+        pairs.join(ref, on=by, how="inner", nulls_equal=True)
+        if by
+        else (pairs.join(ref, how="cross"))
+    )
+    grid = others.join(ref_per_group, on=[*keys, "fpr"], how="full", coalesce=True,
+                       nulls_equal=True).sort([*keys, "fpr"], nulls_last=True)  # fmt: skip
+
+    def sides(lo: str, hi: str) -> tuple[pl.Expr, pl.Expr]:
+        known = pl.col(hi).is_not_null()
+        f_prev = pl.when(known).then(f).forward_fill().over(keys)
+        t_prev = pl.col(hi).forward_fill().over(keys)
+        f_next = pl.when(known).then(f).backward_fill().over(keys)
+        t_next = pl.col(lo).backward_fill().over(keys)
+        interp = t_prev + (t_next - t_prev) * safe_div(f - f_prev, f_next - f_prev).fill_null(0)
+        return (
+            pl.when(known).then(pl.col(lo)).otherwise(interp),
+            pl.when(known).then(pl.col(hi)).otherwise(interp),
+        )
+
+    g_left, g_right = sides("lo", "hi")
+    r_left, r_right = sides("r_lo", "r_hi")
+    table = grid.with_columns(
+        (g_left - r_left).alias("__pf_dl"), (g_right - r_right).alias("__pf_dr")
+    )
+    d0 = pl.col("__pf_dr")
+    d1 = pl.col("__pf_dl").shift(-1).over(keys)
+    h = f.shift(-1).over(keys) - f
+    a0, a1 = d0.abs(), d1.abs()
+    piece = (
+        pl.when(d0 * d1 >= 0)
+        .then(h * (a0 + a1) / 2)
+        .otherwise(h * (d0 * d0 + d1 * d1) / (2 * (a0 + a1)))
+    )
+    areas = table.group_by(keys).agg(piece.sum().alias("__pf_area"))
+    value = pl.col("__pf_area").max().cast(pl.Float64).alias(name)
+    if by:
+        full = flags.select(by).unique()
+        return full.join(areas.group_by(by).agg(value), on=by, how="left", nulls_equal=True).sort(
+            by, nulls_last=True
+        )
+    return areas.select(value)
+
+
+def sweep_table(
+    hist: pl.LazyFrame,
+    *,
+    by: list[str],
+    sensitive: Sequence[str],
+    thresholds: np.ndarray,
+    zero_division: float | None,
+) -> pl.LazyFrame:
+    """Counts and rates at every threshold, from per-interval counts by cumulative sums."""
+    keys = [*by, *sensitive]
+    names = hist.collect_schema()
+    labelled = "pos" in names
+    # k = 0..T: k thresholds at or below the score (k = T: above every threshold)
+    grid = pl.LazyFrame(
+        {"k": np.arange(thresholds.size + 1), "threshold": [*thresholds.tolist(), None]},
+        schema={"k": pl.Int64, "threshold": pl.Float64},
+    )
+    full = hist.select(keys).unique().join(grid, how="cross")
+    cols = ["n", "pos", "neg"] if labelled else ["n"]
+    table = (
+        full.join(hist, on=[*keys, "k"], how="left", nulls_equal=True)
+        .with_columns(pl.col(cols).fill_null(0))
+        .sort([*keys, "k"], nulls_last=True)
+    )
+    # rows at or below threshold k are those with k' <= k: predicted negative
+    below = {c: pl.col(c).cum_sum().over(keys) for c in cols}
+    return _sweep_counts(table, keys, cols, labelled, below, by, zero_division)
+
+
+def _sweep_counts(
+    table: pl.LazyFrame,
+    keys: list[str],
+    cols: list[str],
+    labelled: bool,
+    below: dict[str, pl.Expr],
+    by: list[str],
+    zero_division: float | None,
+) -> pl.LazyFrame:
+    table = table.with_columns(
+        **{f"__pf_below_{c}": e for c, e in below.items()},
+        **{f"__pf_tot_{c}": pl.col(c).sum().over(keys) for c in cols},
+    )
+
+    def tot(c: str) -> pl.Expr:
+        return pl.col(f"__pf_tot_{c}")
+
+    def low(c: str) -> pl.Expr:
+        return pl.col(f"__pf_below_{c}")
+
+    if labelled:
+        counts = [
+            tot("n").alias("n"),
+            (tot("pos") - low("pos")).alias("tp"),
+            (tot("neg") - low("neg")).alias("fp"),
+            low("pos").alias("fn"),
+            low("neg").alias("tn"),
+        ]
+    else:
+        counts = [
+            tot("n").alias("n"),
+            (tot("n") - low("n")).alias("pred_pos"),
+            low("n").alias("pred_neg"),
+        ]
+    stats = table.filter(pl.col("threshold").is_not_null()).select(*keys, "threshold", *counts)
+    rated = rates_table(stats, by=[*by, "threshold"], zero_division=zero_division)
+    return rated.sort([*keys, "threshold"], nulls_last=True)

@@ -1,0 +1,88 @@
+"""Two-group statistics of selection rates: Cohen's d, the 2-SD rule, the 4/5 rule.
+
+Each compares every group with a reference group (``"largest"`` by default) from
+the counts ``n`` and predicted positives; with more than two groups the criterion
+is the signed value of the group farthest from the reference.
+
+* Cohen's d: ``(SR_g - SR_ref) / s_pooled`` with
+  ``s_pooled = sqrt(((n_g - 1) s_g² + (n_ref - 1) s_ref²) / (n_g + n_ref - 2))`` and
+  ``s² = SR (1 - SR)``. The Holistic AI documentation prints the pooled variance
+  without its square root, a typo: d is a difference over a standard deviation.
+* 2-SD rule: ``z = (SR_g - SR_ref) / sqrt(SR_tot (1 - SR_tot) / (N P_g (1 - P_g)))``
+  over the two groups compared (``N = n_g + n_ref``, ``P_g = n_g / N``, ``SR_tot``
+  their pooled selection rate): the two-proportion z statistic. |z| > 2 flags.
+* Four-fifths rule: ``min(DI, 1 / DI)`` of the disparate impact ``SR_g / SR_ref``;
+  without a reference group, ``min SR / max SR`` (every group against the most
+  selected one, as in the EEOC guideline). Fair when >= 0.8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair._utils import over
+from polars_fair.metrics._criteria import farthest_from_reference
+from polars_fair.metrics._rates import Counts, safe_div
+from polars_fair.metrics._reference import is_reference
+
+__all__ = ["STATISTICS", "statistic_table"]
+
+#: The statistics of this module (criterion names).
+STATISTICS = ("cohen_d", "two_sd_rule", "four_fifths_rule")
+_REF = "__pf_is_ref"
+
+
+def _per_group(name: str, c: Counts, ref: dict[str, pl.Expr]) -> pl.Expr:
+    n, pp = c.n.cast(pl.Float64), c.PP().cast(pl.Float64)
+    sr = safe_div(pp, n)
+    n_r, pp_r = ref["n"], ref["pp"]
+    sr_r = safe_div(pp_r, n_r)
+    if name == "cohen_d":
+        dof = n + n_r - 2
+        pooled = safe_div((n - 1) * sr * (1 - sr) + (n_r - 1) * sr_r * (1 - sr_r), dof)
+        return pl.when(dof > 0).then(safe_div(sr - sr_r, pooled.sqrt()))
+    if name == "two_sd_rule":
+        total = n + n_r
+        sr_tot = safe_div(pp + pp_r, total)
+        se = safe_div(sr_tot * (1 - sr_tot) * total, n * n_r).sqrt()
+        return safe_div(sr - sr_r, se)
+    ratio = safe_div(sr, sr_r)
+    return pl.when(ratio == 0).then(0.0).otherwise(pl.min_horizontal(ratio, 1 / ratio))
+
+
+def statistic_table(
+    stats: pl.LazyFrame,
+    *,
+    name: str,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str | None,
+) -> pl.LazyFrame:
+    """One row per batch key and one column `name` (see the module docstring).
+
+    `reference` None is only meaningful for ``four_fifths_rule`` (min over max).
+    """
+    c = Counts.from_columns(stats.collect_schema().names())
+    if name == "four_fifths_rule" and reference is None:
+        sr = safe_div(c.PP(), c.n)
+        value = safe_div(sr.min(), sr.max())
+        table = stats
+    else:
+        mask = is_reference(reference if reference is not None else "largest", sensitive, by)
+        table = stats.with_columns(mask.alias(_REF))
+        ref = {
+            "n": over(c.n.cast(pl.Float64).filter(pl.col(_REF)).first(), by),
+            "pp": over(c.PP().cast(pl.Float64).filter(pl.col(_REF)).first(), by),
+        }
+        v = _per_group(name, c, ref)
+        if name == "four_fifths_rule":
+            value = v.filter(~pl.col(_REF)).min()
+        else:
+            value = farthest_from_reference(v, v.abs(), pl.col(_REF))
+    value = value.cast(pl.Float64).alias(name)
+    if by:
+        return table.group_by(by).agg(value).sort(by, nulls_last=True)
+    return table.select(value)
