@@ -7,9 +7,9 @@ can use :func:`polars_fair.fair` to get the same object with precise types.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import polars as pl
 
@@ -21,6 +21,8 @@ from polars_fair._api import (
     check_zd,
     warn_about,
 )
+from polars_fair._ns_base import ScalarT, TableT
+from polars_fair._ns_scores import ScoreMethods
 
 if TYPE_CHECKING:
     from polars_fair._typing import (
@@ -35,8 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DataFrameFairNamespace", "FairNamespace", "LazyFrameFairNamespace", "fair"]
 
-TableT = TypeVar("TableT", pl.DataFrame, pl.LazyFrame)
-ScalarT = TypeVar("ScalarT")
 F = TypeVar("F", bound=Callable[..., Any])
 
 _EXAMPLE = """
@@ -150,11 +150,8 @@ def _criterion_doc(
     return deco
 
 
-class FairNamespace(ABC, Generic[TableT, ScalarT]):
+class FairNamespace(ScoreMethods[TableT, ScalarT]):
     """Fairness metrics of the predictions in a frame (shared by both frame kinds)."""
-
-    def __init__(self, frame: pl.DataFrame | pl.LazyFrame) -> None:
-        self._frame = frame
 
     # ---- how results are returned (the only difference between frame kinds) ----
 
@@ -462,6 +459,9 @@ class FairNamespace(ABC, Generic[TableT, ScalarT]):
         )
 
     # ---- scalar criteria ---------------------------------------------------------
+
+    def _balance(self, name: str, measure: str, kind: str, **kwargs: Any) -> ScalarT:
+        return self._criterion(name, (measure,), kind, y_pred=None, agg="worst_case", **kwargs)
 
     def _criterion(
         self,
@@ -2295,6 +2295,12 @@ class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
     ) -> pl.LazyFrame:
         return build(audit.stats())
 
+    def _finish(self, plan: pl.LazyFrame) -> pl.LazyFrame:
+        return plan
+
+    def _finish_scalar(self, plan: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+        return plan
+
 
 class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.DataFrame"]):
     """``df.fair``: runs the lazy plan (one pass over the data) and collects."""
@@ -2326,6 +2332,16 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
         stats = self._collect_stats(audit, measures, zero_division)
         result = build(stats.lazy()).collect()
         if audit.by:
+            return result
+        value = result.item()
+        return None if value is None else float(value)
+
+    def _finish(self, plan: pl.LazyFrame) -> pl.DataFrame:
+        return plan.collect()
+
+    def _finish_scalar(self, plan: pl.LazyFrame, by: list[str]) -> float | None | pl.DataFrame:
+        result = plan.collect()
+        if by:
             return result
         value = result.item()
         return None if value is None else float(value)
