@@ -548,7 +548,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label, edges=edges,
         )  # fmt: skip
-        table = calibration_table(hist, keys=[*by_, *sens], edges=edges)
+        table = calibration_table(hist.cache(), keys=[*by_, *sens], edges=edges)
         plan = calibration_difference_table(
             table, by=by_, sensitive=sens, reference=reference, min_bin_size=size or 0.0,
             name="calibration_difference",
@@ -747,7 +747,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
         roc = roc_stats(
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label,
-        )  # fmt: skip
+        ).cache()  # fmt: skip
         curve = roc_curve_table(roc, keys=[*by_, *sens])
         plan = abroca_table(
             curve, by=by_, sensitive=sens, reference=reference, roc=roc, name="abroca"

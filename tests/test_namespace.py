@@ -25,7 +25,11 @@ from polars_fair import DataFrameFairNamespace, LazyFrameFairNamespace
 from polars_fair._validate import MSG_FRAME
 from polars_fair.exceptions import InvalidParameterError
 
-TABLES = ("group_stats", "by_group", "disparities")
+TABLES = (
+    "group_stats", "by_group", "disparities", "calibration", "expected_calibration_error",
+    "roc_curve", "roc_auc", "threshold_sweep", "summary", "bootstrap", "bootstrap_replicates",
+    "tradeoffs",
+)  # fmt: skip
 #: terminal methods (collect by design, DESIGN.md section 1); none exist yet
 TERMINAL = frozenset({"report"})
 PUBLIC = sorted(
@@ -81,6 +85,8 @@ def _kwargs(name: str, /, **extra: Any) -> dict[str, Any]:
         kw["y_true"] = "y_true"
     if "y_pred" in params:
         kw["y_pred"] = "y_pred"
+    if "y_prob" in params and params["y_prob"].default is inspect.Parameter.empty:
+        kw["y_prob"] = "score"
     kw.update(extra)
     return kw
 
@@ -326,6 +332,11 @@ ONE_SCAN = [
     ("average_odds_difference", {"reference_group": "b"}),
     ("demographic_parity_ratio", {"by": "model"}),
     ("treatment_equality_difference", {"sensitive_features": ["group", "sex"]}),
+    ("abroca", {"by": "model"}),
+    ("calibration_difference", {"reference_group": "b"}),
+    ("roc_curve", {}),
+    ("threshold_sweep", {"by": "model"}),
+    ("by_group", {"y_prob": "score", "confidence_level": 0.9, "min_group_size": 3}),
 ]
 
 

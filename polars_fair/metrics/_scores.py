@@ -92,6 +92,7 @@ def calibration_difference_table(
 ) -> pl.LazyFrame:
     """The largest |fraction positive gap| to the reference over shared, large-enough bins."""
     keys = [*by, *sensitive]
+    calibration = calibration.cache()  # read twice below: computed once
     flags = _group_reference(calibration, by=by, sensitive=sensitive, reference=reference)
     big = pl.col("n") >= min_bin_size
     frac = pl.col("fraction_positive")
@@ -111,6 +112,7 @@ def roc_curve_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
     `roc` is sorted by score descending within each group; the cumulative sums of
     positives and negatives are the true and false positives at each threshold.
     """
+    roc = roc.cache()  # read twice below: computed once
     tps = pl.col("pos").cum_sum().over(keys)
     fps = pl.col("neg").cum_sum().over(keys)
     points = roc.select(
@@ -247,6 +249,7 @@ def sweep_table(
 ) -> pl.LazyFrame:
     """Counts and rates at every threshold, from per-interval counts by cumulative sums."""
     keys = [*by, *sensitive]
+    hist = hist.cache()  # read twice below: computed once
     names = hist.collect_schema()
     labelled = "pos" in names
     # k = 0..T: k thresholds at or below the score (k = T: above every threshold)

@@ -1,0 +1,267 @@
+"""`summary`: one row per criterion with its value, fair band and verdict (api3.md, Verdicts).
+
+Each row's ``value`` must equal the plain criterion method called with the same
+arguments; the verdict is re-derived here from the value and the bands:
+
+* differences (ideal 0): fair iff |d| <= difference_band;
+* ratios (ideal 1): fair iff ratio_band[0] <= r <= ratio_band[1];
+* two_sd_rule: unfair iff |z| > 2; four_fifths_rule: fair iff >= 0.8;
+* "undefined" when the value is null, "too_small" when a compared group has
+  n < min_group_size.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from typing import Any
+
+import polars as pl
+import pytest
+import reference_stats as ref
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
+
+COLUMNS = ["criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
+           "ci_high", "p_value", "min_group_n"]  # fmt: skip
+CRITERIA = [
+    "demographic_parity_difference", "demographic_parity_ratio",
+    "equal_opportunity_difference", "equalized_odds_difference", "disparate_impact_ratio",
+    "statistical_parity_difference", "predictive_equality_ratio",
+    "cohen_d", "two_sd_rule", "four_fifths_rule",
+]  # fmt: skip
+
+
+def _frame(data: dict[str, list[Any]]) -> pl.DataFrame:
+    return pl.DataFrame(data, schema_overrides={"y_true": pl.Int64, "y_pred": pl.Int64})
+
+
+def _plain(df: pl.DataFrame, name: str, **kw: Any) -> Any:
+    fn = getattr(df.fair, name)
+    params = inspect.signature(fn).parameters
+    return fn(**{k: v for k, v in kw.items() if k in params and v is not None})
+
+
+def _kind(name: str) -> str:
+    if name in ("two_sd_rule", "four_fifths_rule", "cohen_d"):
+        return name
+    if name.endswith("_ratio"):
+        return "ratio"
+    return "difference"
+
+
+def _expected_verdict(name: str, value: float | None, *, band: float = 0.1,
+                      ratio_band: tuple[float, float] = (0.8, 1.25)) -> str:  # fmt: skip
+    if value is None:
+        return "undefined"
+    kind = _kind(name)
+    if kind == "two_sd_rule":
+        return "unfair" if abs(value) > 2 else "fair"
+    if kind == "four_fifths_rule":
+        return "fair" if value >= 0.8 else "unfair"
+    if kind == "ratio":
+        return "fair" if ratio_band[0] <= value <= ratio_band[1] else "unfair"
+    if kind == "difference":
+        return "fair" if abs(value) <= band else "unfair"
+    raise AssertionError(f"no rule for {name}")  # cohen_d: checked with its own band
+
+
+@pytest.fixture(scope="module")
+def data() -> dict[str, list[Any]]:
+    # three groups of >= 100 rows (no "too_small" at the default min_group_size=30)
+    return ref.make_data(301, rows=600, groups=("a", "b", "c"), group_p=(0.25, 0.4, 0.35),
+                         flip=0.35)  # fmt: skip
+
+
+@pytest.mark.parametrize("reference", [None, "b"])
+def test_one_row_per_criterion_and_values(run: Any, data: Any, reference: Any) -> None:
+    df = _frame(data)
+    kw = {"y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g",
+          "reference_group": reference}  # fmt: skip
+    out = run(df, "summary", **{k: v for k, v in kw.items() if v is not None}, criteria=CRITERIA)
+    assert out.columns == COLUMNS
+    assert out["criterion"].to_list() == CRITERIA
+    assert out.schema["verdict"] == pl.String
+    for row in out.iter_rows(named=True):
+        name = row["criterion"]
+        plain = _plain(df, name, **kw)
+        assert plain is not None
+        assert math.isclose(row["value"], plain, rel_tol=1e-12, abs_tol=1e-15), (row, plain)
+        if _kind(name) != "cohen_d":
+            assert row["verdict"] == _expected_verdict(name, row["value"]), row
+        assert row["fair_low"] <= row["fair_high"]
+        inside = row["fair_low"] <= row["value"] <= row["fair_high"]
+        assert row["verdict"] == ("fair" if inside else "unfair"), row
+
+
+def test_ideal_and_bands(data: Any) -> None:
+    out = _frame(data).fair.summary(y_true="y_true", y_pred="y_pred", sensitive_features="g",
+                                    criteria=CRITERIA)  # fmt: skip
+    for row in out.iter_rows(named=True):
+        kind = _kind(row["criterion"])
+        if kind == "difference":
+            assert (row["ideal"], row["fair_low"], row["fair_high"]) == (0.0, -0.1, 0.1), row
+        elif kind == "ratio":
+            assert (row["ideal"], row["fair_low"], row["fair_high"]) == (1.0, 0.8, 1.25), row
+        elif kind == "two_sd_rule":
+            assert (row["ideal"], row["fair_low"], row["fair_high"]) == (0.0, -2.0, 2.0), row
+        elif kind == "four_fifths_rule":
+            assert row["ideal"] == 1.0 and row["fair_low"] == 0.8, row
+        else:
+            assert row["ideal"] == 0.0, row
+
+
+def test_configurable_bands(data: Any) -> None:
+    df = _frame(data)
+    kw = {"y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g", "criteria": CRITERIA}
+    default = df.fair.summary(**kw)
+    values = dict(default.select("criterion", "value").iter_rows())
+    # pick bands that fall strictly between the observed values and the defaults
+    dp, di = values["demographic_parity_difference"], values["demographic_parity_ratio"]
+    assert 0 < dp < 0.1 and 0.8 < di < 1
+    out = df.fair.summary(**kw, difference_band=dp / 2, ratio_band=(di + (1 - di) / 2, 1.1))
+    for row in out.iter_rows(named=True):
+        name = row["criterion"]
+        if _kind(name) in ("difference", "ratio"):
+            assert row["verdict"] == _expected_verdict(
+                name, row["value"], band=dp / 2, ratio_band=(di + (1 - di) / 2, 1.1)
+            ), row
+    verdicts = dict(out.select("criterion", "verdict").iter_rows())
+    assert verdicts["demographic_parity_difference"] == "unfair"
+    assert verdicts["demographic_parity_ratio"] == "unfair"
+    assert dict(default.select("criterion", "verdict").iter_rows())[
+        "demographic_parity_difference"] == "fair"  # fmt: skip
+    row = out.filter(pl.col("criterion") == "demographic_parity_difference").row(0, named=True)
+    assert (row["fair_low"], row["fair_high"]) == (-dp / 2, dp / 2)
+
+
+def test_two_sd_rule_p_value(data: Any) -> None:
+    out = _frame(data).fair.summary(y_true="y_true", y_pred="y_pred", sensitive_features="g",
+                                    criteria=CRITERIA)  # fmt: skip
+    for row in out.iter_rows(named=True):
+        if row["criterion"] == "two_sd_rule":
+            assert math.isclose(row["p_value"], ref.two_sided_p(row["value"]), rel_tol=1e-12)
+        else:
+            assert row["p_value"] is None, row
+
+
+def test_two_sd_rule_unfair_beyond_two() -> None:
+    # group a selects 80 of 100, group b 50 of 100: z is far beyond 2 (hand: SR_tot .65,
+    # z = .3 / sqrt(.65 * .35 / 50) = 4.45)
+    df = pl.DataFrame({"g": ["a"] * 100 + ["b"] * 100, "y_true": [1, 0] * 100,
+                       "y_pred": [1] * 80 + [0] * 20 + [1] * 50 + [0] * 50})  # fmt: skip
+    out = df.fair.summary(y_true="y_true", y_pred="y_pred", sensitive_features="g",
+                          criteria=["two_sd_rule", "four_fifths_rule"])  # fmt: skip
+    rows = {r["criterion"]: r for r in out.iter_rows(named=True)}
+    z = 0.3 / math.sqrt(0.65 * 0.35 / 50)
+    assert math.isclose(abs(rows["two_sd_rule"]["value"]), z, rel_tol=1e-12)
+    assert rows["two_sd_rule"]["verdict"] == "unfair"
+    assert math.isclose(rows["four_fifths_rule"]["value"], 50 / 80, rel_tol=1e-12)
+    assert rows["four_fifths_rule"]["verdict"] == "unfair"
+
+
+def test_four_fifths_boundary_is_fair() -> None:
+    # SR 0.4 vs 0.5: ratio exactly 0.8 in binary floating point? 0.4/0.5 = 0.8 -> fair
+    df = pl.DataFrame({"g": ["a"] * 50 + ["b"] * 50, "y_true": [1, 0] * 50,
+                       "y_pred": [1] * 20 + [0] * 30 + [1] * 25 + [0] * 25})  # fmt: skip
+    assert 0.4 / 0.5 >= 0.8
+    out = df.fair.summary(y_true="y_true", y_pred="y_pred", sensitive_features="g",
+                          criteria=["four_fifths_rule"])  # fmt: skip
+    assert out["verdict"].to_list() == ["fair"]
+
+
+def test_undefined_verdict(run: Any) -> None:
+    # no positive labels at all: every TPR is undefined, equal_opportunity_difference is null
+    df = pl.DataFrame({"g": ["a"] * 40 + ["b"] * 40, "y_true": [0] * 80,
+                       "y_pred": [1, 0] * 40})  # fmt: skip
+    out = run(df, "summary", y_true="y_true", y_pred="y_pred", sensitive_features="g",
+              criteria=["equal_opportunity_difference", "demographic_parity_difference"])
+    rows = {r["criterion"]: r for r in out.iter_rows(named=True)}
+    assert rows["equal_opportunity_difference"]["value"] is None
+    assert rows["equal_opportunity_difference"]["verdict"] == "undefined"
+    assert rows["demographic_parity_difference"]["verdict"] == "fair"
+
+
+@pytest.mark.parametrize("min_group_size", [None, 20, 60])
+def test_too_small_verdict(run: Any, min_group_size: int | None) -> None:
+    # group c has 25 rows: too small at the default 30 and at 60, fine at 20
+    data = ref.make_data(311, rows=400, groups=("a", "b"))
+    data["g"][:25] = ["c"] * 25
+    df = _frame(data)
+    kw: dict[str, Any] = {"y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g",
+                          "criteria": ["demographic_parity_difference", "four_fifths_rule"]}
+    if min_group_size is not None:
+        kw["min_group_size"] = min_group_size
+    out = run(df, "summary", **kw)
+    sizes = df.group_by("g").len()
+    assert out["min_group_n"].to_list() == [sizes["len"].min()] * 2
+    threshold = 30 if min_group_size is None else min_group_size
+    for row in out.iter_rows(named=True):
+        if 25 < threshold:
+            assert row["verdict"] == "too_small", row
+        else:
+            assert row["verdict"] == _expected_verdict(row["criterion"], row["value"]), row
+        assert row["value"] is not None
+
+
+def test_by_batches(run: Any) -> None:
+    data = ref.make_data(321, rows=800, batches=("m1", "m2"))
+    df = _frame(data)
+    crits = ["demographic_parity_difference", "disparate_impact_ratio", "two_sd_rule"]
+    out = run(df, "summary", y_true="y_true", y_pred="y_pred", sensitive_features="g",
+              by="batch", criteria=crits)  # fmt: skip
+    assert out.columns == ["batch", *COLUMNS]
+    assert out["batch"].to_list() == ["m1"] * 3 + ["m2"] * 3
+    for row in out.iter_rows(named=True):
+        sub = df.filter(pl.col("batch") == row["batch"])
+        plain = _plain(sub, row["criterion"], y_true="y_true", y_pred="y_pred",
+                       sensitive_features="g")  # fmt: skip
+        assert math.isclose(row["value"], plain, rel_tol=1e-12), row
+        assert row["verdict"] == _expected_verdict(row["criterion"], row["value"]), row
+        assert row["min_group_n"] == sub.group_by("g").len()["len"].min()
+
+
+def test_weighted_values(run: Any) -> None:
+    data = ref.make_data(331, rows=500, weights="float")
+    df = _frame(data)
+    crits = ["demographic_parity_difference", "equal_opportunity_difference",
+             "disparate_impact_ratio"]  # fmt: skip
+    out = run(df, "summary", y_true="y_true", y_pred="y_pred", sensitive_features="g",
+              sample_weight="w", criteria=crits)  # fmt: skip
+    for row in out.iter_rows(named=True):
+        plain = _plain(df, row["criterion"], y_true="y_true", y_pred="y_pred",
+                       sensitive_features="g", sample_weight="w")  # fmt: skip
+        assert math.isclose(row["value"], plain, rel_tol=1e-12), row
+
+
+def test_intervals_contain_the_value(data: Any) -> None:
+    # api3.md does not say which interval each criterion gets; wherever one is given it
+    # must contain the point value (true for Wilson/Newcombe/Katz and for percentiles of
+    # a bootstrap around a smooth statistic)
+    out = _frame(data).fair.summary(y_true="y_true", y_pred="y_pred", sensitive_features="g",
+                                    reference_group="b", criteria=CRITERIA)  # fmt: skip
+    given = out.filter(pl.col("ci_low").is_not_null())
+    assert given.height > 0
+    for row in given.iter_rows(named=True):
+        assert row["ci_low"] <= row["value"] <= row["ci_high"], row
+
+
+def test_statistical_parity_interval_is_newcombe(data: Any) -> None:
+    # two groups, named reference: the difference interval is Newcombe's, from the counts
+    two = ref.make_data(341, rows=500, groups=("p", "q"))
+    df = _frame(two)
+    out = df.fair.summary(y_true="y_true", y_pred="y_pred", sensitive_features="g",
+                          reference_group="q", confidence_level=0.9,
+                          criteria=["statistical_parity_difference", "disparate_impact_ratio"])
+    rows = ref.Rows(None, two["y_pred"], [two["g"]])
+    stats = ref.group_sizes_and_rates(rows)
+    (n_p, pp_p, _), (n_q, pp_q, _) = stats[("p",)], stats[("q",)]
+    nd = ref.newcombe(pp_p, n_p, pp_q, n_q, 0.9)
+    kz = ref.katz(pp_p, n_p, pp_q, n_q, 0.9)
+    assert nd is not None and kz is not None
+    got = {r["criterion"]: r for r in out.iter_rows(named=True)}
+    sp, di = got["statistical_parity_difference"], got["disparate_impact_ratio"]
+    assert math.isclose(sp["ci_low"], nd[0], rel_tol=1e-12)
+    assert math.isclose(sp["ci_high"], nd[1], rel_tol=1e-12)
+    assert math.isclose(di["ci_low"], kz[0], rel_tol=1e-12)
+    assert math.isclose(di["ci_high"], kz[1], rel_tol=1e-12)
