@@ -21,6 +21,7 @@ from polars_fair._api import (
     check_zd,
     warn_about,
 )
+from polars_fair._ns_audit import AuditMethods
 from polars_fair._ns_base import ScalarT, TableT
 from polars_fair._ns_scores import ScoreMethods
 
@@ -150,7 +151,7 @@ def _criterion_doc(
     return deco
 
 
-class FairNamespace(ScoreMethods[TableT, ScalarT]):
+class FairNamespace(ScoreMethods[TableT, ScalarT], AuditMethods[TableT, ScalarT]):
     """Fairness metrics of the predictions in a frame (shared by both frame kinds)."""
 
     # ---- how results are returned (the only difference between frame kinds) ----

@@ -1,0 +1,1037 @@
+"""Audit methods of the ``fair`` namespace.
+
+Inequality indices, two-group statistics, the summary with verdicts, the counts
+bootstrap and the trade-off table.
+
+Each reads the data once (one statistics table) and derives everything from it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_fair._api import Audit, check_confidence, check_min_size, check_zd
+from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
+from polars_fair._validate import check_method, normalize_reference
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics import require_nonempty, require_reference
+from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
+from polars_fair.metrics._inequality import entropy_table
+from polars_fair.metrics._intervals import z_value
+from polars_fair.metrics._rates import SCORE_RATES
+from polars_fair.metrics._registry import CRITERIA, DEFAULT_SUMMARY
+from polars_fair.metrics._statistics import statistic_table
+from polars_fair.metrics._tradeoffs import tradeoff_table
+from polars_fair.metrics._verdicts import Bands, criterion_value_table, summary_table
+
+if TYPE_CHECKING:
+    from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
+
+__all__ = ["AuditMethods"]
+
+_POPULATION = "__pf_population"
+
+_DATA = """
+    >>> import polars as pl
+    >>> import polars_fair
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "group": ["a"] * 5 + ["b"] * 5,
+    ...         "y_true": [1, 1, 1, 0, 0, 1, 0, 0, 0, 1],
+    ...         "y_pred": [1, 1, 0, 1, 0, 1, 1, 0, 0, 0],
+    ...     }
+    ... )"""
+
+
+def _example(fn: Any) -> Any:
+    fn.__doc__ = fn.__doc__.replace("    >>> DATA", _DATA.strip("\n"))
+    return fn
+
+
+def _check_alpha(alpha: object) -> float:
+    ok = isinstance(alpha, (int, float)) and not isinstance(alpha, bool)
+    if not ok or not math.isfinite(float(alpha)):  # type: ignore[arg-type]
+        msg = f"`alpha` must be a finite number, got {alpha!r}\n\nHint: e.g. `alpha=2`"
+        raise InvalidParameterError(msg)
+    return float(alpha)  # type: ignore[arg-type]
+
+
+def _check_criteria(criteria: Sequence[str] | None, default: Sequence[str]) -> list[str]:
+    if criteria is None:
+        return list(default)
+    if isinstance(criteria, str):
+        msg = f"`criteria` must be a list of names, got {criteria!r}\n\nHint: `criteria=[{criteria!r}]`"
+        raise InvalidParameterError(msg)
+    unknown = [c for c in criteria if c not in CRITERIA]
+    if unknown:
+        msg = (
+            f"`criteria` names unknown criteria {unknown!r}; known: {sorted(CRITERIA)}"
+            "\n\nHint: use the name of a criterion method, e.g. 'equal_opportunity_difference'"
+        )
+        raise InvalidParameterError(msg)
+    return list(criteria)
+
+
+class AuditMethods(NamespaceBase[TableT, ScalarT]):
+    """Indices, statistics, summary, bootstrap and trade-offs."""
+
+    # ---- helpers ------------------------------------------------------------------
+
+    def _audit(self, sensitive_features: IntoColumns | None, **kwargs: Any) -> Audit:
+        frame = self._frame
+        if sensitive_features is None:
+            frame = frame.lazy().with_columns(pl.lit(0, dtype=pl.Int8).alias(_POPULATION))
+            sensitive_features = _POPULATION
+        return Audit.of(frame, sensitive_features=sensitive_features, **kwargs)
+
+    def _entropy(
+        self, name: str, alpha: float, between: bool, root: bool, **kwargs: Any
+    ) -> ScalarT:
+        audit = self._audit(**kwargs)
+        stats = require_nonempty(audit.stats())
+        plan = entropy_table(
+            stats, by=audit.by, alpha=alpha, between_groups=between, name=name, root=root
+        )
+        return self._finish_scalar(plan, audit.by)
+
+    def _reference(self, reference_group: Any, sensitive: list[str]) -> tuple[Any, ...] | str:
+        reference = normalize_reference(reference_group, sensitive)
+        if isinstance(reference, str) and reference != "largest":
+            msg = (
+                f"`reference_group` {reference!r} is not allowed here: the comparison is "
+                "between two groups\n\nHint: use a group value or 'largest'"
+            )
+            raise InvalidParameterError(msg)
+        return reference
+
+    def _with_reference(self, stats: pl.LazyFrame, audit: Audit, reference: Any) -> pl.LazyFrame:
+        stats = require_nonempty(stats)
+        if isinstance(reference, tuple):
+            stats = require_reference(stats, reference, audit.sensitive, audit.by)
+        return stats
+
+    def _statistic(
+        self, name: str, *, reference_group: ReferenceGroup | None, **kwargs: Any
+    ) -> ScalarT:
+        audit = self._audit(**kwargs)
+        reference = None
+        if reference_group is not None:
+            reference = self._reference(reference_group, audit.sensitive)
+        stats = self._with_reference(audit.stats(), audit, reference)
+        plan = statistic_table(
+            stats, name=name, by=audit.by, sensitive=audit.sensitive, reference=reference
+        )
+        return self._finish_scalar(plan, audit.by)
+
+    # ---- inequality indices -------------------------------------------------------
+
+    @_example
+    def generalized_entropy_index(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        alpha: float = 2.0,
+        sensitive_features: IntoColumns | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+    ) -> ScalarT:
+        r"""
+        Generalized entropy index of the benefit :math:`b_i = \hat y_i - y_i + 1`.
+
+        :math:`GE(\alpha) = \frac{1}{n\alpha(\alpha-1)} \sum_i [(b_i/\mu)^\alpha - 1]`
+        (Speicher et al., 2018), with the limits :math:`\frac1n \sum (b_i/\mu)
+        \ln(b_i/\mu)` at :math:`\alpha=1` and :math:`-\frac1n\sum \ln(b_i/\mu)` at
+        :math:`\alpha=0` (infinite as soon as one false negative gives
+        :math:`b_i=0`). 0 is perfect equality. b takes three values, so the index
+        is a function of the confusion counts: no extra pass.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression) of predicted labels.
+        alpha
+            The inequality aversion parameter (2: half the squared coefficient of
+            variation; 1: Theil).
+        sensitive_features
+            Optional: the index is over the whole population either way; groups
+            only change how the counts are tabulated.
+        by
+            Batch key column(s): one value per key.
+        sample_weight
+            Column of non-negative weights (frequency weights).
+        pos_label
+            Label value treated as positive.
+
+        Returns
+        -------
+        float or DataFrame or LazyFrame
+            As for every criterion.
+
+        Notes
+        -----
+        AIF360 divides the :math:`\alpha=0` summand by :math:`\mu` as well, so its
+        value differs there; this follows the textbook formula (Jurity's
+        documentation). Other alphas agree with AIF360.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.generalized_entropy_index(y_true="y_true", y_pred="y_pred"), 4)
+        0.2
+        """
+        a = _check_alpha(alpha)
+        return self._entropy(
+            "generalized_entropy_index", a, False, False, y_true=y_true, y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
+            pos_label=pos_label,
+        )  # fmt: skip
+
+    @_example
+    def theil_index(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+    ) -> ScalarT:
+        r"""
+        Theil index: the generalized entropy index at :math:`\alpha = 1`.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Optional (the index is over the whole population).
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights (frequency weights).
+        pos_label
+            Label value treated as positive.
+
+        Returns
+        -------
+        float or DataFrame or LazyFrame
+            As for every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.theil_index(y_true="y_true", y_pred="y_pred"), 4)
+        0.2773
+        """
+        return self._entropy(
+            "theil_index", 1.0, False, False, y_true=y_true, y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
+            pos_label=pos_label,
+        )  # fmt: skip
+
+    @_example
+    def coefficient_of_variation(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+    ) -> ScalarT:
+        r"""
+        Coefficient of variation of the benefit: :math:`\sqrt{2\,GE(2)} = \sigma_b/\mu`.
+
+        The population standard deviation of :math:`b_i` over its mean. AIF360
+        reports :math:`2\sqrt{GE(2)}` under this name, which is :math:`\sqrt2`
+        times larger; this is the textbook definition.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Optional (the index is over the whole population).
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights (frequency weights).
+        pos_label
+            Label value treated as positive.
+
+        Returns
+        -------
+        float or DataFrame or LazyFrame
+            As for every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.coefficient_of_variation(y_true="y_true", y_pred="y_pred"), 4)
+        0.6325
+        """
+        return self._entropy(
+            "coefficient_of_variation", 2.0, False, True, y_true=y_true, y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
+            pos_label=pos_label,
+        )  # fmt: skip
+
+    @_example
+    def between_group_generalized_entropy_index(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        alpha: float = 2.0,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+    ) -> ScalarT:
+        r"""
+        Between-group generalized entropy index.
+
+        The index of :meth:`generalized_entropy_index` after replacing each
+        :math:`b_i` by the mean benefit of its group: the part of the inequality
+        that is due to differences between groups.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        alpha
+            The inequality aversion parameter.
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights (frequency weights).
+        pos_label
+            Label value treated as positive.
+
+        Returns
+        -------
+        float or DataFrame or LazyFrame
+            As for every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.between_group_generalized_entropy_index(
+        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group"
+        ... ), 4)
+        0.0
+        """
+        a = _check_alpha(alpha)
+        return self._entropy(
+            "between_group_generalized_entropy_index", a, True, False, y_true=y_true,
+            y_pred=y_pred, sensitive_features=sensitive_features, by=by,
+            sample_weight=sample_weight, pos_label=pos_label,
+        )  # fmt: skip
+
+    @_example
+    def between_group_theil_index(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+    ) -> ScalarT:
+        r"""
+        Between-group Theil index (:math:`\alpha = 1`).
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights (frequency weights).
+        pos_label
+            Label value treated as positive.
+
+        Returns
+        -------
+        float or DataFrame or LazyFrame
+            As for every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.between_group_theil_index(
+        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group"
+        ... ), 4)
+        0.0
+        """
+        return self._entropy(
+            "between_group_theil_index", 1.0, True, False, y_true=y_true, y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
+            pos_label=pos_label,
+        )  # fmt: skip
+
+    # ---- two-group statistics -----------------------------------------------------
+
+    @_example
+    def cohen_d(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        reference_group: ReferenceGroup | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+    ) -> ScalarT:
+        r"""
+        Cohen's d of the selection rates: a standardised difference.
+
+        :math:`d = (SR_g - SR_{ref}) / s_p`, with the pooled standard deviation
+        :math:`s_p = \sqrt{((n_g-1)s_g^2 + (n_{ref}-1)s_{ref}^2)/(n_g+n_{ref}-2)}`
+        and :math:`s^2 = SR(1-SR)`. Holistic AI's documentation prints the pooled
+        variance without the square root: a typo (d divides by a standard
+        deviation). With more than two groups, the signed d of the group farthest
+        from the reference. |d| <= 0.2 is a "small" effect.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        reference_group
+            The group compared against, or ``"largest"`` (default).
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights (weight sums stand for n).
+        pos_label
+            Label value treated as positive.
+
+        Returns
+        -------
+        float or DataFrame or LazyFrame
+            As for every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.cohen_d(y_pred="y_pred", sensitive_features="group", reference_group="a"), 4)
+        -0.4082
+        """
+        return self._statistic(
+            "cohen_d", reference_group=reference_group, y_true=None, y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
+            pos_label=pos_label,
+        )  # fmt: skip
+
+    @_example
+    def two_sd_rule(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        reference_group: ReferenceGroup | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+    ) -> ScalarT:
+        r"""
+        The 2-SD rule: the two-proportion z statistic of the selection rates.
+
+        :math:`z = (SR_g - SR_{ref}) / \sqrt{SR_{tot}(1-SR_{tot}) / (N P_g (1-P_g))}`
+        over the two groups compared (:math:`N = n_g + n_{ref}`,
+        :math:`P_g = n_g/N`, :math:`SR_{tot}` their pooled selection rate). A
+        difference of more than two standard deviations (|z| > 2) flags adverse
+        impact. The value is z; ``summary`` adds the two-sided p-value.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        reference_group
+            The group compared against, or ``"largest"`` (default).
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights (weight sums stand for n).
+        pos_label
+            Label value treated as positive.
+
+        Returns
+        -------
+        float or DataFrame or LazyFrame
+            As for every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.two_sd_rule(y_pred="y_pred", sensitive_features="group", reference_group="a"), 4)
+        -0.6325
+        """
+        return self._statistic(
+            "two_sd_rule", reference_group=reference_group, y_true=None, y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
+            pos_label=pos_label,
+        )  # fmt: skip
+
+    @_example
+    def four_fifths_rule(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        reference_group: ReferenceGroup | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+    ) -> ScalarT:
+        r"""
+        The four-fifths rule: the worst selection-rate ratio, fair when >= 0.8.
+
+        Without `reference_group`, min SR / max SR (every group against the most
+        selected one, the EEOC guideline); with it, the smallest
+        :math:`\min(DI, 1/DI)` over the other groups, :math:`DI = SR_g/SR_{ref}`.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        reference_group
+            The group compared against (optional).
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights.
+        pos_label
+            Label value treated as positive.
+
+        Returns
+        -------
+        float or DataFrame or LazyFrame
+            As for every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.four_fifths_rule(y_pred="y_pred", sensitive_features="group"), 4)
+        0.6667
+        """
+        return self._statistic(
+            "four_fifths_rule", reference_group=reference_group, y_true=None, y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
+            pos_label=pos_label,
+        )  # fmt: skip
+
+    # ---- summary with verdicts ----------------------------------------------------
+
+    def summary(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_prob: IntoColumn | None = None,
+        criteria: Sequence[str] | None = None,
+        method: str | None = None,
+        reference_group: ReferenceGroup | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        confidence_level: float = 0.95,
+        difference_band: float = 0.1,
+        ratio_band: tuple[float, float] = (0.8, 1.25),
+        min_group_size: float = 30,
+        zero_division: float | None = None,
+    ) -> TableT:
+        """
+        One row per criterion: value, ideal, fair band, verdict, interval, p-value.
+
+        Every criterion is computed from one statistics table (one pass over the
+        data). Differences are fair when ``|value| <= difference_band``, ratios
+        when inside `ratio_band`; Cohen's d when ``|d| <= 0.2``; the 2-SD rule when
+        ``|z| <= 2``; the four-fifths rule when ``>= 0.8``. The verdict is
+        ``"undefined"`` for a null value and ``"too_small"`` when the smallest
+        group holds fewer than `min_group_size` rows.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        y_prob
+            Column of scores in [0, 1]: adds the balance criteria to the default list.
+        criteria
+            Criterion names (the namespace's method names, e.g.
+            ``"equal_opportunity_difference"``); default: a standard set.
+        method
+            As for every criterion (default: ``"between_groups"`` without
+            `reference_group`, ``"to_reference"`` with it).
+        reference_group
+            The reference group (a value, tuple or dict) or ``"largest"``.
+        by
+            Batch key column(s): one block of rows per key.
+        sample_weight
+            Column of non-negative weights.
+        pos_label
+            Label value treated as positive.
+        confidence_level
+            Level of the intervals: Newcombe (differences) and Katz (ratios) for
+            criteria comparing one proportion between two groups (the pair the
+            criterion reports); null for the others and for ``"to_overall"``.
+        difference_band
+            Half-width of the fair band of differences.
+        ratio_band
+            ``(low, high)`` fair band of ratios.
+        min_group_size
+            Groups smaller than this make the verdict ``"too_small"``.
+        zero_division
+            None keeps undefined rates null; a float replaces them.
+
+        Returns
+        -------
+        DataFrame or LazyFrame
+            ``by…, criterion, value, ideal, fair_low, fair_high, verdict, ci_low,
+            ci_high, p_value, min_group_n``; ``verdict`` is an Enum of ``fair,
+            unfair, too_small, undefined``.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {
+        ...         "group": ["a"] * 50 + ["b"] * 50,
+        ...         "y_true": [1, 0] * 50,
+        ...         "y_pred": [1, 1, 0, 0, 1] * 10 + [1, 0, 0, 0, 0] * 10,
+        ...     }
+        ... )
+        >>> df.fair.summary(
+        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group",
+        ...     reference_group="a", criteria=["demographic_parity_difference", "two_sd_rule"],
+        ... ).select("criterion", "value", "verdict", "ci_low", "ci_high", "p_value")
+        shape: (2, 6)
+        ┌───────────────────────────────┬───────────┬─────────┬───────────┬───────────┬──────────┐
+        │ criterion                     ┆ value     ┆ verdict ┆ ci_low    ┆ ci_high   ┆ p_value  │
+        │ ---                           ┆ ---       ┆ ---     ┆ ---       ┆ ---       ┆ ---      │
+        │ str                           ┆ f64       ┆ enum    ┆ f64       ┆ f64       ┆ f64      │
+        ╞═══════════════════════════════╪═══════════╪═════════╪═══════════╪═══════════╪══════════╡
+        │ demographic_parity_difference ┆ -0.4      ┆ unfair  ┆ -0.551731 ┆ -0.210021 ┆ null     │
+        │ two_sd_rule                   ┆ -4.082483 ┆ unfair  ┆ null      ┆ null      ┆ 0.000045 │
+        └───────────────────────────────┴───────────┴─────────┴───────────┴───────────┴──────────┘
+        """
+        zd = check_zd(zero_division)
+        level = check_confidence(confidence_level)
+        small = check_min_size(min_group_size)
+        bands = _bands(difference_band, ratio_band)
+        method_ = check_method(method, reference_group)
+        default = list(DEFAULT_SUMMARY)
+        if y_prob is not None:
+            default += [f"{r}_difference" for r in SCORE_RATES]
+        names = _check_criteria(criteria, default)
+        audit = self._audit(
+            sensitive_features, y_true=y_true, y_pred=y_pred, by=by,
+            sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
+        )  # fmt: skip
+        reference = None
+        if reference_group is not None:
+            reference = self._reference(reference_group, audit.sensitive)
+        stats = self._with_reference(audit.stats(), audit, reference)
+        plan = summary_table(
+            stats, criteria=names, method=method_, by=audit.by, sensitive=audit.sensitive,
+            reference=reference, zero_division=zd, z=z_value(level or 0.95), bands=bands,
+            min_group_size=small or 0.0,
+        )  # fmt: skip
+        return self._finish(plan)
+
+    # ---- bootstrap ----------------------------------------------------------------
+
+    def _replicates(
+        self,
+        *,
+        criteria: Sequence[str] | None,
+        n_resamples: int,
+        seed: int,
+        scheme: str,
+        method: str | None,
+        reference_group: ReferenceGroup | None,
+        zero_division: float | None,
+        sample_weight: IntoColumn | None,
+        **kwargs: Any,
+    ) -> tuple[pl.LazyFrame, pl.LazyFrame, list[str], Audit]:
+        if sample_weight is not None:
+            msg = (
+                "the counts bootstrap redraws row counts, so it needs unweighted data, got "
+                f"`sample_weight`={sample_weight!r}\n\nHint: drop `sample_weight`, or "
+                "replicate rows by their integer weights first"
+            )
+            raise InvalidParameterError(msg)
+        if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
+            msg = (
+                f"`n_resamples` must be a positive integer, got {n_resamples!r}\n\nHint: e.g. 1000"
+            )
+            raise InvalidParameterError(msg)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            msg = f"`seed` must be a non-negative integer, got {seed!r}\n\nHint: e.g. `seed=0`"
+            raise InvalidParameterError(msg)
+        if scheme not in ("stratified", "joint"):
+            msg = f"`scheme` must be 'stratified' or 'joint', got {scheme!r}"
+            raise InvalidParameterError(msg)
+        names = _check_criteria(criteria, ["demographic_parity_difference",
+                                           "equalized_odds_difference"])  # fmt: skip
+        scored = [n for n in names if CRITERIA[n].measures[0] in SCORE_RATES]
+        if scored:
+            msg = (
+                f"the counts bootstrap cannot redraw scores, so {scored} cannot be bootstrapped"
+                "\n\nHint: bootstrap the count-based criteria only"
+            )
+            raise InvalidParameterError(msg)
+        zd = check_zd(zero_division)
+        method_ = check_method(method, reference_group)
+        audit = self._audit(sample_weight=None, **kwargs)
+        reference = None
+        if reference_group is not None:
+            reference = self._reference(reference_group, audit.sensitive)
+        stats = self._with_reference(audit.stats(), audit, reference).cache()
+        reps = resample_stats(
+            stats, by=audit.by, n_resamples=n_resamples, seed=seed, scheme=scheme
+        ).cache()
+        keys = [*audit.by, REPLICATE]
+        parts, points = [], []
+        for name in names:
+            common = dict(
+                name=name, method=method_, sensitive=audit.sensitive, reference=reference,
+                zero_division=zd,
+            )  # fmt: skip
+            rep = criterion_value_table(reps, by=keys, **common)  # type: ignore[arg-type]
+            parts.append(
+                rep.select(*keys, pl.lit(name).alias("criterion"), pl.col(name).alias("value"))
+            )
+            point = criterion_value_table(stats, by=audit.by, **common)  # type: ignore[arg-type]
+            points.append(
+                point.select(
+                    *audit.by, pl.lit(name).alias("criterion"), pl.col(name).alias("value")
+                )
+            )
+        replicates = pl.concat(parts, how="vertical")
+        return replicates, pl.concat(points, how="vertical"), names, audit
+
+    def bootstrap_replicates(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        criteria: Sequence[str] | None = None,
+        n_resamples: int = 1000,
+        seed: int = 0,
+        scheme: str = "stratified",
+        method: str | None = None,
+        reference_group: ReferenceGroup | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        zero_division: float | None = None,
+    ) -> TableT:
+        """
+        The bootstrap replicates of criteria: ``by…, replicate, criterion, value``.
+
+        See :meth:`bootstrap`, which summarises them.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        criteria
+            Criterion names (default: demographic parity and equalized odds
+            differences).
+        n_resamples
+            Number of replicates.
+        seed
+            Seed of NumPy's generator: the same seed gives the same replicates.
+        scheme
+            ``"stratified"`` (group sizes fixed) or ``"joint"`` (whole-frame
+            row bootstrap).
+        method
+            As for every criterion.
+        reference_group
+            The reference group, or ``"largest"``.
+        by
+            Batch key column(s).
+        sample_weight
+            Not supported (an error): the redraw is of row counts.
+        pos_label
+            Label value treated as positive.
+        zero_division
+            None keeps undefined rates null; a float replaces them.
+
+        Returns
+        -------
+        DataFrame or LazyFrame
+            One row per (batch key, replicate, criterion).
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a", "b"] * 50, "t": [1, 0, 0, 1] * 25, "p": [1, 1, 0, 0] * 25})
+        >>> reps = df.fair.bootstrap_replicates(
+        ...     y_true="t", y_pred="p", sensitive_features="g", n_resamples=200, seed=1
+        ... )
+        >>> reps.shape, reps.columns
+        ((400, 3), ['replicate', 'criterion', 'value'])
+        """
+        replicates, _, _, audit = self._replicates(
+            criteria=criteria, n_resamples=n_resamples, seed=seed, scheme=scheme,
+            method=method, reference_group=reference_group, zero_division=zero_division,
+            sample_weight=sample_weight, y_true=y_true, y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, pos_label=pos_label,
+        )  # fmt: skip
+        return self._finish(replicates.sort([*audit.by, "criterion", REPLICATE], nulls_last=True))
+
+    def bootstrap(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        criteria: Sequence[str] | None = None,
+        n_resamples: int = 1000,
+        seed: int = 0,
+        scheme: str = "stratified",
+        confidence_level: float = 0.95,
+        method: str | None = None,
+        reference_group: ReferenceGroup | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        zero_division: float | None = None,
+    ) -> TableT:
+        """
+        Bootstrap distribution of criteria, from the statistics table alone.
+
+        A row bootstrap only changes how many rows land in each (group, confusion
+        cell), so redrawing the cell counts from a multinomial is exactly a row
+        bootstrap: ``"stratified"`` redraws each group's (tp, fp, fn, tn) from
+        Multinomial(n_g, cells_g / n_g) (a row bootstrap within groups);
+        ``"joint"`` redraws all cells at once from Multinomial(N, cells / N) (a
+        row bootstrap of the whole frame, like fairlearn's). Thousands of
+        replicates cost milliseconds at any data size; the data is read once.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        criteria
+            Criterion names (default: demographic parity and equalized odds
+            differences). Balance criteria need scores and are refused.
+        n_resamples
+            Number of replicates.
+        seed
+            Seed of NumPy's generator (PCG64): same seed, same result.
+        scheme
+            ``"stratified"`` or ``"joint"``.
+        confidence_level
+            Level of the percentile interval.
+        method
+            As for every criterion.
+        reference_group
+            The reference group, or ``"largest"``.
+        by
+            Batch key column(s).
+        sample_weight
+            Not supported (an error): the redraw is of row counts.
+        pos_label
+            Label value treated as positive.
+        zero_division
+            None keeps undefined rates null; a float replaces them.
+
+        Returns
+        -------
+        DataFrame or LazyFrame
+            ``by…, criterion, value`` (the estimate on the data), ``mean``,
+            ``std`` (the bootstrap standard error), ``ci_low``, ``ci_high``
+            (percentile interval, linear interpolation) over the replicates where
+            the criterion is defined, and ``n_defined``.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a", "b"] * 50, "t": [1, 0, 0, 1] * 25, "p": [1, 1, 0, 0] * 25})
+        >>> out = df.fair.bootstrap(
+        ...     y_true="t", y_pred="p", sensitive_features="g",
+        ...     criteria=["demographic_parity_difference"], reference_group="a",
+        ...     n_resamples=500, seed=0,
+        ... )
+        >>> out.select("criterion", "value", "n_defined")
+        shape: (1, 3)
+        ┌───────────────────────────────┬───────┬───────────┐
+        │ criterion                     ┆ value ┆ n_defined │
+        │ ---                           ┆ ---   ┆ ---       │
+        │ str                           ┆ f64   ┆ u32       │
+        ╞═══════════════════════════════╪═══════╪═══════════╡
+        │ demographic_parity_difference ┆ 0.0   ┆ 500       │
+        └───────────────────────────────┴───────┴───────────┘
+        >>> bool(out["ci_low"][0] < 0 < out["ci_high"][0])
+        True
+        """
+        level = check_confidence(confidence_level) or 0.95
+        replicates, points, _, audit = self._replicates(
+            criteria=criteria, n_resamples=n_resamples, seed=seed, scheme=scheme,
+            method=method, reference_group=reference_group, zero_division=zero_division,
+            sample_weight=sample_weight, y_true=y_true, y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, pos_label=pos_label,
+        )  # fmt: skip
+        v = pl.col("value").drop_nulls()
+        tail = (1 - level) / 2
+        agg = replicates.group_by(*audit.by, "criterion").agg(
+            v.mean().alias("mean"),
+            v.std().alias("std"),
+            v.quantile(tail, interpolation="linear").alias("ci_low"),
+            v.quantile(1 - tail, interpolation="linear").alias("ci_high"),
+            v.len().alias("n_defined"),
+        )
+        keys = [*audit.by, "criterion"]
+        out = points.join(agg, on=keys, how="left", nulls_equal=True, maintain_order="left")
+        return self._finish(out)
+
+    # ---- trade-offs ---------------------------------------------------------------
+
+    @_example
+    def tradeoffs(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        reference_group: ReferenceGroup | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+    ) -> TableT:
+        r"""
+        Which criteria can hold together with these base rates, and at what price.
+
+        From :math:`p(y, \hat y \mid G) = PPV \cdot SR = TPR \cdot BR` (Garg et
+        al., 2020, section 3), for each group against the reference group: with
+        unequal base rates, statistical parity and predictive parity together need
+        ``TPR_g / TPR_ref = BR_ref / BR_g``; equalized odds and predictive parity
+        cannot both hold (unless prediction is perfect); statistical parity and
+        equalized odds together need ``TPR = FPR``, a classifier no better than
+        chance; equal opportunity and predictive parity need
+        ``FPR_g / FPR_ref = odds(BR_g) / odds(BR_ref)``; all three cannot hold.
+        The last row checks the identity ``PPV * SR = TPR * BR`` on the counts.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        reference_group
+            The reference group, or ``"largest"`` (default).
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights.
+        pos_label
+            Label value treated as positive.
+
+        Returns
+        -------
+        DataFrame or LazyFrame
+            ``by…, sensitive…, criteria`` (an Enum), ``compatible`` (can they hold
+            together for an imperfect predictor with these base rates),
+            ``condition``, ``required`` (the value the condition asks for),
+            ``actual`` (its value now) and ``gap = actual - required``; one block
+            of six rows per group other than the reference.
+
+        Examples
+        --------
+        >>> DATA
+        >>> df.fair.tradeoffs(
+        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", reference_group="a"
+        ... ).select("criteria", "compatible", "required", "actual")
+        shape: (6, 4)
+        ┌─────────────────────────────────┬────────────┬──────────┬──────────┐
+        │ criteria                        ┆ compatible ┆ required ┆ actual   │
+        │ ---                             ┆ ---        ┆ ---      ┆ ---      │
+        │ enum                            ┆ bool       ┆ f64      ┆ f64      │
+        ╞═════════════════════════════════╪════════════╪══════════╪══════════╡
+        │ statistical_parity+predictive_… ┆ true       ┆ 1.5      ┆ 0.75     │
+        │ equalized_odds+predictive_pari… ┆ false      ┆ 0.6      ┆ 0.4      │
+        │ statistical_parity+equalized_o… ┆ true       ┆ 0.333333 ┆ 0.5      │
+        │ equal_opportunity+predictive_p… ┆ true       ┆ 0.444444 ┆ 0.666667 │
+        │ statistical_parity+predictive_… ┆ false      ┆ 0.6      ┆ 0.4      │
+        │ identity                        ┆ true       ┆ 0.2      ┆ 0.2      │
+        └─────────────────────────────────┴────────────┴──────────┴──────────┘
+        """
+        audit = self._audit(
+            sensitive_features, y_true=y_true, y_pred=y_pred, by=by,
+            sample_weight=sample_weight, pos_label=pos_label,
+        )  # fmt: skip
+        reference = self._reference(reference_group, audit.sensitive)
+        stats = self._with_reference(audit.stats(), audit, reference)
+        plan = tradeoff_table(stats, by=audit.by, sensitive=audit.sensitive, reference=reference)
+        return self._finish(plan)
+
+
+def _bands(difference_band: object, ratio_band: object) -> Bands:
+    ok = isinstance(difference_band, (int, float)) and not isinstance(difference_band, bool)
+    if not ok or not 0 <= float(difference_band) < math.inf:  # type: ignore[arg-type]
+        msg = f"`difference_band` must be a non-negative number, got {difference_band!r}"
+        raise InvalidParameterError(msg)
+    try:
+        low, high = ratio_band  # type: ignore[misc]
+        valid = 0 <= float(low) <= 1 <= float(high)
+    except (TypeError, ValueError):
+        valid = False
+    if not valid:
+        msg = (
+            f"`ratio_band` must be a pair (low, high) with 0 <= low <= 1 <= high, got "
+            f"{ratio_band!r}\n\nHint: e.g. `ratio_band=(0.8, 1.25)`"
+        )
+        raise InvalidParameterError(msg)
+    return Bands(difference=float(difference_band), ratio=(float(low), float(high)))  # type: ignore[arg-type]

@@ -1,0 +1,104 @@
+"""Bootstrap from the statistics table alone: multinomial redraws of the counts.
+
+A row bootstrap only changes how many rows fall in each (group, confusion cell):
+redrawing those cell counts from the right multinomial gives exactly the
+distribution of a row bootstrap, at a cost independent of the number of rows.
+
+* ``"stratified"``: each group keeps its size ``n_g`` and its cells are redrawn
+  from ``Multinomial(n_g, cells_g / n_g)``: a row bootstrap within each group.
+* ``"joint"``: all cells of all groups are redrawn together from
+  ``Multinomial(N, cells / N)``: a row bootstrap of the whole frame (group sizes
+  vary too), as fairlearn's bootstrap resamples rows.
+
+Both are seeded (NumPy's PCG64) and reproducible. The redraw runs inside the plan
+on the small statistics table; the metric code then computes every criterion per
+replicate with ``replicate`` as one more batch key.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+__all__ = ["REPLICATE", "resample_stats"]
+
+#: The batch-key column that numbers the replicates.
+REPLICATE = "replicate"
+
+_CELLS = (("tp", "fp", "fn", "tn"), ("pred_pos", "pred_neg"), ("pos", "neg"))
+
+
+def _cells(names: list[str]) -> tuple[str, ...]:
+    for cells in _CELLS:
+        if all(c in names for c in cells):
+            return cells
+    msg = "no count columns in the statistics table"  # pragma: no cover
+    raise ValueError(msg)
+
+
+def _draw(
+    df: pl.DataFrame, by: list[str], cells: tuple[str, ...], n_resamples: int, seed: int,
+    scheme: str,
+) -> pl.DataFrame:  # fmt: skip
+    counts = df.select(cells).to_numpy().astype(np.int64)  # (R, C)
+    if by:
+        block = df.select(pl.struct(by).rank("dense").cast(pl.Int64) - 1).to_series().to_numpy()
+    else:
+        block = np.zeros(df.height, dtype=np.int64)
+    slot = df.select(pl.int_range(pl.len()).over(by) if by else pl.int_range(pl.len())).to_series()
+    slot_ = slot.to_numpy().astype(np.int64)
+    n_blocks = int(block.max()) + 1 if df.height else 0
+    width = int(slot_.max()) + 1 if df.height else 0
+    n_cells = counts.shape[1]
+    # padded (block, slot, cell) arrays; padding slots hold no rows
+    grid = np.zeros((n_blocks, width, n_cells), dtype=np.int64)
+    grid[block, slot_] = counts
+    sizes = grid.sum(axis=2)  # (K, G)
+    rng = np.random.default_rng(seed)
+    if scheme == "joint":
+        totals = sizes.sum(axis=1)  # (K,)
+        share = np.where(totals[:, None] > 0, sizes / np.maximum(totals, 1)[:, None], 0.0)
+        share[totals == 0, 0] = 1.0
+        drawn_sizes = rng.multinomial(totals, share, size=(n_resamples, n_blocks))
+    else:
+        drawn_sizes = np.broadcast_to(sizes, (n_resamples, n_blocks, width))
+    probs = np.where(sizes[..., None] > 0, grid / np.maximum(sizes, 1)[..., None], 0.0)
+    probs[sizes == 0, 0] = 1.0  # empty slot: any valid distribution (it draws 0 rows)
+    drawn = rng.multinomial(drawn_sizes, probs, size=(n_resamples, n_blocks, width))
+    per_row = drawn[:, block, slot_, :]  # (B, R, C)
+    per_row = np.transpose(per_row, (1, 0, 2)).reshape(-1, n_cells)  # row-major (R, B)
+    keys = [c for c in df.columns if c not in (*cells, "n", "n_null")]
+    reps = pl.DataFrame({REPLICATE: np.arange(n_resamples, dtype=np.int64)})
+    out = df.select(keys).join(reps, how="cross", maintain_order="left_right")
+    values = {c: per_row[:, i] for i, c in enumerate(cells)}
+    out = out.with_columns(pl.Series(c, v, dtype=pl.Int64) for c, v in values.items()).with_columns(
+        pl.sum_horizontal(cells).alias("n")
+    )
+    groups = [k for k in keys if k not in by]
+    return out.select(*by, REPLICATE, *groups, "n", *cells).sort(
+        [*by, REPLICATE, *groups], nulls_last=True
+    )
+
+
+def resample_stats(
+    stats: pl.LazyFrame, *, by: list[str], n_resamples: int, seed: int, scheme: str
+) -> pl.LazyFrame:
+    """Replicate statistics tables, stacked, with ``replicate`` after the batch keys.
+
+    Runs inside the plan (on the statistics table, never on rows).
+    """
+    schema = stats.collect_schema()
+    cells = _cells(schema.names())
+    keys = [c for c in schema.names() if c not in (*cells, "n", "n_null")]
+    out_schema = {
+        **{k: schema[k] for k in by},
+        REPLICATE: pl.Int64,
+        **{k: schema[k] for k in keys if k not in by},
+        "n": pl.Int64,
+        **dict.fromkeys(cells, pl.Int64),
+    }
+    return stats.map_batches(
+        lambda df: _draw(df, by, cells, n_resamples, seed, scheme),
+        schema=out_schema,
+        streamable=False,
+    )

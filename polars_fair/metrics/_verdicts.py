@@ -1,0 +1,227 @@
+"""Fair bands, verdicts, criterion intervals and the one-row-per-criterion summary.
+
+Every criterion has an ideal value and a fair band:
+
+* differences (and Cohen's d, the 2-SD z): ideal 0, fair when ``|value| <= band``
+  (0.1 by default; 0.2 for Cohen's d, Cohen's "small" effect; 2 for the z of the
+  2-SD rule);
+* ratios: ideal 1, fair inside ``[0.8, 1.25]`` by default (Aequitas' tau);
+* the four-fifths rule: fair when ``>= 0.8``.
+
+The verdict is ``"undefined"`` when the value is null, ``"too_small"`` when the
+smallest group compared holds fewer than ``min_group_size`` rows, else ``"fair"``
+or ``"unfair"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from polars_fair._utils import over
+from polars_fair.metrics._criteria import criterion_table
+from polars_fair.metrics._intervals import (
+    INTERVAL_RATES,
+    katz_ratio,
+    newcombe_difference,
+    normal_two_sided_p,
+    rate_fraction,
+    wilson,
+)
+from polars_fair.metrics._rates import Counts, safe_div
+from polars_fair.metrics._reference import is_reference
+from polars_fair.metrics._registry import CRITERIA
+from polars_fair.metrics._statistics import statistic_table
+
+__all__ = ["Bands", "VERDICT_DTYPE", "criterion_value_table", "summary_table"]
+
+#: The verdict column: an Enum so that filters on a misspelt verdict fail loudly.
+VERDICT_DTYPE = pl.Enum(["fair", "unfair", "too_small", "undefined"])
+_REF = "__pf_is_ref"
+
+
+@dataclass(frozen=True)
+class Bands:
+    """The fair bands (configurable in ``summary``)."""
+
+    difference: float = 0.1
+    ratio: tuple[float, float] = (0.8, 1.25)
+    cohen_d: float = 0.2
+    z: float = 2.0
+    four_fifths: float = 0.8
+
+    def of(self, name: str) -> tuple[float, float, float]:
+        """``(ideal, fair_low, fair_high)`` of criterion `name`."""
+        if name == "four_fifths_rule":
+            return 1.0, self.four_fifths, 1.0
+        if name == "cohen_d":
+            return 0.0, -self.cohen_d, self.cohen_d
+        if name == "two_sd_rule":
+            return 0.0, -self.z, self.z
+        if CRITERIA[name].kind == "ratio":
+            return 1.0, self.ratio[0], self.ratio[1]
+        return 0.0, -self.difference, self.difference
+
+
+def criterion_value_table(
+    stats: pl.LazyFrame,
+    *,
+    name: str,
+    method: str,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str | None,
+    zero_division: float | None,
+) -> pl.LazyFrame:
+    """One row per batch key with the value of criterion `name` (column `name`)."""
+    spec = CRITERIA[name]
+    if spec.kind == "statistic":
+        ref = None if (name == "four_fifths_rule" and method != "to_reference") else reference
+        return statistic_table(stats, name=name, by=by, sensitive=sensitive, reference=ref)
+    return criterion_table(
+        stats, name=name, measures=spec.measures, kind=spec.kind,  # type: ignore[arg-type]
+        method=method, agg=spec.agg, by=by, sensitive=sensitive,
+        reference=reference if reference is not None else "largest",
+        zero_division=zero_division,
+    )  # fmt: skip
+
+
+def _interval(
+    stats: pl.LazyFrame,
+    *,
+    name: str,
+    method: str,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str,
+    z: float,
+) -> pl.LazyFrame | None:
+    """Newcombe / Katz interval of a one-rate criterion, for the pair it reports."""
+    spec = CRITERIA[name]
+    if (
+        spec.kind not in ("difference", "ratio")
+        or len(spec.measures) != 1
+        or spec.measures[0] not in INTERVAL_RATES
+        or method == "to_overall"
+        or name == "average_abs_odds_difference"
+    ):
+        return None
+    c = Counts.from_columns(stats.collect_schema().names())
+    x, m = rate_fraction(spec.measures[0], c)
+    x, m = x.cast(pl.Float64), m.cast(pl.Float64)
+    p = safe_div(x, m)
+    if method == "to_reference":
+        table = stats.with_columns(is_reference(reference, sensitive, by).alias(_REF))
+        is_ref = pl.col(_REF)
+        xr, mr = (over(e.filter(is_ref).first(), by) for e in (x, m))
+        pr = safe_div(xr, mr)
+        if spec.kind == "difference":
+            low, high = newcombe_difference(p, wilson(x, m, z), pr, wilson(xr, mr, z))
+            value, dist = p - pr, (p - pr).abs()
+        else:
+            low, high = katz_ratio(x, m, xr, mr, z)
+            q = safe_div(p, pr)
+            value, dist = q, pl.when(q == 0).then(float("inf")).otherwise(q.log().abs())
+        # the interval of the farthest group: the rows and order of the criterion's pick
+        keep = ~is_ref & value.is_not_null()
+        aggs = [
+            low.filter(keep).get(dist.filter(keep).arg_max()).alias("ci_low"),
+            high.filter(keep).get(dist.filter(keep).arg_max()).alias("ci_high"),
+        ]
+    else:
+        table = stats
+        keep = p.is_not_null()
+        top = p.filter(keep).arg_max()
+        bottom = p.filter(keep).arg_min()
+
+        def pick(e: pl.Expr, i: pl.Expr) -> pl.Expr:
+            return e.filter(keep).get(i)
+
+        x1, m1, x2, m2 = pick(x, top), pick(m, top), pick(x, bottom), pick(m, bottom)
+        if spec.kind == "difference":
+            low, high = newcombe_difference(
+                safe_div(x1, m1), wilson(x1, m1, z), safe_div(x2, m2), wilson(x2, m2, z)
+            )
+        else:
+            low, high = katz_ratio(x2, m2, x1, m1, z)
+        aggs = [low.alias("ci_low"), high.alias("ci_high")]
+    if by:
+        return table.group_by(by).agg(aggs).sort(by, nulls_last=True)
+    return table.select(aggs)
+
+
+def summary_table(
+    stats: pl.LazyFrame,
+    *,
+    criteria: Sequence[str],
+    method: str,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str | None,
+    zero_division: float | None,
+    z: float,
+    bands: Bands,
+    min_group_size: float,
+) -> pl.LazyFrame:
+    """One row per (batch key, criterion): value, band, verdict, interval, p-value."""
+    stats = stats.cache()  # every criterion reads the same (small) table
+    ref = reference if reference is not None else "largest"
+    smallest = stats.group_by(by).agg(pl.col("n").min()) if by else stats.select(pl.col("n").min())
+    parts = []
+    for name in criteria:
+        value = criterion_value_table(
+            stats, name=name, method=method, by=by, sensitive=sensitive, reference=reference,
+            zero_division=zero_division,
+        ).rename({name: "value"})  # fmt: skip
+        interval = _interval(
+            stats, name=name, method=method, by=by, sensitive=sensitive, reference=ref, z=z
+        )
+        if interval is None:
+            interval_cols = [pl.lit(None, dtype=pl.Float64).alias(c) for c in ("ci_low", "ci_high")]
+            row = value.with_columns(interval_cols)
+        elif by:
+            row = value.join(interval, on=by, how="left", nulls_equal=True)
+        else:
+            row = pl.concat([value, interval], how="horizontal")
+        row = (
+            row.join(smallest, on=by, how="left", nulls_equal=True)
+            if by
+            else pl.concat([row, smallest], how="horizontal")
+        )
+        ideal, low, high = bands.of(name)
+        p_value = normal_two_sided_p(pl.col("value")) if name == "two_sd_rule" else None
+        parts.append(
+            row.select(
+                *by,
+                pl.lit(name).alias("criterion"),
+                pl.col("value").cast(pl.Float64),
+                pl.lit(ideal).alias("ideal"),
+                pl.lit(low).alias("fair_low"),
+                pl.lit(high).alias("fair_high"),
+                pl.col("ci_low").cast(pl.Float64),
+                pl.col("ci_high").cast(pl.Float64),
+                (p_value if p_value is not None else pl.lit(None, dtype=pl.Float64)).alias(
+                    "p_value"
+                ),
+                pl.col("n").alias("min_group_n"),
+            )
+        )
+    table = pl.concat(parts, how="vertical")
+    v = pl.col("value")
+    verdict = (
+        pl.when(v.is_null())
+        .then(pl.lit("undefined"))
+        .when(pl.col("min_group_n") < min_group_size)
+        .then(pl.lit("too_small"))
+        .when((v >= pl.col("fair_low")) & (v <= pl.col("fair_high")))
+        .then(pl.lit("fair"))
+        .otherwise(pl.lit("unfair"))
+        .cast(VERDICT_DTYPE)
+    )
+    cols = [*by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict"]
+    return table.with_columns(verdict.alias("verdict")).select(
+        *cols, "ci_low", "ci_high", "p_value", "min_group_n"
+    )
