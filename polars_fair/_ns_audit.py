@@ -933,6 +933,8 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         )
         keys = [*audit.by, "criterion"]
         out = points.join(agg, on=keys, how="left", nulls_equal=True, maintain_order="left")
+        if audit.by:  # by keys first, criteria in the order asked for within each key
+            out = out.sort(audit.by, nulls_last=True, maintain_order=True)
         return self._finish(out)
 
     # ---- trade-offs ---------------------------------------------------------------

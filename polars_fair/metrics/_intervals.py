@@ -92,8 +92,21 @@ def wilson(x: pl.Expr, m: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:
     center = (p + z2 / (2 * m)) / denom
     half = z * (p * (1 - p) / m + z2 / (4 * m * m)).sqrt() / denom
     defined = m > 0
-    low = pl.when(defined).then(pl.max_horizontal(center - half, pl.lit(0.0)))
-    high = pl.when(defined).then(pl.min_horizontal(center + half, pl.lit(1.0)))
+    # at x = 0 (x = m) the limit is exactly 0 (1); the formula lands an ulp inside
+    low = (
+        pl.when(~defined)
+        .then(None)
+        .when(x <= 0)
+        .then(0.0)
+        .otherwise(pl.max_horizontal(center - half, pl.lit(0.0)))
+    )
+    high = (
+        pl.when(~defined)
+        .then(None)
+        .when(x >= m)
+        .then(1.0)
+        .otherwise(pl.min_horizontal(center + half, pl.lit(1.0)))
+    )
     return low, high
 
 

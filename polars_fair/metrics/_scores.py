@@ -264,9 +264,11 @@ def sweep_table(
         .with_columns(pl.col(cols).fill_null(0))
         .sort([*keys, "k"], nulls_last=True)
     )
-    # rows at or below threshold k are those with k' <= k: predicted negative
+    # at threshold k: rows with k' <= k are predicted negative, rows with k' > k positive;
+    # both are direct sums (never total - part: weighted sums must not cancel)
     below = {c: pl.col(c).cum_sum().over(keys) for c in cols}
-    return _sweep_counts(table, keys, cols, labelled, below, by, zero_division)
+    above = {c: pl.col(c).cum_sum(reverse=True).shift(-1, fill_value=0).over(keys) for c in cols}
+    return _sweep_counts(table, keys, cols, labelled, below, above, by, zero_division)
 
 
 def _sweep_counts(
@@ -275,34 +277,33 @@ def _sweep_counts(
     cols: list[str],
     labelled: bool,
     below: dict[str, pl.Expr],
+    above: dict[str, pl.Expr],
     by: list[str],
     zero_division: float | None,
 ) -> pl.LazyFrame:
     table = table.with_columns(
         **{f"__pf_below_{c}": e for c, e in below.items()},
-        **{f"__pf_tot_{c}": pl.col(c).sum().over(keys) for c in cols},
+        **{f"__pf_above_{c}": e for c, e in above.items()},
+        __pf_total=pl.col("n").sum().over(keys),
     )
 
-    def tot(c: str) -> pl.Expr:
-        return pl.col(f"__pf_tot_{c}")
+    def high(c: str) -> pl.Expr:
+        return pl.col(f"__pf_above_{c}")
 
     def low(c: str) -> pl.Expr:
         return pl.col(f"__pf_below_{c}")
 
+    total = pl.col("__pf_total").alias("n")
     if labelled:
         counts = [
-            tot("n").alias("n"),
-            (tot("pos") - low("pos")).alias("tp"),
-            (tot("neg") - low("neg")).alias("fp"),
+            total,
+            high("pos").alias("tp"),
+            high("neg").alias("fp"),
             low("pos").alias("fn"),
             low("neg").alias("tn"),
         ]
     else:
-        counts = [
-            tot("n").alias("n"),
-            (tot("n") - low("n")).alias("pred_pos"),
-            low("n").alias("pred_neg"),
-        ]
+        counts = [total, high("n").alias("pred_pos"), low("n").alias("pred_neg")]
     stats = table.filter(pl.col("threshold").is_not_null()).select(*keys, "threshold", *counts)
     rated = rates_table(stats, by=[*by, "threshold"], zero_division=zero_division)
     return rated.sort([*keys, "threshold"], nulls_last=True)

@@ -210,6 +210,8 @@ def summary_table(
             )
         )
     table = pl.concat(parts, how="vertical")
+    if by:  # by keys first, criteria in the order asked for within each key
+        table = table.sort(by, nulls_last=True, maintain_order=True)
     v = pl.col("value")
     verdict = (
         pl.when(v.is_null())
