@@ -345,6 +345,10 @@ ONE_SCAN = [
     ("roc_curve", {}),
     ("threshold_sweep", {"by": "model"}),
     ("by_group", {"y_prob": "score", "confidence_level": 0.9, "min_group_size": 3}),
+    ("summary", {}),
+    ("summary", {"by": "model", "reference_group": "b", "y_prob": "score"}),
+    ("bootstrap", {"by": "model", "n_resamples": 50}),
+    ("tradeoffs", {"reference_group": "b"}),
 ]
 
 

@@ -35,11 +35,10 @@ STATISTICS = ("cohen_d", "two_sd_rule", "four_fifths_rule")
 _REF = "__pf_is_ref"
 
 
-def _per_group(name: str, c: Counts, ref: dict[str, pl.Expr]) -> pl.Expr:
-    n, pp = c.n.cast(pl.Float64), c.PP().cast(pl.Float64)
-    sr = safe_div(pp, n)
-    n_r, pp_r = ref["n"], ref["pp"]
-    sr_r = safe_div(pp_r, n_r)
+def _per_group(name: str) -> pl.Expr:
+    """The per-group statistic over the materialised columns of `statistic_table`."""
+    n, pp, sr = pl.col("__pf_n"), pl.col("__pf_pp"), pl.col("__pf_sr")
+    n_r, pp_r, sr_r = pl.col("__pf_n_r"), pl.col("__pf_pp_r"), pl.col("__pf_sr_r")
     if name == "cohen_d":
         dof = n + n_r - 2
         pooled = safe_div((n - 1) * sr * (1 - sr) + (n_r - 1) * sr_r * (1 - sr_r), dof)
@@ -72,12 +71,22 @@ def statistic_table(
         table = stats
     else:
         mask = is_reference(reference if reference is not None else "largest", sensitive, by)
-        table = stats.with_columns(mask.alias(_REF))
-        ref = {
-            "n": over(c.n.cast(pl.Float64).filter(pl.col(_REF)).first(), by),
-            "pp": over(c.PP().cast(pl.Float64).filter(pl.col(_REF)).first(), by),
-        }
-        v = _per_group(name, c, ref)
+        table = stats.with_columns(
+            mask.alias(_REF),
+            c.n.cast(pl.Float64).alias("__pf_n"),
+            c.PP().cast(pl.Float64).alias("__pf_pp"),
+        )
+        is_ref = pl.col(_REF)
+        table = table.with_columns(
+            safe_div(pl.col("__pf_pp"), pl.col("__pf_n")).alias("__pf_sr"),
+            over(pl.col("__pf_n").filter(is_ref).first(), by).alias("__pf_n_r"),
+            over(pl.col("__pf_pp").filter(is_ref).first(), by).alias("__pf_pp_r"),
+        )
+        table = table.with_columns(
+            safe_div(pl.col("__pf_pp_r"), pl.col("__pf_n_r")).alias("__pf_sr_r")
+        )
+        table = table.with_columns(_per_group(name).alias("__pf_stat"))
+        v = pl.col("__pf_stat")
         if name == "four_fifths_rule":
             value = v.filter(~pl.col(_REF)).min()
         else:

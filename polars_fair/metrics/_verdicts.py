@@ -110,44 +110,74 @@ def _interval(
     ):
         return None
     c = Counts.from_columns(stats.collect_schema().names())
-    x, m = rate_fraction(spec.measures[0], c)
-    x, m = x.cast(pl.Float64), m.cast(pl.Float64)
-    p = safe_div(x, m)
+    xe, me = rate_fraction(spec.measures[0], c)
+    # materialise each intermediate as a column: nested expressions would be
+    # duplicated many times over by the interval formulas
+    table = stats.with_columns(
+        xe.cast(pl.Float64).alias("__pf_x"), me.cast(pl.Float64).alias("__pf_m")
+    )
+    x, m = pl.col("__pf_x"), pl.col("__pf_m")
+    table = table.with_columns(safe_div(x, m).alias("__pf_p"))
+    p = pl.col("__pf_p")
     if method == "to_reference":
-        table = stats.with_columns(is_reference(reference, sensitive, by).alias(_REF))
+        table = table.with_columns(is_reference(reference, sensitive, by).alias(_REF))
         is_ref = pl.col(_REF)
-        xr, mr = (over(e.filter(is_ref).first(), by) for e in (x, m))
-        pr = safe_div(xr, mr)
+        table = table.with_columns(
+            over(x.filter(is_ref).first(), by).alias("__pf_xr"),
+            over(m.filter(is_ref).first(), by).alias("__pf_mr"),
+            over(p.filter(is_ref).first(), by).alias("__pf_pr"),
+        )
+        xr, mr, pr = pl.col("__pf_xr"), pl.col("__pf_mr"), pl.col("__pf_pr")
+        (l1, u1), (l2, u2) = wilson(x, m, z), wilson(xr, mr, z)
+        table = table.with_columns(
+            l1.alias("__pf_l1"), u1.alias("__pf_u1"), l2.alias("__pf_l2"), u2.alias("__pf_u2")
+        )
+        w1 = (pl.col("__pf_l1"), pl.col("__pf_u1"))
+        w2 = (pl.col("__pf_l2"), pl.col("__pf_u2"))
         if spec.kind == "difference":
-            low, high = newcombe_difference(p, wilson(x, m, z), pr, wilson(xr, mr, z))
-            value, dist = p - pr, (p - pr).abs()
+            low, high = newcombe_difference(p, w1, pr, w2)
+            value = p - pr
+            dist = value.abs()
         else:
             low, high = katz_ratio(x, m, xr, mr, z)
-            q = safe_div(p, pr)
-            value, dist = q, pl.when(q == 0).then(float("inf")).otherwise(q.log().abs())
+            value = safe_div(p, pr)
+            dist = pl.when(value == 0).then(float("inf")).otherwise(value.log().abs())
+        table = table.with_columns(
+            low.alias("__pf_low"), high.alias("__pf_high"), value.alias("__pf_v"),
+            dist.alias("__pf_d"),
+        )  # fmt: skip
         # the interval of the farthest group: the rows and order of the criterion's pick
-        keep = ~is_ref & value.is_not_null()
+        keep = ~is_ref & pl.col("__pf_v").is_not_null()
+        best = pl.col("__pf_d").filter(keep).arg_max()
         aggs = [
-            low.filter(keep).get(dist.filter(keep).arg_max()).alias("ci_low"),
-            high.filter(keep).get(dist.filter(keep).arg_max()).alias("ci_high"),
+            pl.col("__pf_low").filter(keep).get(best).alias("ci_low"),
+            pl.col("__pf_high").filter(keep).get(best).alias("ci_high"),
         ]
     else:
-        table = stats
         keep = p.is_not_null()
-        top = p.filter(keep).arg_max()
-        bottom = p.filter(keep).arg_min()
-
-        def pick(e: pl.Expr, i: pl.Expr) -> pl.Expr:
-            return e.filter(keep).get(i)
-
-        x1, m1, x2, m2 = pick(x, top), pick(m, top), pick(x, bottom), pick(m, bottom)
+        top, bottom = p.filter(keep).arg_max(), p.filter(keep).arg_min()
+        picks = [
+            x.filter(keep).get(top).alias("__pf_x1"),
+            m.filter(keep).get(top).alias("__pf_m1"),
+            x.filter(keep).get(bottom).alias("__pf_x2"),
+            m.filter(keep).get(bottom).alias("__pf_m2"),
+        ]
+        table = table.group_by(by).agg(picks) if by else table.select(picks)
+        x1, m1, x2, m2 = (pl.col(f"__pf_{n}") for n in ("x1", "m1", "x2", "m2"))
+        (l1, u1), (l2, u2) = wilson(x1, m1, z), wilson(x2, m2, z)
+        table = table.with_columns(
+            safe_div(x1, m1).alias("__pf_p1"), safe_div(x2, m2).alias("__pf_p2"),
+            l1.alias("__pf_l1"), u1.alias("__pf_u1"), l2.alias("__pf_l2"), u2.alias("__pf_u2"),
+        )  # fmt: skip
         if spec.kind == "difference":
             low, high = newcombe_difference(
-                safe_div(x1, m1), wilson(x1, m1, z), safe_div(x2, m2), wilson(x2, m2, z)
-            )
+                pl.col("__pf_p1"), (pl.col("__pf_l1"), pl.col("__pf_u1")),
+                pl.col("__pf_p2"), (pl.col("__pf_l2"), pl.col("__pf_u2")),
+            )  # fmt: skip
         else:
             low, high = katz_ratio(x2, m2, x1, m1, z)
-        aggs = [low.alias("ci_low"), high.alias("ci_high")]
+        out = table.select(*by, low.alias("ci_low"), high.alias("ci_high"))
+        return out.sort(by, nulls_last=True) if by else out
     if by:
         return table.group_by(by).agg(aggs).sort(by, nulls_last=True)
     return table.select(aggs)
