@@ -76,7 +76,11 @@ class Rows:
         )
 
     def mask(self, key: Key) -> np.ndarray:
-        return np.array([k == key for k in self.keys], dtype=bool)
+        """Boolean mask of the rows of group ``key`` (cached: the rows never change)."""
+        cache: dict[Key, np.ndarray] = self.__dict__.setdefault("_masks", {})
+        if key not in cache:
+            cache[key] = np.array([k == key for k in self.keys], dtype=bool)
+        return cache[key]
 
 
 # ------------------------------------------------------------- inequality indices
@@ -84,7 +88,8 @@ class Rows:
 
 def benefit(rows: Rows) -> np.ndarray:
     """b_i = yhat_i - y_i + 1 for every valid row (values 0, 1, 2)."""
-    assert rows.yt is not None and rows.yp is not None
+    assert rows.yt is not None
+    assert rows.yp is not None
     return rows.yp.astype(float) - rows.yt.astype(float) + 1.0
 
 
@@ -384,7 +389,8 @@ PROPORTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 def cells(rows: Rows, key: Key) -> dict[str, float]:
     """Row-level confusion cells of one group (weight sums)."""
-    assert rows.yt is not None and rows.yp is not None
+    assert rows.yt is not None
+    assert rows.yp is not None
     m = rows.mask(key)
     yt, yp, w = rows.yt, rows.yp, rows.w
     return {

@@ -48,14 +48,19 @@ CASES: dict[str, tuple[dict[str, Any], list[str], bool]] = {
     "five-groups": (dict(seed=13, groups=tuple("abcde"), rows=500), ["g"], False),
     "weighted": (dict(seed=14, weights="float"), ["g"], True),
     "nulls": (dict(seed=15, nulls=True), ["g"], False),
-    "weighted-nulls-2d": (dict(seed=16, weights="float", nulls=True, second=("x", "y")),
-                          ["g", "h"], True),
+    "weighted-nulls-2d": (
+        dict(seed=16, weights="float", nulls=True, second=("x", "y")),
+        ["g", "h"],
+        True,
+    ),
     "no-false-negatives": (dict(seed=17, no_false_negatives=True), ["g"], False),
-}  # fmt: skip
+}
 
 
 @pytest.fixture(params=list(CASES), ids=list(CASES))
-def case(request: pytest.FixtureRequest) -> tuple[pl.DataFrame, dict[str, Any], ref.Rows, list[str]]:
+def case(
+    request: pytest.FixtureRequest,
+) -> tuple[pl.DataFrame, dict[str, Any], ref.Rows, list[str]]:
     spec, sens, weighted = CASES[request.param]
     data = ref.make_data(**spec)
     kw: dict[str, Any] = {"y_true": "y_true", "y_pred": "y_pred"}
@@ -78,17 +83,22 @@ def test_alpha_zero_is_infinite_with_a_false_negative(run: Any) -> None:
     rows = ref.rows_of(data)
     assert np.any(ref.benefit(rows) == 0)
     assert ref.generalized_entropy_index(rows, 0.0) == math.inf
-    assert run(_frame(data), "generalized_entropy_index", y_true="y_true", y_pred="y_pred",
-               alpha=0.0) == math.inf  # fmt: skip
+    assert (
+        run(_frame(data), "generalized_entropy_index", y_true="y_true", y_pred="y_pred", alpha=0.0)
+        == math.inf
+    )
 
 
 def test_alpha_zero_is_finite_without_false_negatives(run: Any) -> None:
     data = ref.make_data(22, rows=80, no_false_negatives=True)
     rows = ref.rows_of(data)
     want = ref.generalized_entropy_index(rows, 0.0)
-    assert want is not None and math.isfinite(want) and want > 0
-    got = run(_frame(data), "generalized_entropy_index", y_true="y_true", y_pred="y_pred",
-              alpha=0.0)  # fmt: skip
+    assert want is not None
+    assert math.isfinite(want)
+    assert want > 0
+    got = run(
+        _frame(data), "generalized_entropy_index", y_true="y_true", y_pred="y_pred", alpha=0.0
+    )
     assert _close(got, want)
 
 
@@ -116,8 +126,9 @@ def test_coefficient_of_variation(run: Any, case: Any) -> None:
 def test_between_group_generalized_entropy_index(run: Any, case: Any, alpha: float) -> None:
     df, kw, rows, sens = case
     want = ref.between_group_generalized_entropy_index(rows, alpha)
-    got = run(df, "between_group_generalized_entropy_index", alpha=alpha,
-              sensitive_features=sens, **kw)  # fmt: skip
+    got = run(
+        df, "between_group_generalized_entropy_index", alpha=alpha, sensitive_features=sens, **kw
+    )
     assert _close(got, want), (got, want)
 
 
@@ -148,8 +159,13 @@ def test_between_group_is_at_most_total(case: Any) -> None:
 @pytest.mark.parametrize("alpha", [0.0, 1.0, 2.0])
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
 def test_by_batches(run: Any, alpha: float, weighted: bool) -> None:
-    data = ref.make_data(31, rows=600, weights="float" if weighted else None,
-                         batches=("m1", "m2", "m3"), no_false_negatives=alpha == 0.0)  # fmt: skip
+    data = ref.make_data(
+        31,
+        rows=600,
+        weights="float" if weighted else None,
+        batches=("m1", "m2", "m3"),
+        no_false_negatives=alpha == 0.0,
+    )
     kw: dict[str, Any] = {"y_true": "y_true", "y_pred": "y_pred", "by": "batch"}
     if weighted:
         kw["sample_weight"] = "w"
@@ -161,12 +177,17 @@ def test_by_batches(run: Any, alpha: float, weighted: bool) -> None:
         assert got["batch"].to_list() == ["m1", "m2", "m3"]
         for b, value in got.iter_rows():
             rows = ref.rows_of(ref.subset(data, "batch", b), ["g"], weighted=weighted)
-            fn = (ref.between_group_generalized_entropy_index if extra
-                  else ref.generalized_entropy_index)  # fmt: skip
+            fn = (
+                ref.between_group_generalized_entropy_index
+                if extra
+                else ref.generalized_entropy_index
+            )
             assert _close(value, fn(rows, alpha)), (name, b, value)
-    for name, fn1 in (("theil_index", ref.theil_index),
-                      ("coefficient_of_variation", ref.coefficient_of_variation),
-                      ("between_group_theil_index", ref.between_group_theil_index)):  # fmt: skip
+    for name, fn1 in (
+        ("theil_index", ref.theil_index),
+        ("coefficient_of_variation", ref.coefficient_of_variation),
+        ("between_group_theil_index", ref.between_group_theil_index),
+    ):
         extra = {"sensitive_features": "g"} if name.startswith("between") else {}
         got = run(df, name, **kw, **extra)
         assert got.columns == ["batch", name]
@@ -186,8 +207,9 @@ def test_integer_weights_are_frequency_weights(alpha: float) -> None:
     weighted = df.fair.generalized_entropy_index(sample_weight="w", **kw)
     repeated = rep.fair.generalized_entropy_index(**kw)
     assert _close(weighted, repeated, rel=1e-12)
-    bw = df.fair.between_group_generalized_entropy_index(sample_weight="w", sensitive_features="g",
-                                                         **kw)  # fmt: skip
+    bw = df.fair.between_group_generalized_entropy_index(
+        sample_weight="w", sensitive_features="g", **kw
+    )
     br = rep.fair.between_group_generalized_entropy_index(sensitive_features="g", **kw)
     assert _close(bw, br, rel=1e-12)
 
@@ -210,8 +232,16 @@ def test_perfect_predictions_give_zero(run: Any) -> None:
     kw = {"y_true": "y_true", "y_pred": "y_pred"}
     for alpha in ALPHAS:
         assert run(df, "generalized_entropy_index", alpha=alpha, **kw) == 0.0
-        assert run(df, "between_group_generalized_entropy_index", alpha=alpha,
-                   sensitive_features="g", **kw) == 0.0  # fmt: skip
+        assert (
+            run(
+                df,
+                "between_group_generalized_entropy_index",
+                alpha=alpha,
+                sensitive_features="g",
+                **kw,
+            )
+            == 0.0
+        )
     assert run(df, "coefficient_of_variation", **kw) == 0.0
 
 
@@ -259,14 +289,20 @@ def _aif_metric(data: dict[str, list[Any]], weighted: bool) -> Any:
             }
         )
         return datasets.BinaryLabelDataset(
-            df=frame, label_names=["label"], protected_attribute_names=["g"],
-            instance_weights_name="w", favorable_label=1.0, unfavorable_label=0.0,
-        )  # fmt: skip
+            df=frame,
+            label_names=["label"],
+            protected_attribute_names=["g"],
+            instance_weights_name="w",
+            favorable_label=1.0,
+            unfavorable_label=0.0,
+        )
 
     return metrics.ClassificationMetric(
-        dataset("y_true"), dataset("y_pred"),
-        unprivileged_groups=[{"g": 0}], privileged_groups=[{"g": 1}],
-    )  # fmt: skip
+        dataset("y_true"),
+        dataset("y_pred"),
+        unprivileged_groups=[{"g": 0}],
+        privileged_groups=[{"g": 1}],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -279,12 +315,19 @@ def aif_data() -> dict[str, list[Any]]:
 def test_aif360_generalized_entropy_index(run: Any, aif_data: Any, alpha: float) -> None:
     aif = _aif_metric(aif_data, weighted=False)
     want = float(aif.generalized_entropy_index(alpha=alpha))
-    got = run(_frame(aif_data), "generalized_entropy_index", y_true="y_true", y_pred="y_pred",
-              alpha=alpha)  # fmt: skip
+    got = run(
+        _frame(aif_data), "generalized_entropy_index", y_true="y_true", y_pred="y_pred", alpha=alpha
+    )
     assert _close(got, want), (got, want)
     between = float(aif.between_group_generalized_entropy_index(alpha=alpha))
-    got_b = run(_frame(aif_data), "between_group_generalized_entropy_index", y_true="y_true",
-                y_pred="y_pred", sensitive_features="g", alpha=alpha)  # fmt: skip
+    got_b = run(
+        _frame(aif_data),
+        "between_group_generalized_entropy_index",
+        y_true="y_true",
+        y_pred="y_pred",
+        sensitive_features="g",
+        alpha=alpha,
+    )
     assert _close(got_b, between), (got_b, between)
 
 
@@ -294,8 +337,10 @@ def test_aif360_theil_and_cv(run: Any, aif_data: Any) -> None:
     df = _frame(aif_data)
     kw = {"y_true": "y_true", "y_pred": "y_pred"}
     assert _close(run(df, "theil_index", **kw), float(aif.theil_index()))
-    assert _close(run(df, "between_group_theil_index", sensitive_features="g", **kw),
-                  float(aif.between_group_theil_index()))  # fmt: skip
+    assert _close(
+        run(df, "between_group_theil_index", sensitive_features="g", **kw),
+        float(aif.between_group_theil_index()),
+    )
     # AIF360 0.6: coefficient_of_variation = sqrt(2 * GE(2)), i.e. std(b)/mean(b): the same
     # as the textbook, NOT 2*sqrt(GE(2)) as api3.md suspected.
     cv = run(df, "coefficient_of_variation", **kw)
@@ -319,8 +364,9 @@ def test_aif360_sklearn_api_three_groups(run: Any, alpha: float) -> None:
     kw = {"y_true": "y_true", "y_pred": "y_pred", "alpha": alpha}
     want = float(skm.generalized_entropy_error(y_true, y_pred, alpha=alpha))
     assert _close(run(df, "generalized_entropy_index", **kw), want)
-    want_b = float(skm.between_group_generalized_entropy_error(y_true, y_pred, prot_attr="g",
-                                                               alpha=alpha))  # fmt: skip
+    want_b = float(
+        skm.between_group_generalized_entropy_error(y_true, y_pred, prot_attr="g", alpha=alpha)
+    )
     got_b = run(df, "between_group_generalized_entropy_index", sensitive_features="g", **kw)
     assert _close(got_b, want_b), (got_b, want_b)
 
@@ -354,3 +400,33 @@ def test_aif360_differs_with_weights(aif_data: Any) -> None:
     theirs = float(aif_w.generalized_entropy_index(alpha=2))
     assert _close(df.fair.generalized_entropy_index(**kw), theirs)
     assert not _close(df.fair.generalized_entropy_index(sample_weight="w", **kw), theirs, rel=1e-6)
+
+
+def test_sensitive_features_do_not_change_the_population_index(run: Any, case: Any) -> None:
+    # api3.md: sensitive_features is optional for the (non between-group) indices; the
+    # index is over every row either way (null groups included)
+    df, kw, rows, sens = case
+    want = ref.generalized_entropy_index(rows, 2.0)
+    got = run(df, "generalized_entropy_index", sensitive_features=sens, **kw)
+    assert _close(got, want)
+    assert _close(run(df, "theil_index", sensitive_features=sens, **kw), ref.theil_index(rows))
+
+
+def test_pos_label(run: Any) -> None:
+    # string labels with pos_label="yes" give the same indices as the 0/1 encoding
+    data = ref.make_data(61, rows=200)
+    df = _frame(data)
+    words = df.with_columns(
+        pl.when(pl.col(c) == 1).then(pl.lit("yes")).otherwise(pl.lit("no")).alias(c)
+        for c in ("y_true", "y_pred")
+    )
+    rows = ref.rows_of(data, ["g"])
+    kw = {"y_true": "y_true", "y_pred": "y_pred", "pos_label": "yes"}
+    assert _close(
+        run(words, "generalized_entropy_index", alpha=3.0, **kw),
+        ref.generalized_entropy_index(rows, 3.0),
+    )
+    assert _close(
+        run(words, "between_group_theil_index", sensitive_features="g", **kw),
+        ref.between_group_theil_index(rows),
+    )

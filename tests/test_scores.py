@@ -170,12 +170,15 @@ class Case:
 _CACHE: dict[str, Case] = {}
 
 
-@pytest.fixture(params=list(CASES), ids=list(CASES))
-def case(request: pytest.FixtureRequest) -> Case:
-    name = request.param
+def case_named(name: str) -> Case:
     if name not in _CACHE:
         _CACHE[name] = Case(name)
     return _CACHE[name]
+
+
+@pytest.fixture(params=list(CASES), ids=list(CASES))
+def case(request: pytest.FixtureRequest) -> Case:
+    return case_named(request.param)
 
 
 def check_keys(case: Case, got: pl.DataFrame) -> None:
@@ -218,7 +221,7 @@ def test_group_stats_score_sums(run: Any, case: Case) -> None:
 
 @IGNORE
 def test_group_stats_score_sums_without_predictions(run: Any) -> None:
-    case = Case("weighted-nulls-2d")
+    case = case_named("weighted-nulls-2d")
     got = run(case.df, "group_stats", **case.kw)
     for row in got.iter_rows(named=True):
         b = rs.balance(case.groups[case.key(row)])
@@ -245,27 +248,36 @@ def test_by_group_balance(run: Any, case: Case) -> None:
 BALANCE = ["balance_for_positive_class", "balance_for_negative_class"]
 
 
-@IGNORE
-@pytest.mark.parametrize("method", ["between_groups", "to_overall", "to_reference"])
-@pytest.mark.parametrize("kind", ["difference", "ratio"])
-@pytest.mark.parametrize("measure", BALANCE)
-def test_balance_criteria(run: Any, case: Case, measure: str, kind: str, method: str) -> None:
-    name = f"{measure}_{kind}"
-    got = case.scalar(run(case.df, name, **case.kw, method=method), name)
-    assert set(got) == set(case.batches)
-    for bkey, groups in case.batches.items():
-        values = {k: rs.balance(g)[measure] for k, g in groups.items()}
-        overall = rs.overall_balance(groups)[measure]
-        want = rs.compare(values, overall, kind, method, rs.largest(groups))
-        assert close(got[bkey], want), (name, method, bkey, got[bkey], want)
+BALANCE_CRITERIA = [
+    (measure, kind, method)
+    for measure in BALANCE
+    for kind in ("difference", "ratio")
+    for method in ("between_groups", "to_overall", "to_reference")
+]
 
 
 @IGNORE
-@pytest.mark.parametrize("measure", BALANCE)
-def test_balance_criteria_named_reference(run: Any, case: Case, measure: str) -> None:
+def test_balance_criteria(run: Any, case: Case) -> None:
+    """Every balance criterion with every method (one test, all mismatches reported)."""
+    bad = []
+    for measure, kind, method in BALANCE_CRITERIA:
+        name = f"{measure}_{kind}"
+        got = case.scalar(run(case.df, name, **case.kw, method=method), name)
+        assert set(got) == set(case.batches)
+        for bkey, groups in case.batches.items():
+            values = {k: rs.balance(g)[measure] for k, g in groups.items()}
+            overall = rs.overall_balance(groups)[measure]
+            want = rs.compare(values, overall, kind, method, rs.largest(groups))
+            if not close(got[bkey], want):
+                bad.append((name, method, bkey, got[bkey], want))
+    assert not bad, bad
+
+
+@IGNORE
+def test_balance_criteria_named_reference(run: Any, case: Case) -> None:
     bkey = next(iter(case.batches))
     given = case.reference_value(bkey)
-    for kind in ("difference", "ratio"):
+    for measure, kind in [(m, k) for m in BALANCE for k in ("difference", "ratio")]:
         name = f"{measure}_{kind}"
         got = case.scalar(run(case.df, name, **case.kw, reference_group=given), name)
         for b, groups in case.batches.items():
@@ -299,8 +311,19 @@ CALIBRATION_COLUMNS = ["bin", "bin_low", "bin_high", "n", "mean_prob", "fraction
 
 
 @IGNORE
-@pytest.mark.parametrize("spec", list(BINS))
+@pytest.mark.parametrize("spec", ["default", "edges"])
 def test_calibration(run: Any, case: Case, spec: str) -> None:
+    check_calibration(run, case, spec)
+
+
+@IGNORE
+@pytest.mark.parametrize("spec", ["n_bins=5", "n_bins=1", "n_bins=13"])
+def test_calibration_other_bin_counts(run: Any, spec: str) -> None:
+    for name in ("three-ties", "weighted-nulls-2d", "edges"):
+        check_calibration(run, case_named(name), spec)
+
+
+def check_calibration(run: Any, case: Case, spec: str) -> None:
     got = run(case.df, "calibration", **case.kw, **BINS[spec])
     check_keys(case, got)
     assert got.columns == [*case.keys, *CALIBRATION_COLUMNS]
@@ -318,10 +341,14 @@ def test_calibration(run: Any, case: Case, spec: str) -> None:
 
 
 @IGNORE
-@pytest.mark.parametrize("n_bins", [10, 5, 7])
-def test_calibration_matches_sklearn(run: Any, case: Case, n_bins: int) -> None:
+def test_calibration_matches_sklearn(run: Any, case: Case) -> None:
     if case.weighted:
         pytest.skip("sklearn.calibration.calibration_curve takes no sample_weight")
+    for n_bins in (10, 5, 7):
+        check_sklearn_calibration(run, case, n_bins)
+
+
+def check_sklearn_calibration(run: Any, case: Case, n_bins: int) -> None:
     got = run(case.df, "calibration", **case.kw, n_bins=n_bins)
     for key, g in case.groups.items():
         rows = got.filter(
@@ -344,7 +371,7 @@ def test_calibration_matches_sklearn(run: Any, case: Case, n_bins: int) -> None:
 
 
 def test_calibration_explicit_uniform_bins_equal_n_bins(run: Any) -> None:
-    case = Case("edges")
+    case = case_named("edges")
     a = run(case.df, "calibration", **case.kw, n_bins=5)
     b = run(case.df, "calibration", **case.kw, bins=np.linspace(0, 1, 6).tolist())
     assert a.equals(b)
@@ -354,38 +381,46 @@ def test_calibration_explicit_uniform_bins_equal_n_bins(run: Any) -> None:
 
 
 @IGNORE
-@pytest.mark.parametrize("spec", ["default", "n_bins=5", "edges"])
-def test_expected_calibration_error(run: Any, case: Case, spec: str) -> None:
-    got = run(case.df, "expected_calibration_error", **case.kw, **BINS[spec])
-    check_keys(case, got)
-    assert "expected_calibration_error" in got.columns
-    assert [case.key(r) for r in got.iter_rows(named=True)] == list(case.groups)
-    edges = edges_of(BINS[spec])
-    for row in got.iter_rows(named=True):
-        g = case.groups[case.key(row)]
-        want = rs.expected_calibration_error(rs.calibration_bins(g, edges))
-        assert close(row["expected_calibration_error"], want), (row, want)
+def test_expected_calibration_error(run: Any, case: Case) -> None:
+    for spec in ("default", "n_bins=5", "edges"):
+        got = run(case.df, "expected_calibration_error", **case.kw, **BINS[spec])
+        check_keys(case, got)
+        assert "expected_calibration_error" in got.columns
+        assert [case.key(r) for r in got.iter_rows(named=True)] == list(case.groups)
+        edges = edges_of(BINS[spec])
+        for row in got.iter_rows(named=True):
+            g = case.groups[case.key(row)]
+            want = rs.expected_calibration_error(rs.calibration_bins(g, edges))
+            assert close(row["expected_calibration_error"], want), (spec, row, want)
+
+
+CALIBRATION_DIFFERENCE = [
+    (spec, reference, min_bin_size)
+    for spec in ("default", "edges")
+    for reference in ("default", "largest", "named")
+    for min_bin_size in (1, 15)
+]
 
 
 @IGNORE
-@pytest.mark.parametrize("min_bin_size", [1, 15])
-@pytest.mark.parametrize("reference", ["default", "largest", "named"])
-@pytest.mark.parametrize("spec", ["default", "edges"])
-def test_calibration_difference(
-    run: Any, case: Case, spec: str, reference: str, min_bin_size: int
-) -> None:
-    kw = dict(case.kw, **BINS[spec], min_bin_size=min_bin_size)
-    if reference == "largest":
-        kw["reference_group"] = "largest"
-    elif reference == "named":
-        kw["reference_group"] = case.reference_value(next(iter(case.batches)))
-    got = case.scalar(run(case.df, "calibration_difference", **kw), "calibration_difference")
-    assert set(got) == set(case.batches)
-    for bkey, groups in case.batches.items():
-        ref_key = next(iter(groups)) if reference == "named" else rs.largest(groups)
-        # min_bin_size is compared with the bin's `n` (the weight sum when weighted)
-        want = rs.calibration_difference(groups, edges_of(BINS[spec]), ref_key, min_bin_size)
-        assert close(got[bkey], want), (bkey, got[bkey], want)
+def test_calibration_difference(run: Any, case: Case) -> None:
+    bad = []
+    for spec, reference, min_bin_size in CALIBRATION_DIFFERENCE:
+        kw = dict(case.kw, **BINS[spec], min_bin_size=min_bin_size)
+        if reference == "largest":
+            kw["reference_group"] = "largest"
+        elif reference == "named":
+            kw["reference_group"] = case.reference_value(next(iter(case.batches)))
+        got = case.scalar(run(case.df, "calibration_difference", **kw), "calibration_difference")
+        assert set(got) == set(case.batches)
+        for bkey, groups in case.batches.items():
+            ref_key = next(iter(groups)) if reference == "named" else rs.largest(groups)
+            # min_bin_size is compared with the bin's `n` (the weight sum when weighted)
+            edges = edges_of(BINS[spec])
+            want = rs.calibration_difference(groups, edges, ref_key, min_bin_size)
+            if not close(got[bkey], want):
+                bad.append((spec, reference, min_bin_size, bkey, got[bkey], want))
+    assert not bad, bad
 
 
 def test_calibration_difference_null_when_no_common_bin(run: Any) -> None:
@@ -399,6 +434,34 @@ def test_calibration_difference_null_when_no_common_bin(run: Any) -> None:
     assert run(df2, "calibration_difference", **kw) == pytest.approx(0.25, abs=1e-15)
     # ... which min_bin_size=2 rules out again (a has one row in bin 9)
     assert run(df2, "calibration_difference", **kw, min_bin_size=2) is None
+
+
+def test_calibration_difference_min_bin_size_counts_weight(run: Any) -> None:
+    """Weighted, `n` of a bin is its weight sum, and min_bin_size is compared with `n`.
+
+    a: (y=1, s=0.95, w=5), (y=0, s=0.05, w=1)
+    b: (y=1, s=0.95, w=1), (y=0, s=0.95, w=1) x 2, (y=0, s=0.05, w=4)
+    b is the largest (weight 7 vs 6; also 4 rows vs 2). Bin 9: a n=5, fraction 1;
+    b n=3, fraction 1/3. Bin 0: a n=1, b n=4, fractions 0 and 0.
+    min_bin_size=3: only bin 9 qualifies (a's bin 0 has n=1): |1 - 1/3| = 2/3
+    (counting rows instead, a's bin 9 has 1 row and nothing would qualify).
+    min_bin_size=4: b's bin 9 has n=3 < 4, a's bin 0 n=1 < 4: no common bin, null.
+    """
+    df = pl.DataFrame({
+        "g": ["a", "a", "b", "b", "b", "b"],
+        "y": [1, 0, 1, 0, 0, 0],
+        "s": [0.95, 0.05, 0.95, 0.95, 0.95, 0.05],
+        "w": [5.0, 1.0, 1.0, 1.0, 1.0, 4.0],
+    })  # fmt: skip
+    kw = {**KW2, "sample_weight": "w"}
+    t = run(df, "calibration", **kw)
+    assert t.select("g", "bin", "n").rows() == [("a", 0, 1.0), ("a", 9, 5.0), ("b", 0, 4.0),
+                                                 ("b", 9, 3.0)]  # fmt: skip
+    assert run(df, "calibration_difference", **kw) == pytest.approx(2 / 3, abs=1e-15)
+    assert run(df, "calibration_difference", **kw, min_bin_size=3) == pytest.approx(
+        2 / 3, abs=1e-15
+    )
+    assert run(df, "calibration_difference", **kw, min_bin_size=4) is None
 
 
 # ---- ROC ------------------------------------------------------------------------------
@@ -575,6 +638,26 @@ def _sweep_expected(
     return out
 
 
+def test_threshold_sweep_weighted_counts_are_sums(run: Any) -> None:
+    """tp at t is the weight of the positives scoring >= t, a sum, not a difference.
+
+    Group a: positives (s=0.1, w=1e16) and (s=0.9, w=1); negative (s=0.3, w=1).
+    At t = 0.5 only the row s=0.9 is predicted positive: tp = 1, fp = 0, fn = 1e16,
+    tn = 1 (exact in floating point). Total positive weight 1e16 + 1 rounds to 1e16,
+    so "total - below" gives tp = 1e16 - 1e16 = 0.
+    """
+    df = pl.DataFrame({"g": ["a", "a", "a", "b", "b"], "y": [1, 1, 0, 1, 0],
+                       "s": [0.1, 0.9, 0.3, 0.8, 0.2], "w": [1e16, 1.0, 1.0, 1.0, 1.0]})  # fmt: skip
+    kw = {**KW2, "sample_weight": "w"}
+    sweep = run(df, "threshold_sweep", **kw, thresholds=[0.5]).filter(pl.col("g") == "a")
+    assert sweep.select("tp", "fp", "fn", "tn").row(0) == (1.0, 0.0, 1e16, 1.0)
+    direct = df.fair.by_group(y_true="y", y_pred=pl.col("s") >= 0.5, sensitive_features="g",
+                              sample_weight="w")  # fmt: skip
+    assert direct.filter(pl.col("g") == "a").select("tp", "fp", "fn", "tn").row(0) == (
+        1.0, 0.0, 1e16, 1.0
+    )  # fmt: skip
+
+
 @IGNORE
 def test_threshold_sweep(run: Any, case: Case) -> None:
     got = run(case.df, "threshold_sweep", **case.kw)
@@ -638,9 +721,10 @@ def test_y_pred_expression(run: Any, case: Case) -> None:
     kw = {k: v for k, v in case.kw.items() if k != "y_prob"}
     expr = run(df, "by_group", **kw, y_pred=pl.col("s") >= 0.49)
     column = run(df, "by_group", **kw, y_pred="p49")
-    assert expr.equals(column)
+    # weighted sums may differ in the last bit between two plans (summation order)
+    assert_frame_equal(expr, column, rel_tol=REL, abs_tol=ABS)
     with_prob = run(df, "by_group", **case.kw, y_pred=pl.col("s") >= 0.49)
-    assert with_prob.select(column.columns).equals(column)
+    assert_frame_equal(with_prob.select(column.columns), column, rel_tol=REL, abs_tol=ABS)
     for name in ("demographic_parity_difference", "equal_opportunity_ratio",
                  "predictive_parity_difference"):  # fmt: skip
         k = dict(kw) if name != "demographic_parity_difference" else {
@@ -648,7 +732,10 @@ def test_y_pred_expression(run: Any, case: Case) -> None:
         }  # fmt: skip
         a = run(df, name, **k, y_pred=pl.col("s") >= 0.49)
         b = run(df, name, **k, y_pred="p49")
-        assert a == b if not isinstance(a, pl.DataFrame) else a.equals(b)
+        if isinstance(a, pl.DataFrame):
+            assert_frame_equal(a, b, rel_tol=REL, abs_tol=ABS)
+        else:
+            assert a == pytest.approx(b, rel=REL, abs=ABS)
 
 
 # ---- nulls ----------------------------------------------------------------------------
@@ -667,8 +754,23 @@ SCORE_METHODS = {
 }
 
 
+# eager score methods built on a score histogram do not warn about excluded rows
+NO_NULL_WARNING = {
+    "calibration", "expected_calibration_error", "calibration_difference", "roc_curve",
+    "roc_auc", "abroca", "threshold_sweep",
+}  # fmt: skip
+
+
 @pytest.mark.parametrize("method", list(SCORE_METHODS))
-def test_null_scores_warn_eager_only(run: Any, method: str) -> None:
+def test_null_scores_warn_eager_only(run: Any, method: str, request: pytest.FixtureRequest) -> None:
+    if run.kind == "eager" and method in NO_NULL_WARNING:
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason="library: eager histogram-based score methods exclude null rows "
+                "without a NullDataWarning (spec: eager warns)",
+            )
+        )
     df = make(21, rows=200, groups=("a", "b"))
     df = df.with_columns(
         s=pl.when(pl.int_range(pl.len()) % 40 == 0).then(None).otherwise(pl.col("s")),
@@ -882,16 +984,21 @@ def _call(df: pl.DataFrame, kind: str, method: str, **kw: Any) -> Any:
 
 
 @pytest.mark.parametrize("kind", ["eager", "lazy", "streaming"])
-@pytest.mark.parametrize("bad", [1.5, -0.1, float("nan"), float("inf")])
 @pytest.mark.parametrize("method", ERROR_METHODS)
-def test_score_out_of_range(kind: str, bad: float, method: str) -> None:
-    df = make(23, rows=40).rename({"s": "my_score"})
-    df = df.with_columns(
-        my_score=pl.when(pl.int_range(pl.len()) == 7).then(bad).otherwise(pl.col("my_score"))
-    )
-    kw = {**KW2, "y_prob": "my_score", **SCORE_METHODS[method]}
-    with pytest.raises(ValueRangeError, match="my_score"):
-        _call(df, kind, method, **kw)
+def test_score_out_of_range(kind: str, method: str) -> None:
+    for bad in (1.5, -0.1, float("nan"), float("inf")):
+        df = make(23, rows=40).rename({"s": "my_score"})
+        df = df.with_columns(
+            my_score=pl.when(pl.int_range(pl.len()) == 7).then(bad).otherwise(pl.col("my_score"))
+        )
+        kw = {**KW2, "y_prob": "my_score", **SCORE_METHODS[method]}
+        if kind == "eager":  # raises at the call
+            with pytest.raises(ValueRangeError, match="my_score"):
+                getattr(df.fair, method)(**kw)
+            continue
+        lazy = getattr(df.lazy().fair, method)(**kw)  # the plan builds: values are unread
+        with pytest.raises(ValueRangeError, match="my_score"):
+            lazy.collect(engine="in-memory" if kind == "lazy" else "streaming")
 
 
 @pytest.mark.parametrize("kind", ["eager", "lazy", "streaming"])
@@ -918,11 +1025,12 @@ BAD_BINS: dict[str, dict[str, Any]] = {
 
 
 @pytest.mark.parametrize("kind", ["eager", "lazy"])
-@pytest.mark.parametrize("bad", list(BAD_BINS))
 @pytest.mark.parametrize(
     "method", ["calibration", "expected_calibration_error", "calibration_difference"]
 )
-def test_bad_bins(kind: str, bad: str, method: str) -> None:
+def test_bad_bins(kind: str, method: str) -> None:
     df = make(25, rows=40)
-    with pytest.raises(InvalidParameterError):
-        _call(df, kind, method, **KW2, **BAD_BINS[bad])
+    for bad, kw in BAD_BINS.items():
+        with pytest.raises(InvalidParameterError):  # noqa: PT012
+            _call(df, kind, method, **KW2, **kw)
+            pytest.fail(f"no error for {bad}")

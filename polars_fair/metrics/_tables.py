@@ -115,14 +115,9 @@ def _interval_fields(
     )
     if not usable:
         return [pl.lit(None, dtype=pl.Float64).alias(n) for n in names]
-    x, m = rate_fraction(rate, c)
-    if reference == "rest":
-        total = c.map(lambda e: over(e.sum(), by))
-        xr, mr = rate_fraction(rate, total.minus(c))
-        own = pl.lit(False)
-    else:
-        own = is_reference(reference, sensitive, by)
-        xr, mr = (over(e.filter(own).first(), by) for e in (x, m))
+    x, m = pl.col(f"__pf_x_{rate}"), pl.col(f"__pf_m_{rate}")
+    xr, mr = pl.col(f"__pf_xr_{rate}"), pl.col(f"__pf_mr_{rate}")
+    own = pl.lit(False) if reference == "rest" else is_reference(reference, sensitive, by)
     p1, p2 = safe_div(x, m), safe_div(xr, mr)
     d_low, d_high = newcombe_difference(p1, wilson(x, m, z), p2, wilson(xr, mr, z))
     r_low, r_high = katz_ratio(x, m, xr, mr, z)
@@ -130,6 +125,40 @@ def _interval_fields(
         pl.when(~own).then(e).alias(n)
         for e, n in zip((d_low, d_high, r_low, r_high), names, strict=True)
     ]
+
+
+def _interval_counts(
+    stats: pl.LazyFrame,
+    c: Counts,
+    rates: list[str],
+    reference: tuple[Any, ...] | str,
+    sensitive: Sequence[str],
+    by: list[str],
+) -> pl.LazyFrame:
+    """Numerators and denominators of each rate and of its reference, as columns.
+
+    Materialised once so that the interval formulas refer to columns rather than
+    repeat nested expressions (which would make the plan grow multiplicatively).
+    """
+    wanted = [r for r in rates if r in INTERVAL_RATES]
+    if not wanted or not (isinstance(reference, tuple) or reference in ("largest", "rest")):
+        return stats
+    own = pl.lit(False) if reference == "rest" else is_reference(reference, sensitive, by)
+    cols = []
+    for rate in wanted:
+        x, m = rate_fraction(rate, c)
+        if reference == "rest":
+            total = c.map(lambda e: over(e.sum(), by))
+            xr, mr = rate_fraction(rate, total.minus(c))
+        else:
+            xr, mr = (over(e.filter(own).first(), by) for e in (x, m))
+        cols += [
+            x.cast(pl.Float64).alias(f"__pf_x_{rate}"),
+            m.cast(pl.Float64).alias(f"__pf_m_{rate}"),
+            xr.cast(pl.Float64).alias(f"__pf_xr_{rate}"),
+            mr.cast(pl.Float64).alias(f"__pf_mr_{rate}"),
+        ]
+    return stats.with_columns(cols)
 
 
 def disparity_table(
@@ -150,6 +179,8 @@ def disparity_table(
     names = stats.collect_schema().names()
     c = Counts.from_columns(names)
     values = rate_columns(names, by, metrics)
+    if confidence_level is not None:
+        stats = _interval_counts(stats, c, list(values), reference, sensitive, by)
     structs = []
     for rate, value in values.items():
         v = _fill(value, zero_division)
