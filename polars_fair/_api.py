@@ -178,15 +178,19 @@ def warn_about(
     measures: Sequence[str] | None,
     zero_division: float | None,
 ) -> None:
-    """Eager-path warnings: rows excluded for nulls, rates undefined for some groups."""
+    """Eager-path warnings: rows excluded for nulls, rates undefined for some groups.
+
+    `stats` is a reduction with an ``n_null`` column: the statistics table, or a score
+    histogram (several rows per group; then `measures` is empty).
+    """
     if stats.height == 0:
         return
     excluded = int(stats.get_column("n_null").sum())
     if excluded:
-        groups = stats.filter(pl.col("n_null") > 0).select(keys).rows()
+        groups = stats.filter(pl.col("n_null") > 0).select(keys).unique(maintain_order=True)
         msg = (
-            f"{excluded} row(s) with a null label or weight were excluded (counted in "
-            f"`n_null`), in groups {_show(groups)}"
+            f"{excluded} row(s) with a null label, score or weight were excluded (counted "
+            f"in `n_null`), in groups {_show(groups.rows())}"
         )
         warnings.warn(msg, NullDataWarning, stacklevel=find_stacklevel())
     if zero_division is not None:

@@ -9,24 +9,24 @@ Each reads the data once (one statistics table) and derives everything from it.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from polars_fair._api import Audit, check_confidence, check_min_size, check_zd
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
-from polars_fair._validate import check_method, normalize_reference
+from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
+from polars_fair._validate import check_method
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, require_reference
-from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
+from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats
 from polars_fair.metrics._inequality import entropy_table
 from polars_fair.metrics._intervals import z_value
 from polars_fair.metrics._rates import SCORE_RATES
 from polars_fair.metrics._registry import CRITERIA, DEFAULT_SUMMARY
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._tradeoffs import tradeoff_table
-from polars_fair.metrics._verdicts import Bands, criterion_value_table, summary_table
+from polars_fair.metrics._verdicts import Bands, criteria_long, summary_table
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
@@ -47,9 +47,7 @@ _DATA = """
     ... )"""
 
 
-def _example(fn: Any) -> Any:
-    fn.__doc__ = fn.__doc__.replace("    >>> DATA", _DATA.strip("\n"))
-    return fn
+_example = with_example(_DATA)
 
 
 def _check_alpha(alpha: object) -> float:
@@ -88,44 +86,45 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             sensitive_features = _POPULATION
         return Audit.of(frame, sensitive_features=sensitive_features, **kwargs)
 
-    def _entropy(
-        self, name: str, alpha: float, between: bool, root: bool, **kwargs: Any
-    ) -> ScalarT:
-        audit = self._audit(**kwargs)
-        stats = require_nonempty(audit.stats())
-        plan = entropy_table(
-            stats, by=audit.by, alpha=alpha, between_groups=between, name=name, root=root
-        )
-        return self._finish_scalar(plan, audit.by)
+    def _pair_reference(self, reference_group: Any, audit: Audit) -> tuple[Any, ...] | str | None:
+        """The checked reference, or None when not given."""
+        if reference_group is None:
+            return None
+        return pair_reference(reference_group, audit.sensitive)
 
-    def _reference(self, reference_group: Any, sensitive: list[str]) -> tuple[Any, ...] | str:
-        reference = normalize_reference(reference_group, sensitive)
-        if isinstance(reference, str) and reference != "largest":
-            msg = (
-                f"`reference_group` {reference!r} is not allowed here: the comparison is "
-                "between two groups\n\nHint: use a group value or 'largest'"
-            )
-            raise InvalidParameterError(msg)
-        return reference
-
-    def _with_reference(self, stats: pl.LazyFrame, audit: Audit, reference: Any) -> pl.LazyFrame:
+    def _checked(self, stats: pl.LazyFrame, audit: Audit, reference: Any) -> pl.LazyFrame:
+        """The statistics table, raising at collect time if empty or the reference is absent."""
         stats = require_nonempty(stats)
         if isinstance(reference, tuple):
             stats = require_reference(stats, reference, audit.sensitive, audit.by)
         return stats
 
+    def _entropy(
+        self, name: str, alpha: float, between: bool, root: bool, **kwargs: Any
+    ) -> ScalarT:
+        audit = self._audit(**kwargs)
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            return entropy_table(
+                require_nonempty(stats), by=audit.by, alpha=alpha, between_groups=between,
+                name=name, root=root,
+            )  # fmt: skip
+
+        return self._derive_scalar(audit.stats(), audit.keys, build, audit.by)
+
     def _statistic(
         self, name: str, *, reference_group: ReferenceGroup | None, **kwargs: Any
     ) -> ScalarT:
         audit = self._audit(**kwargs)
-        reference = None
-        if reference_group is not None:
-            reference = self._reference(reference_group, audit.sensitive)
-        stats = self._with_reference(audit.stats(), audit, reference)
-        plan = statistic_table(
-            stats, name=name, by=audit.by, sensitive=audit.sensitive, reference=reference
-        )
-        return self._finish_scalar(plan, audit.by)
+        reference = self._pair_reference(reference_group, audit)
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            return statistic_table(
+                self._checked(stats, audit, reference), name=name, by=audit.by,
+                sensitive=audit.sensitive, reference=reference,
+            )  # fmt: skip
+
+        return self._derive_scalar(audit.stats(), audit.keys, build, audit.by)
 
     # ---- inequality indices -------------------------------------------------------
 
@@ -664,16 +663,16 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             sensitive_features, y_true=y_true, y_pred=y_pred, by=by,
             sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
         )  # fmt: skip
-        reference = None
-        if reference_group is not None:
-            reference = self._reference(reference_group, audit.sensitive)
-        stats = self._with_reference(audit.stats(), audit, reference)
-        plan = summary_table(
-            stats, criteria=names, method=method_, by=audit.by, sensitive=audit.sensitive,
-            reference=reference, zero_division=zd, z=z_value(level or 0.95), bands=bands,
-            min_group_size=small or 0.0,
-        )  # fmt: skip
-        return self._finish(plan)
+        reference = self._pair_reference(reference_group, audit)
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            return summary_table(
+                self._checked(stats, audit, reference), criteria=names, method=method_,
+                by=audit.by, sensitive=audit.sensitive, reference=reference, zero_division=zd,
+                z=z_value(level or 0.95), bands=bands, min_group_size=small or 0.0,
+            )  # fmt: skip
+
+        return self._derive(audit.stats(), audit.keys, build)
 
     # ---- bootstrap ----------------------------------------------------------------
 
@@ -689,7 +688,12 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         zero_division: float | None,
         sample_weight: IntoColumn | None,
         **kwargs: Any,
-    ) -> tuple[pl.LazyFrame, pl.LazyFrame, list[str], Audit]:
+    ) -> tuple[Audit, Callable[[pl.LazyFrame], tuple[pl.LazyFrame, pl.LazyFrame]]]:
+        """Check the bootstrap parameters; return the audit and its derivation.
+
+        The derivation gives (replicates, point estimates), both long tables
+        ``by…, criterion, value``.
+        """
         if sample_weight is not None:
             msg = (
                 "the counts bootstrap redraws row counts, so it needs unweighted data, got "
@@ -719,33 +723,24 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             raise InvalidParameterError(msg)
         zd = check_zd(zero_division)
         method_ = check_method(method, reference_group)
-        audit = self._audit(sample_weight=None, **kwargs)
-        reference = None
-        if reference_group is not None:
-            reference = self._reference(reference_group, audit.sensitive)
-        stats = self._with_reference(audit.stats(), audit, reference).cache()
-        reps = resample_stats(
-            stats, by=audit.by, n_resamples=n_resamples, seed=seed, scheme=scheme
-        ).cache()
-        keys = [*audit.by, REPLICATE]
-        parts, points = [], []
-        for name in names:
-            common = dict(
-                name=name, method=method_, sensitive=audit.sensitive, reference=reference,
-                zero_division=zd,
-            )  # fmt: skip
-            rep = criterion_value_table(reps, by=keys, **common)  # type: ignore[arg-type]
-            parts.append(
-                rep.select(*keys, pl.lit(name).alias("criterion"), pl.col(name).alias("value"))
-            )
-            point = criterion_value_table(stats, by=audit.by, **common)  # type: ignore[arg-type]
-            points.append(
-                point.select(
-                    *audit.by, pl.lit(name).alias("criterion"), pl.col(name).alias("value")
-                )
-            )
-        replicates = pl.concat(parts, how="vertical")
-        return replicates, pl.concat(points, how="vertical"), names, audit
+        audit: Audit = self._audit(sample_weight=None, **kwargs)
+        reference = self._pair_reference(reference_group, audit)
+
+        def build(stats: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+            stats = self._checked(stats, audit, reference).cache()
+            reps = resample_stats(
+                stats, by=audit.by, n_resamples=n_resamples, seed=seed, scheme=scheme
+            ).cache()  # every criterion reads the replicates
+
+            def long(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+                return criteria_long(
+                    table, criteria=names, method=method_, by=by, sensitive=audit.sensitive,
+                    reference=reference, zero_division=zd,
+                )  # fmt: skip
+
+            return long(reps, [*audit.by, REPLICATE]), long(stats, audit.by)
+
+        return audit, build
 
     def bootstrap_replicates(
         self,
@@ -816,13 +811,19 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         >>> reps.shape, reps.columns
         ((400, 3), ['replicate', 'criterion', 'value'])
         """
-        replicates, _, _, audit = self._replicates(
+        audit: Audit
+        audit, build = self._replicates(
             criteria=criteria, n_resamples=n_resamples, seed=seed, scheme=scheme,
             method=method, reference_group=reference_group, zero_division=zero_division,
             sample_weight=sample_weight, y_true=y_true, y_pred=y_pred,
             sensitive_features=sensitive_features, by=by, pos_label=pos_label,
         )  # fmt: skip
-        return self._finish(replicates.sort([*audit.by, "criterion", REPLICATE], nulls_last=True))
+        order: list[str] = [*audit.by, "criterion", REPLICATE]
+
+        def replicates(stats: pl.LazyFrame) -> pl.LazyFrame:
+            return build(stats)[0].sort(order, nulls_last=True)
+
+        return self._derive(audit.stats(), audit.keys, replicates)
 
     def bootstrap(
         self,
@@ -916,26 +917,17 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         True
         """
         level = check_confidence(confidence_level) or 0.95
-        replicates, points, _, audit = self._replicates(
+        audit: Audit
+        audit, build = self._replicates(
             criteria=criteria, n_resamples=n_resamples, seed=seed, scheme=scheme,
             method=method, reference_group=reference_group, zero_division=zero_division,
             sample_weight=sample_weight, y_true=y_true, y_pred=y_pred,
             sensitive_features=sensitive_features, by=by, pos_label=pos_label,
         )  # fmt: skip
-        v = pl.col("value").drop_nulls()
-        tail = (1 - level) / 2
-        agg = replicates.group_by(*audit.by, "criterion").agg(
-            v.mean().alias("mean"),
-            v.std().alias("std"),
-            v.quantile(tail, interpolation="linear").alias("ci_low"),
-            v.quantile(1 - tail, interpolation="linear").alias("ci_high"),
-            v.len().alias("n_defined"),
-        )
-        keys = [*audit.by, "criterion"]
-        out = points.join(agg, on=keys, how="left", nulls_equal=True, maintain_order="left")
-        if audit.by:  # by keys first, criteria in the order asked for within each key
-            out = out.sort(audit.by, nulls_last=True, maintain_order=True)
-        return self._finish(out)
+        return self._derive(
+            audit.stats(), audit.keys,
+            lambda st: bootstrap_summary(*build(st), by=audit.by, confidence_level=level),
+        )  # fmt: skip
 
     # ---- trade-offs ---------------------------------------------------------------
 
@@ -1014,10 +1006,15 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             sensitive_features, y_true=y_true, y_pred=y_pred, by=by,
             sample_weight=sample_weight, pos_label=pos_label,
         )  # fmt: skip
-        reference = self._reference(reference_group, audit.sensitive)
-        stats = self._with_reference(audit.stats(), audit, reference)
-        plan = tradeoff_table(stats, by=audit.by, sensitive=audit.sensitive, reference=reference)
-        return self._finish(plan)
+        reference = pair_reference(reference_group, audit.sensitive)
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            return tradeoff_table(
+                self._checked(stats, audit, reference), by=audit.by, sensitive=audit.sensitive,
+                reference=reference,
+            )  # fmt: skip
+
+        return self._derive(audit.stats(), audit.keys, build)
 
 
 def _bands(difference_band: object, ratio_band: object) -> Bands:
@@ -1026,14 +1023,13 @@ def _bands(difference_band: object, ratio_band: object) -> Bands:
         msg = f"`difference_band` must be a non-negative number, got {difference_band!r}"
         raise InvalidParameterError(msg)
     try:
-        low, high = ratio_band  # type: ignore[misc]
-        valid = 0 <= float(low) <= 1 <= float(high)
+        low, high = (float(v) for v in ratio_band)  # type: ignore[attr-defined]
     except (TypeError, ValueError):
-        valid = False
-    if not valid:
+        low = high = math.nan
+    if not 0 <= low <= 1 <= high:
         msg = (
             f"`ratio_band` must be a pair (low, high) with 0 <= low <= 1 <= high, got "
             f"{ratio_band!r}\n\nHint: e.g. `ratio_band=(0.8, 1.25)`"
         )
         raise InvalidParameterError(msg)
-    return Bands(difference=float(difference_band), ratio=(float(low), float(high)))  # type: ignore[arg-type]
+    return Bands(difference=float(difference_band), ratio=(low, high))  # type: ignore[arg-type]

@@ -1,21 +1,31 @@
-"""The base of the ``fair`` namespace mixins: how a plan becomes a result.
+"""The base of the ``fair`` namespace mixins: how a reduction becomes a result.
 
-The LazyFrame namespace returns plans as they are; the DataFrame namespace collects
-them. Mixins build plans and hand them to :meth:`NamespaceBase._finish` (tables)
-or :meth:`NamespaceBase._finish_scalar` (one value per batch key).
+Every method is a reduction (one pass over the data: the statistics table or a
+score histogram) followed by a derivation over that small table. The LazyFrame
+namespace returns the whole plan; the DataFrame namespace collects the reduction
+once, warns about excluded rows, then derives and collects the result. Mixins call
+:meth:`NamespaceBase._derive` (tables) or :meth:`NamespaceBase._derive_scalar`
+(one value per batch key) and never decide themselves whether to collect.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Generic, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
 
 import polars as pl
 
-__all__ = ["NamespaceBase", "ScalarT", "TableT"]
+from polars_fair._validate import normalize_reference
+from polars_fair.exceptions import InvalidParameterError
+
+__all__ = ["Build", "NamespaceBase", "ScalarT", "TableT", "pair_reference", "with_example"]
 
 TableT = TypeVar("TableT", pl.DataFrame, pl.LazyFrame)
 ScalarT = TypeVar("ScalarT")
+F = TypeVar("F", bound=Callable[..., Any])
+#: A derivation: from the (lazy or collected) reduction to the result plan.
+Build = Callable[[pl.LazyFrame], pl.LazyFrame]
 
 
 class NamespaceBase(ABC, Generic[TableT, ScalarT]):
@@ -25,9 +35,52 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
         self._frame = frame
 
     @abstractmethod
-    def _finish(self, plan: pl.LazyFrame) -> TableT:
-        """Return a table plan (lazy) or its collected result (eager)."""
+    def _derive(
+        self,
+        reduced: pl.LazyFrame,
+        keys: Sequence[str],
+        build: Build,
+        measures: Sequence[str] | None = (),
+        zero_division: float | None = None,
+    ) -> TableT:
+        """``build(reduced)``: the plan (lazy), or its result after one read (eager).
+
+        The eager path collects `reduced` once and warns about rows excluded for
+        nulls (``n_null``, named by the group `keys`) and about `measures` that are
+        undefined for some groups (None: every rate).
+        """
 
     @abstractmethod
-    def _finish_scalar(self, plan: pl.LazyFrame, by: list[str]) -> ScalarT:
-        """Return a one-value-per-key plan, or (eager) a float without `by`."""
+    def _derive_scalar(
+        self,
+        reduced: pl.LazyFrame,
+        keys: Sequence[str],
+        build: Build,
+        by: Sequence[str],
+        measures: Sequence[str] | None = (),
+        zero_division: float | None = None,
+    ) -> ScalarT:
+        """As :meth:`_derive`, for one value per batch key (a float without `by`)."""
+
+
+def pair_reference(reference_group: Any, sensitive: list[str]) -> tuple[Any, ...] | str:
+    """A reference for statistics that compare two groups: a group or ``"largest"``."""
+    reference = normalize_reference(reference_group, sensitive)
+    if isinstance(reference, str) and reference != "largest":
+        msg = (
+            f"`reference_group` {reference!r} is not allowed here: the comparison is "
+            "between two groups\n\nHint: use a group value or 'largest'"
+        )
+        raise InvalidParameterError(msg)
+    return reference
+
+
+def with_example(data: str) -> Callable[[F], F]:
+    """Replace the ``>>> DATA`` line of a docstring with the doctest lines `data`."""
+
+    def deco(fn: F) -> F:
+        if fn.__doc__ is not None:
+            fn.__doc__ = fn.__doc__.replace("    >>> DATA", data.strip("\n"))
+        return fn
+
+    return deco

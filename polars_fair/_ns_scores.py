@@ -7,14 +7,15 @@ histogram per call (one pass over the data, see :mod:`polars_fair.reduce_scores`
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import polars as pl
+
 from polars_fair._api import check_min_size, check_zd
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
+from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
 from polars_fair._utils import as_names
-from polars_fair._validate import normalize_reference
-from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._scores import (
     abroca_table,
     calibration_difference_table,
@@ -49,20 +50,7 @@ _DATA = """
     ... )"""
 
 
-def _example(fn: Any) -> Any:
-    fn.__doc__ = fn.__doc__.replace("    >>> DATA", _DATA.strip("\n"))
-    return fn
-
-
-def _reference(reference_group: Any, sensitive: list[str]) -> tuple[Any, ...] | str:
-    reference = normalize_reference(reference_group, sensitive)
-    if isinstance(reference, str) and reference != "largest":
-        msg = (
-            f"`reference_group` {reference!r} is not allowed here: this statistic compares "
-            "two groups' curves\n\nHint: use a group value or 'largest'"
-        )
-        raise InvalidParameterError(msg)
-    return reference
+_example = with_example(_DATA)
 
 
 class ScoreMethods(NamespaceBase[TableT, ScalarT]):
@@ -70,10 +58,13 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
 
     # ---- balance for the positive / negative class (criteria) ------------------
 
-    def _balance(
-        self, name: str, measure: str, kind: str, **kwargs: Any
-    ) -> ScalarT:  # pragma: no cover - implemented by FairNamespace
-        raise NotImplementedError
+    @abstractmethod
+    def _balance(self, name: str, measure: str, kind: str, **kwargs: Any) -> ScalarT:
+        """The criterion `name` comparing `measure` (a balance rate) across groups.
+
+        Balance criteria are ordinary criteria over the statistics table, so the
+        namespace implements this with its criterion machinery.
+        """
 
     @_example
     def balance_for_positive_class_difference(
@@ -406,7 +397,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label, edges=edges,
         )  # fmt: skip
-        return self._finish(calibration_table(hist, keys=keys, edges=edges))
+        return self._derive(hist, keys, lambda h: calibration_table(h, keys=keys, edges=edges))
 
     @_example
     def expected_calibration_error(
@@ -473,7 +464,9 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label, edges=edges,
         )  # fmt: skip
-        return self._finish(ece_table(calibration_table(hist, keys=keys, edges=edges), keys=keys))
+        return self._derive(
+            hist, keys, lambda h: ece_table(calibration_table(h, keys=keys, edges=edges), keys=keys)
+        )
 
     @_example
     def calibration_difference(
@@ -540,20 +533,23 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
         0.3333
         """
         edges = bin_edges(n_bins, bins)
-        by_ = as_names(by)
-        sens = as_names(sensitive_features)
-        reference = _reference(reference_group, sens)
+        by_: list[str] = as_names(by)
+        sens: list[str] = as_names(sensitive_features)
+        reference = pair_reference(reference_group, sens)
         size = check_min_size(min_bin_size, "min_bin_size")
         hist = calibration_stats(
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label, edges=edges,
         )  # fmt: skip
-        table = calibration_table(hist.cache(), keys=[*by_, *sens], edges=edges)
-        plan = calibration_difference_table(
-            table, by=by_, sensitive=sens, reference=reference, min_bin_size=size or 0.0,
-            name="calibration_difference",
-        )  # fmt: skip
-        return self._finish_scalar(plan, by_)
+        keys = [*by_, *sens]
+
+        def build(h: pl.LazyFrame) -> pl.LazyFrame:
+            return calibration_difference_table(
+                calibration_table(h, keys=keys, edges=edges), by=by_, sensitive=sens,
+                reference=reference, min_bin_size=size or 0.0, name="calibration_difference",
+            )  # fmt: skip
+
+        return self._derive_scalar(hist, keys, build, by_)
 
     # ---- ROC --------------------------------------------------------------------
 
@@ -627,7 +623,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label,
         )  # fmt: skip
-        return self._finish(roc_curve_table(roc, keys=keys))
+        return self._derive(roc, keys, lambda r: roc_curve_table(r, keys=keys))
 
     @_example
     def roc_auc(
@@ -687,7 +683,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label,
         )  # fmt: skip
-        return self._finish(roc_auc_table(roc, keys=keys))
+        return self._derive(roc, keys, lambda r: roc_auc_table(r, keys=keys))
 
     @_example
     def abroca(
@@ -741,18 +737,19 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
         >>> round(df.fair.abroca(y_true="y_true", y_prob="score", sensitive_features="group"), 4)
         0.25
         """
-        by_ = as_names(by)
-        sens = as_names(sensitive_features)
-        reference = _reference(reference_group, sens)
+        by_: list[str] = as_names(by)
+        sens: list[str] = as_names(sensitive_features)
+        reference = pair_reference(reference_group, sens)
         roc = roc_stats(
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label,
-        ).cache()  # fmt: skip
-        curve = roc_curve_table(roc, keys=[*by_, *sens])
-        plan = abroca_table(
-            curve, by=by_, sensitive=sens, reference=reference, roc=roc, name="abroca"
-        )
-        return self._finish_scalar(plan, by_)
+        )  # fmt: skip
+        keys = [*by_, *sens]
+
+        def build(r: pl.LazyFrame) -> pl.LazyFrame:
+            return abroca_table(r, by=by_, sensitive=sens, reference=reference, name="abroca")
+
+        return self._derive_scalar(roc, keys, build, by_)
 
     # ---- threshold sweeps ---------------------------------------------------------
 
@@ -823,13 +820,14 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
         """
         zd = check_zd(zero_division)
         grid = check_thresholds(thresholds)
-        by_ = as_names(by)
+        by_: list[str] = as_names(by)
         hist = threshold_stats(
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label, thresholds=grid,
         )  # fmt: skip
-        plan = sweep_table(
-            hist, by=by_, sensitive=as_names(sensitive_features), thresholds=grid,
-            zero_division=zd,
-        )  # fmt: skip
-        return self._finish(plan)
+        sens: list[str] = as_names(sensitive_features)
+
+        def build(h: pl.LazyFrame) -> pl.LazyFrame:
+            return sweep_table(h, by=by_, sensitive=sens, thresholds=grid, zero_division=zd)
+
+        return self._derive(hist, [*by_, *sens], build)

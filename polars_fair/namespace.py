@@ -7,7 +7,6 @@ can use :func:`polars_fair.fair` to get the same object with precise types.
 
 from __future__ import annotations
 
-from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -22,7 +21,7 @@ from polars_fair._api import (
     warn_about,
 )
 from polars_fair._ns_audit import AuditMethods
-from polars_fair._ns_base import ScalarT, TableT
+from polars_fair._ns_base import Build, ScalarT, TableT
 from polars_fair._ns_scores import ScoreMethods
 
 if TYPE_CHECKING:
@@ -154,25 +153,23 @@ def _criterion_doc(
 class FairNamespace(ScoreMethods[TableT, ScalarT], AuditMethods[TableT, ScalarT]):
     """Fairness metrics of the predictions in a frame (shared by both frame kinds)."""
 
-    # ---- how results are returned (the only difference between frame kinds) ----
+    # ---- the statistics table, then a derivation (see NamespaceBase._derive) ------
 
-    @abstractmethod
     def _table(
         self,
         audit: Audit,
-        build: Callable[[pl.LazyFrame], pl.LazyFrame],
+        build: Build,
         measures: Sequence[str] | None,
         zero_division: float | None,
-    ) -> TableT: ...
+    ) -> TableT:
+        return self._derive(audit.stats(), audit.keys, build, measures, zero_division)
 
-    @abstractmethod
     def _scalar(
-        self,
-        audit: Audit,
-        build: Callable[[pl.LazyFrame], pl.LazyFrame],
-        measures: Sequence[str],
-        zero_division: float | None,
-    ) -> ScalarT: ...
+        self, audit: Audit, build: Build, measures: Sequence[str], zero_division: float | None
+    ) -> ScalarT:
+        return self._derive_scalar(
+            audit.stats(), audit.keys, build, audit.by, measures, zero_division
+        )
 
     # ---- tables ----------------------------------------------------------------
 
@@ -223,7 +220,7 @@ class FairNamespace(ScoreMethods[TableT, ScalarT], AuditMethods[TableT, ScalarT]
 
         Notes
         -----
-        A row with a null label or weight is excluded and counted in ``n_null``; a
+        A row with a null label, score or weight is excluded and counted in ``n_null``; a
         null sensitive value is its own group. Empty input gives an empty table.
 
         Examples
@@ -2278,70 +2275,53 @@ class FairNamespace(ScoreMethods[TableT, ScalarT], AuditMethods[TableT, ScalarT]
 class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
     """``lf.fair``: every method returns a LazyFrame and nothing is collected."""
 
-    def _table(
+    def _derive(
         self,
-        audit: Audit,
-        build: Callable[[pl.LazyFrame], pl.LazyFrame],
-        measures: Sequence[str] | None,
-        zero_division: float | None,
+        reduced: pl.LazyFrame,
+        keys: Sequence[str],
+        build: Build,
+        measures: Sequence[str] | None = (),
+        zero_division: float | None = None,
     ) -> pl.LazyFrame:
-        return build(audit.stats())
+        return build(reduced)
 
-    def _scalar(
+    def _derive_scalar(
         self,
-        audit: Audit,
-        build: Callable[[pl.LazyFrame], pl.LazyFrame],
-        measures: Sequence[str],
-        zero_division: float | None,
+        reduced: pl.LazyFrame,
+        keys: Sequence[str],
+        build: Build,
+        by: Sequence[str],
+        measures: Sequence[str] | None = (),
+        zero_division: float | None = None,
     ) -> pl.LazyFrame:
-        return build(audit.stats())
-
-    def _finish(self, plan: pl.LazyFrame) -> pl.LazyFrame:
-        return plan
-
-    def _finish_scalar(self, plan: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-        return plan
+        return build(reduced)
 
 
 class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.DataFrame"]):
-    """``df.fair``: runs the lazy plan (one pass over the data) and collects."""
+    """``df.fair``: reads the data once (the reduction), warns, derives and collects."""
 
-    def _collect_stats(
-        self, audit: Audit, measures: Sequence[str] | None, zero_division: float | None
-    ) -> pl.DataFrame:
-        stats = audit.stats().collect()
-        warn_about(stats, audit.keys, measures, zero_division)
-        return stats
-
-    def _table(
+    def _derive(
         self,
-        audit: Audit,
-        build: Callable[[pl.LazyFrame], pl.LazyFrame],
-        measures: Sequence[str] | None,
-        zero_division: float | None,
+        reduced: pl.LazyFrame,
+        keys: Sequence[str],
+        build: Build,
+        measures: Sequence[str] | None = (),
+        zero_division: float | None = None,
     ) -> pl.DataFrame:
-        stats = self._collect_stats(audit, measures, zero_division)
-        return build(stats.lazy()).collect()
+        table = reduced.collect()
+        warn_about(table, keys, measures, zero_division)
+        return build(table.lazy()).collect()
 
-    def _scalar(
+    def _derive_scalar(
         self,
-        audit: Audit,
-        build: Callable[[pl.LazyFrame], pl.LazyFrame],
-        measures: Sequence[str],
-        zero_division: float | None,
+        reduced: pl.LazyFrame,
+        keys: Sequence[str],
+        build: Build,
+        by: Sequence[str],
+        measures: Sequence[str] | None = (),
+        zero_division: float | None = None,
     ) -> float | None | pl.DataFrame:
-        stats = self._collect_stats(audit, measures, zero_division)
-        result = build(stats.lazy()).collect()
-        if audit.by:
-            return result
-        value = result.item()
-        return None if value is None else float(value)
-
-    def _finish(self, plan: pl.LazyFrame) -> pl.DataFrame:
-        return plan.collect()
-
-    def _finish_scalar(self, plan: pl.LazyFrame, by: list[str]) -> float | None | pl.DataFrame:
-        result = plan.collect()
+        result = self._derive(reduced, keys, build, measures, zero_division)
         if by:
             return result
         value = result.item()

@@ -14,7 +14,7 @@ per group and bin), so they stream and merge like the statistics table:
   ROC curves and AUC then need a sort within each group, on this table, not the data.
 
 Scores must lie in [0, 1] (checked inside the plan on the partial table, like the
-labels); rows with a null label, score or weight are excluded.
+labels); rows with a null label, score or weight are excluded and counted in ``n_null``.
 """
 
 from __future__ import annotations
@@ -95,7 +95,11 @@ def _inputs(
 
 
 def _histogram(inp: Inputs, key: pl.Expr, name: str, with_sum: bool) -> pl.LazyFrame:
-    """Counts per (keys, `key`): ``n`` and, with labels, ``pos, neg``; ``sum_prob``."""
+    """Counts per (keys, `key`): ``n``, with labels ``pos, neg``, ``sum_prob``, ``n_null``.
+
+    Rows excluded for a null label, score or weight are counted in ``n_null`` (in
+    whatever bin their null score falls); metrics keep the rows with ``n > 0``.
+    """
     keys = inp.keys
     partial = inp.lf.group_by(*keys, *inp.label_keys, key.alias(name)).agg(inp.partial_aggs())
     partial = check_in_plan(partial, inp.checker())
@@ -106,6 +110,7 @@ def _histogram(inp: Inputs, key: pl.Expr, name: str, with_sum: bool) -> pl.LazyF
         aggs += [total(yt).alias("pos"), total(~yt).alias("neg")]
     if with_sum:
         aggs.append(total(pl.lit(True), pl.col(SCORE_SUM)).alias("sum_prob"))
+    aggs.append(inp.null_rows().alias("n_null"))
     return partial.group_by(*keys, name).agg(aggs)
 
 
@@ -121,7 +126,7 @@ def calibration_stats(
     edges: np.ndarray,
 ) -> pl.LazyFrame:
     """
-    Per (keys, bin): ``n, pos, neg, sum_prob`` over the non-empty calibration bins.
+    Per (keys, bin): ``n, pos, neg, sum_prob, n_null``.
 
     Bin ``b`` holds the scores in ``(edges[b], edges[b + 1]]`` (the first bin also
     holds ``edges[0]``), exactly :func:`sklearn.calibration.calibration_curve`'s
@@ -136,23 +141,22 @@ def calibration_stats(
     >>> calibration_stats(
     ...     df, y_true="y", y_prob="s", sensitive_features="g", edges=np.array([0, 0.5, 1])
     ... ).collect()
-    shape: (3, 6)
-    ┌─────┬─────┬─────┬─────┬─────┬──────────┐
-    │ g   ┆ bin ┆ n   ┆ pos ┆ neg ┆ sum_prob │
-    │ --- ┆ --- ┆ --- ┆ --- ┆ --- ┆ ---      │
-    │ str ┆ i64 ┆ i64 ┆ i64 ┆ i64 ┆ f64      │
-    ╞═════╪═════╪═════╪═════╪═════╪══════════╡
-    │ a   ┆ 0   ┆ 1   ┆ 0   ┆ 1   ┆ 0.5      │
-    │ a   ┆ 1   ┆ 1   ┆ 1   ┆ 0   ┆ 0.9      │
-    │ b   ┆ 0   ┆ 1   ┆ 1   ┆ 0   ┆ 0.5      │
-    └─────┴─────┴─────┴─────┴─────┴──────────┘
+    shape: (3, 7)
+    ┌─────┬─────┬─────┬─────┬─────┬──────────┬────────┐
+    │ g   ┆ bin ┆ n   ┆ pos ┆ neg ┆ sum_prob ┆ n_null │
+    │ --- ┆ --- ┆ --- ┆ --- ┆ --- ┆ ---      ┆ ---    │
+    │ str ┆ i64 ┆ i64 ┆ i64 ┆ i64 ┆ f64      ┆ i64    │
+    ╞═════╪═════╪═════╪═════╪═════╪══════════╪════════╡
+    │ a   ┆ 0   ┆ 1   ┆ 0   ┆ 1   ┆ 0.5      ┆ 0      │
+    │ a   ┆ 1   ┆ 1   ┆ 1   ┆ 0   ┆ 0.9      ┆ 0      │
+    │ b   ┆ 0   ┆ 1   ┆ 1   ┆ 0   ┆ 0.5      ┆ 0      │
+    └─────┴─────┴─────┴─────┴─────┴──────────┴────────┘
     """
     inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
     assert inp.score is not None
     interior = pl.Series("edges", edges[1:-1], dtype=pl.Float64)
     key = pl.lit(interior).search_sorted(inp.score, side="left").cast(pl.Int64)
-    hist = _histogram(inp, key, "bin", with_sum=True)
-    return hist.filter(pl.col("n") > 0).sort([*inp.keys, "bin"], nulls_last=True)
+    return _histogram(inp, key, "bin", with_sum=True).sort([*inp.keys, "bin"], nulls_last=True)
 
 
 def threshold_stats(
@@ -167,7 +171,7 @@ def threshold_stats(
     thresholds: np.ndarray,
 ) -> pl.LazyFrame:
     """
-    Per (keys, ``k``): ``n`` (and ``pos, neg`` with `y_true`).
+    Per (keys, ``k``): ``n`` (and ``pos, neg`` with `y_true`), ``n_null``.
 
     ``k`` is the number of thresholds at or below the score, so a row is predicted
     positive at threshold ``thresholds[j]`` (``score >= threshold``) exactly when
@@ -191,13 +195,14 @@ def roc_stats(
     pos_label: PosLabel = 1,
 ) -> pl.LazyFrame:
     """
-    Per (keys, distinct score): ``n, pos, neg``, sorted by score descending.
+    Per (keys, distinct score): ``n, pos, neg, n_null``, sorted by score descending.
 
-    One pass; the table has one row per distinct score per group (exact ROC).
+    One pass; the table has one row per distinct score per group (exact ROC), and
+    a null score row holding the rows excluded for a null score.
     """
     inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
     assert inp.score is not None
     hist = _histogram(inp, inp.score, "score", with_sum=False)
-    return hist.filter(pl.col("score").is_not_null() & (pl.col("n") > 0)).sort(
+    return hist.sort(
         [*inp.keys, "score"], descending=[False] * len(inp.keys) + [True], nulls_last=True
     )

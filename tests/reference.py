@@ -214,19 +214,27 @@ def _log_dist(q: float) -> float:
     return math.inf if q == 0 else abs(math.log(q))
 
 
-def criterion(
-    table: Table, metric: str, kind: str, method: str, reference: Any = None
+def compare(
+    values: dict[Any, float | None],
+    overall: float | None,
+    kind: str,
+    method: str,
+    ref_key: Any = None,
 ) -> float | None:
-    """One comparison of one per-group measure (see DESIGN.md section 4)."""
-    vals = _measure(table, metric)
-    defined = {k: v for k, v in vals.items() if v is not None}
+    """One comparison of per-group values (DESIGN.md section 4).
+
+    between_groups: max - min, min / max. to_overall: largest |v - overall|, smallest
+    min(v/o, o/v). to_reference: the signed difference (ratio) of the group farthest from
+    the reference (distance |d| for differences, |log r| for ratios).
+    """
+    defined = {k: v for k, v in values.items() if v is not None}
     if method == "between_groups":
         if not defined:
             return None
         hi, lo = max(defined.values()), min(defined.values())
         return hi - lo if kind == "difference" else (None if hi == 0 else lo / hi)
     if method == "to_overall":
-        o = _overall_value(table, metric)
+        o = overall
         if not defined or o is None:
             return None
         if kind == "difference":
@@ -234,8 +242,7 @@ def criterion(
         if o == 0:
             return None
         return min(0.0 if v == 0 else min(v / o, o / v) for v in defined.values())
-    ref_key = _largest(table) if reference in (None, "largest") else reference
-    rv = vals[ref_key]
+    rv = values[ref_key]
     if rv is None:
         return None
     best, best_d = None, -1.0
@@ -252,6 +259,17 @@ def criterion(
         if d > best_d:
             best, best_d = cand, d
     return best
+
+
+def criterion(
+    table: Table, metric: str, kind: str, method: str, reference: Any = None
+) -> float | None:
+    """One comparison of one per-group measure (see DESIGN.md section 4)."""
+    overall = _overall_value(table, metric) if method == "to_overall" else None
+    ref_key = None
+    if method == "to_reference":
+        ref_key = _largest(table) if reference in (None, "largest") else reference
+    return compare(_measure(table, metric), overall, kind, method, ref_key)
 
 
 def _combine(parts: list[float | None], kind: str, method: str, agg: str) -> float | None:

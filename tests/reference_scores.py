@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import reference as _core
 
 Key = tuple[Any, ...]
 
@@ -141,55 +142,8 @@ def largest(groups: dict[Key, Group]) -> Key:
     return best
 
 
-def _log_dist(q: float) -> float:
-    return math.inf if q == 0 else abs(math.log(q))
-
-
-def compare(
-    values: dict[Key, float | None],
-    overall: float | None,
-    kind: str,
-    method: str,
-    ref_key: Key | None = None,
-) -> float | None:
-    """A `<rate>_difference` / `<rate>_ratio` criterion from per-group values (DESIGN sec. 4).
-
-    between_groups: max - min, min / max. to_overall: largest |v - overall|, smallest
-    min(v/o, o/v). to_reference: the signed difference (ratio) of the group farthest from
-    the reference (distance |d| for differences, |log r| for ratios).
-    """
-    defined = {k: v for k, v in values.items() if v is not None}
-    if method == "between_groups":
-        if not defined:
-            return None
-        hi, lo = max(defined.values()), min(defined.values())
-        return hi - lo if kind == "difference" else _div(lo, hi)
-    if method == "to_overall":
-        if not defined or overall is None:
-            return None
-        if kind == "difference":
-            return max(abs(v - overall) for v in defined.values())
-        if overall == 0:
-            return None
-        return min(0.0 if v == 0 else min(v / overall, overall / v) for v in defined.values())
-    assert ref_key is not None
-    rv = values[ref_key]
-    if rv is None:
-        return None
-    best, best_d = None, -1.0
-    for k, v in defined.items():
-        if k == ref_key:
-            continue
-        if kind == "difference":
-            cand, d = v - rv, abs(v - rv)
-        else:
-            if rv == 0:
-                return None
-            cand = v / rv
-            d = _log_dist(cand)
-        if d > best_d:
-            best, best_d = cand, d
-    return best
+#: The comparison of per-group values is the core reference's (DESIGN.md section 4).
+compare = _core.compare
 
 
 # ---- calibration ----------------------------------------------------------------------

@@ -311,7 +311,10 @@ def test_lazy_method_never_reads(df: pl.DataFrame, method: str, variant: str) ->
 
 @pytest.mark.parametrize("method", CRITERIA)
 def test_lazy_criterion_with_reference_never_reads(df: pl.DataFrame, method: str) -> None:
-    if "reference_group" not in inspect.signature(getattr(LazyFrameFairNamespace, method)).parameters:
+    if (
+        "reference_group"
+        not in inspect.signature(getattr(LazyFrameFairNamespace, method)).parameters
+    ):
         pytest.skip("population index: no reference group")
     source = RecordingSource(df, forbid=True)
     kw = _kwargs(method, reference_group="b")

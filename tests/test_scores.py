@@ -754,23 +754,8 @@ SCORE_METHODS = {
 }
 
 
-# eager score methods built on a score histogram do not warn about excluded rows
-NO_NULL_WARNING = {
-    "calibration", "expected_calibration_error", "calibration_difference", "roc_curve",
-    "roc_auc", "abroca", "threshold_sweep",
-}  # fmt: skip
-
-
 @pytest.mark.parametrize("method", list(SCORE_METHODS))
-def test_null_scores_warn_eager_only(run: Any, method: str, request: pytest.FixtureRequest) -> None:
-    if run.kind == "eager" and method in NO_NULL_WARNING:
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="library: eager histogram-based score methods exclude null rows "
-                "without a NullDataWarning (spec: eager warns)",
-            )
-        )
+def test_null_scores_warn_eager_only(run: Any, method: str) -> None:
     df = make(21, rows=200, groups=("a", "b"))
     df = df.with_columns(
         s=pl.when(pl.int_range(pl.len()) % 40 == 0).then(None).otherwise(pl.col("s")),

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-__all__ = ["REPLICATE", "resample_stats"]
+__all__ = ["REPLICATE", "bootstrap_summary", "resample_stats"]
 
 #: The batch-key column that numbers the replicates.
 REPLICATE = "replicate"
@@ -102,3 +102,28 @@ def resample_stats(
         schema=out_schema,
         streamable=False,
     )
+
+
+def bootstrap_summary(
+    replicates: pl.LazyFrame, points: pl.LazyFrame, *, by: list[str], confidence_level: float
+) -> pl.LazyFrame:
+    """Point estimate, mean, std and percentile interval of each criterion.
+
+    `replicates` and `points` are long tables ``by…, [replicate,] criterion, value``;
+    replicates where a criterion is undefined are left out (``n_defined`` counts the
+    others).
+    """
+    v = pl.col("value").drop_nulls()
+    tail = (1 - confidence_level) / 2
+    spread = replicates.group_by(*by, "criterion").agg(
+        v.mean().alias("mean"),
+        v.std().alias("std"),
+        v.quantile(tail, interpolation="linear").alias("ci_low"),
+        v.quantile(1 - tail, interpolation="linear").alias("ci_high"),
+        v.len().alias("n_defined"),
+    )
+    out = points.join(
+        spread, on=[*by, "criterion"], how="left", nulls_equal=True, maintain_order="left"
+    )
+    # by keys first, criteria in the order asked for within each key
+    return out.sort(by, nulls_last=True, maintain_order=True) if by else out

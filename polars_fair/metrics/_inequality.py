@@ -66,10 +66,10 @@ def entropy_table(
             + _term(fp, 2 / mu, alpha).sum()
             + _term(fn, pl.lit(0.0), alpha).sum()
         )
-    value = pl.when((n > 0) & (mu > 0)).then(_scale(total, n, alpha))
+    value: pl.Expr = pl.when((n > 0) & (mu > 0)).then(_scale(total, n, alpha))
     if root:
         value = (2 * value).sqrt()
-    value = value.cast(f64).alias(name)
+    result = value.cast(f64).alias(name)
     if by:
-        return stats.group_by(by).agg(value).sort(by, nulls_last=True)
-    return stats.select(value)
+        return stats.group_by(by).agg(result).sort(by, nulls_last=True)
+    return stats.select(result)

@@ -24,7 +24,7 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 
-from polars_fair.metrics._rates import Counts
+from polars_fair.metrics._rates import RATES, Counts
 
 __all__ = [
     "INTERVAL_RATES",
@@ -36,20 +36,11 @@ __all__ = [
     "z_value",
 ]
 
-#: Rates that are binomial proportions ``x / m`` (they get Wilson intervals).
-INTERVAL_RATES: tuple[str, ...] = (
-    "selection_rate",
-    "base_rate",
-    "true_positive_rate",
-    "false_negative_rate",
-    "false_positive_rate",
-    "true_negative_rate",
-    "positive_predictive_value",
-    "negative_predictive_value",
-    "false_discovery_rate",
-    "false_omission_rate",
-    "accuracy",
-    "error_rate",
+#: Rates that are binomial proportions ``x / m`` (they get Wilson intervals): all but
+#: the share of predicted positives (its groups are not independent), F1 and balanced
+#: accuracy.
+INTERVAL_RATES: tuple[str, ...] = tuple(
+    r for r in RATES if r not in {"predicted_positive_share", "f1", "balanced_accuracy"}
 )
 
 

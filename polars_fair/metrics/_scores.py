@@ -40,7 +40,8 @@ def calibration_table(hist: pl.LazyFrame, *, keys: list[str], edges: np.ndarray)
     mean_prob = safe_div(pl.col("sum_prob"), pl.col("n"))
     fraction = safe_div(pl.col("pos"), pl.col("n"))
     return (
-        hist.join(bounds, on="bin", how="left")
+        hist.filter(pl.col("n") > 0)
+        .join(bounds, on="bin", how="left")
         .select(
             *keys,
             "bin",
@@ -75,7 +76,8 @@ def _group_reference(
 ) -> pl.LazyFrame:
     """Per group (``by`` and sensitive keys): total ``n`` and the reference flag."""
     keys = [*by, *sensitive]
-    groups = table.group_by(keys).agg(pl.col("n").sum()).sort(keys, nulls_last=True)
+    groups = table.group_by(keys).agg(pl.col("n").sum()).filter(pl.col("n") > 0)
+    groups = groups.sort(keys, nulls_last=True)
     if isinstance(reference, tuple):
         groups = require_reference(groups, reference, sensitive, by)
     return groups.select(*keys, is_reference(reference, sensitive, by).alias(_REF))
@@ -106,13 +108,18 @@ def calibration_difference_table(
     return table.select(value)
 
 
+def _scored(roc: pl.LazyFrame) -> pl.LazyFrame:
+    """The rows of a ROC table that hold evaluated rows (not only excluded ones)."""
+    return roc.filter(pl.col("score").is_not_null() & (pl.col("n") > 0))
+
+
 def roc_curve_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
     """ROC points per group: ``threshold, fpr, tpr``, starting at (+inf, 0, 0).
 
     `roc` is sorted by score descending within each group; the cumulative sums of
     positives and negatives are the true and false positives at each threshold.
     """
-    roc = roc.cache()  # read twice below: computed once
+    roc = _scored(roc).cache()  # read twice below: computed once
     tps = pl.col("pos").cum_sum().over(keys)
     fps = pl.col("neg").cum_sum().over(keys)
     points = roc.select(
@@ -164,12 +171,11 @@ def roc_auc_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
 
 
 def abroca_table(
-    curve: pl.LazyFrame,
+    roc: pl.LazyFrame,
     *,
     by: list[str],
     sensitive: Sequence[str],
     reference: tuple[Any, ...] | str,
-    roc: pl.LazyFrame,
     name: str,
 ) -> pl.LazyFrame:
     """The largest exact area between a group's ROC curve and the reference's.
@@ -182,7 +188,9 @@ def abroca_table(
     Groups without positives or negatives (no ROC curve) are left out.
     """
     keys = [*by, *sensitive]
+    roc = roc.cache()  # read twice below (reference flags, curves): computed once
     flags = _group_reference(roc, by=by, sensitive=sensitive, reference=reference)
+    curve = roc_curve_table(roc, keys=keys)
     f = pl.col("fpr")
     points = (
         curve.filter(f.is_not_null() & pl.col("tpr").is_not_null())
@@ -265,45 +273,25 @@ def sweep_table(
         .sort([*keys, "k"], nulls_last=True)
     )
     # at threshold k: rows with k' <= k are predicted negative, rows with k' > k positive;
-    # both are direct sums (never total - part: weighted sums must not cancel)
-    below = {c: pl.col(c).cum_sum().over(keys) for c in cols}
-    above = {c: pl.col(c).cum_sum(reverse=True).shift(-1, fill_value=0).over(keys) for c in cols}
-    return _sweep_counts(table, keys, cols, labelled, below, above, by, zero_division)
+    # both are direct sums (never total minus a part: weighted sums must not cancel)
 
+    def below(c: str) -> pl.Expr:
+        return pl.col(c).cum_sum().over(keys)
 
-def _sweep_counts(
-    table: pl.LazyFrame,
-    keys: list[str],
-    cols: list[str],
-    labelled: bool,
-    below: dict[str, pl.Expr],
-    above: dict[str, pl.Expr],
-    by: list[str],
-    zero_division: float | None,
-) -> pl.LazyFrame:
-    table = table.with_columns(
-        **{f"__pf_below_{c}": e for c, e in below.items()},
-        **{f"__pf_above_{c}": e for c, e in above.items()},
-        __pf_total=pl.col("n").sum().over(keys),
-    )
+    def above(c: str) -> pl.Expr:
+        return pl.col(c).cum_sum(reverse=True).shift(-1, fill_value=0).over(keys)
 
-    def high(c: str) -> pl.Expr:
-        return pl.col(f"__pf_above_{c}")
-
-    def low(c: str) -> pl.Expr:
-        return pl.col(f"__pf_below_{c}")
-
-    total = pl.col("__pf_total").alias("n")
+    n = pl.col("n").sum().over(keys).alias("n")
     if labelled:
         counts = [
-            total,
-            high("pos").alias("tp"),
-            high("neg").alias("fp"),
-            low("pos").alias("fn"),
-            low("neg").alias("tn"),
+            n,
+            above("pos").alias("tp"),
+            above("neg").alias("fp"),
+            below("pos").alias("fn"),
+            below("neg").alias("tn"),
         ]
     else:
-        counts = [total, high("n").alias("pred_pos"), low("n").alias("pred_neg")]
-    stats = table.filter(pl.col("threshold").is_not_null()).select(*keys, "threshold", *counts)
+        counts = [n, above("n").alias("pred_pos"), below("n").alias("pred_neg")]
+    stats = table.select(*keys, "threshold", *counts).filter(pl.col("threshold").is_not_null())
     rated = rates_table(stats, by=[*by, "threshold"], zero_division=zero_division)
     return rated.sort([*keys, "threshold"], nulls_last=True)

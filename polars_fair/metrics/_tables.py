@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
 import polars as pl
@@ -76,6 +77,25 @@ def rates_table(
     return table
 
 
+_TOTAL = "__pf_total_"
+
+
+def _with_totals(stats: pl.LazyFrame, c: Counts, by: list[str]) -> pl.LazyFrame:
+    """The counts summed over the groups of each batch key, as columns (see `_totals`).
+
+    Materialised once: the pooled references (``"overall"``, ``"rest"``) of every rate
+    then refer to these columns instead of repeating a window sum per rate.
+    """
+    present = {f.name: getattr(c, f.name) for f in fields(c) if getattr(c, f.name) is not None}
+    return stats.with_columns(over(e.sum(), by).alias(_TOTAL + k) for k, e in present.items())
+
+
+def _totals(c: Counts) -> Counts:
+    """The count columns written by `_with_totals`."""
+    present = [f.name for f in fields(c) if getattr(c, f.name) is not None]
+    return Counts(**{k: pl.col(_TOTAL + k) for k in present})
+
+
 def _reference_value(
     rate: str,
     value: pl.Expr,
@@ -87,7 +107,7 @@ def _reference_value(
     if reference == "min":
         return over(value.min(), by)
     if reference in ("overall", "rest"):
-        total = c.map(lambda e: over(e.sum(), by))
+        total = _totals(c)
         pooled = total if reference == "overall" else total.minus(c)
         total_pp = total.PP() if rate == "predicted_positive_share" else None
         return rate_expr(rate, pooled, total_pp)
@@ -148,8 +168,7 @@ def _interval_counts(
     for rate in wanted:
         x, m = rate_fraction(rate, c)
         if reference == "rest":
-            total = c.map(lambda e: over(e.sum(), by))
-            xr, mr = rate_fraction(rate, total.minus(c))
+            xr, mr = rate_fraction(rate, _totals(c).minus(c))
         else:
             xr, mr = (over(e.filter(own).first(), by) for e in (x, m))
         cols += [
@@ -179,6 +198,8 @@ def disparity_table(
     names = stats.collect_schema().names()
     c = Counts.from_columns(names)
     values = rate_columns(names, by, metrics)
+    if reference in ("overall", "rest"):
+        stats = _with_totals(stats, c, by)
     if confidence_level is not None:
         stats = _interval_counts(stats, c, list(values), reference, sensitive, by)
     structs = []

@@ -36,7 +36,7 @@ from polars_fair.metrics._reference import is_reference
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._statistics import statistic_table
 
-__all__ = ["Bands", "VERDICT_DTYPE", "criterion_value_table", "summary_table"]
+__all__ = ["Bands", "VERDICT_DTYPE", "criteria_long", "criterion_value_table", "summary_table"]
 
 #: The verdict column: an Enum so that filters on a misspelt verdict fail loudly.
 VERDICT_DTYPE = pl.Enum(["fair", "unfair", "too_small", "undefined"])
@@ -87,6 +87,27 @@ def criterion_value_table(
         reference=reference if reference is not None else "largest",
         zero_division=zero_division,
     )  # fmt: skip
+
+
+def criteria_long(
+    stats: pl.LazyFrame,
+    *,
+    criteria: Sequence[str],
+    method: str,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str | None,
+    zero_division: float | None,
+) -> pl.LazyFrame:
+    """Several criteria as a long table ``by…, criterion, value`` (criteria in order)."""
+    parts = [
+        criterion_value_table(
+            stats, name=name, method=method, by=by, sensitive=sensitive, reference=reference,
+            zero_division=zero_division,
+        ).select(*by, pl.lit(name).alias("criterion"), pl.col(name).alias("value"))
+        for name in criteria
+    ]  # fmt: skip
+    return pl.concat(parts, how="vertical")
 
 
 def _interval(
