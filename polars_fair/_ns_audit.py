@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._api import Audit, check_confidence, check_min_size, check_zd
+from polars_fair._api import Audit, check_zd
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
-from polars_fair._validate import check_method
+from polars_fair._validate import check_confidence, check_method, check_min_size
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, require_reference
 from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats

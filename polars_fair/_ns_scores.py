@@ -1,21 +1,22 @@
 """Score methods of the ``fair`` namespace: balance, calibration, ROC, sweeps.
 
-They take a score ``y_prob`` in [0, 1]. Balance criteria come from two extra sums
-in the statistics table; calibration, ROC and threshold sweeps from one score
-histogram per call (one pass over the data, see :mod:`polars_fair.reduce_scores`).
+They take a score ``y_prob`` in [0, 1] and are built on one score histogram per
+call (one pass over the data, see :mod:`polars_fair.reduce_scores`). The balance
+criteria are ordinary criteria over score sums in the statistics table and live with
+the other criteria in :mod:`polars_fair.namespace`.
 """
 
 from __future__ import annotations
 
-from abc import abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_fair._api import check_min_size, check_zd
+from polars_fair._api import check_zd
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
 from polars_fair._utils import as_names
+from polars_fair._validate import check_min_size
 from polars_fair.metrics._scores import (
     abroca_table,
     calibration_difference_table,
@@ -55,266 +56,6 @@ _example = with_example(_DATA)
 
 class ScoreMethods(NamespaceBase[TableT, ScalarT]):
     """Methods that need a score (`y_prob`)."""
-
-    # ---- balance for the positive / negative class (criteria) ------------------
-
-    @abstractmethod
-    def _balance(self, name: str, measure: str, kind: str, **kwargs: Any) -> ScalarT:
-        """The criterion `name` comparing `measure` (a balance rate) across groups.
-
-        Balance criteria are ordinary criteria over the statistics table, so the
-        namespace implements this with its criterion machinery.
-        """
-
-    @_example
-    def balance_for_positive_class_difference(
-        self,
-        *,
-        y_true: IntoColumn,
-        y_prob: IntoColumn,
-        sensitive_features: IntoColumns,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        pos_label: PosLabel = 1,
-        method: str | None = None,
-        reference_group: ReferenceGroup | None = None,
-        zero_division: float | None = None,
-    ) -> ScalarT:
-        r"""
-        Difference between groups in the mean score of the actual positives.
-
-        Balance for the positive class (Kleinberg et al., 2016) asks that people who
-        are in fact positive get the same average score whatever their group:
-        :math:`E[S \mid Y=1, A=a]`. Computed from one extra sum in the statistics
-        table (the score summed over actual positives), so it costs nothing more
-        than the counts. Parameters, methods and return types are those of every
-        ``<rate>_difference`` criterion.
-
-        Parameters
-        ----------
-        y_true
-            Column (or expression) of true labels.
-        y_prob
-            Column (or expression) of scores in [0, 1].
-        sensitive_features
-            Column name(s) defining the groups.
-        by
-            Batch key column(s): one value per key.
-        sample_weight
-            Column of non-negative weights (weighted means).
-        pos_label
-            Label value treated as positive.
-        method
-            ``"between_groups"`` (default without `reference_group`: max - min),
-            ``"to_overall"`` or ``"to_reference"`` (signed group - reference).
-        reference_group
-            The group compared against, or ``"largest"``.
-        zero_division
-            None keeps a group without positives null; a float replaces it.
-
-        Returns
-        -------
-        float or DataFrame or LazyFrame
-            A float on a DataFrame without `by`; a table with `by`; a LazyFrame of
-            that table on a LazyFrame.
-
-        Examples
-        --------
-        >>> DATA
-        >>> round(df.fair.balance_for_positive_class_difference(
-        ...     y_true="y_true", y_prob="score", sensitive_features="group"
-        ... ), 4)
-        0.25
-        """
-        return self._balance(
-            "balance_for_positive_class_difference", "balance_for_positive_class",
-            "difference", y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
-            by=by, sample_weight=sample_weight, pos_label=pos_label, method=method,
-            reference_group=reference_group, zero_division=zero_division,
-        )  # fmt: skip
-
-    @_example
-    def balance_for_positive_class_ratio(
-        self,
-        *,
-        y_true: IntoColumn,
-        y_prob: IntoColumn,
-        sensitive_features: IntoColumns,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        pos_label: PosLabel = 1,
-        method: str | None = None,
-        reference_group: ReferenceGroup | None = None,
-        zero_division: float | None = None,
-    ) -> ScalarT:
-        """
-        Ratio between groups of the mean score of the actual positives.
-
-        See :meth:`balance_for_positive_class_difference`; ``"between_groups"`` gives
-        min / max, ``"to_reference"`` group / reference.
-
-        Parameters
-        ----------
-        y_true
-            Column (or expression) of true labels.
-        y_prob
-            Column (or expression) of scores in [0, 1].
-        sensitive_features
-            Column name(s) defining the groups.
-        by
-            Batch key column(s): one value per key.
-        sample_weight
-            Column of non-negative weights (weighted means).
-        pos_label
-            Label value treated as positive.
-        method
-            ``"between_groups"``, ``"to_overall"`` or ``"to_reference"``.
-        reference_group
-            The group compared against, or ``"largest"``.
-        zero_division
-            None keeps a group without positives null; a float replaces it.
-
-        Returns
-        -------
-        float or DataFrame or LazyFrame
-            As for every criterion.
-
-        Examples
-        --------
-        >>> DATA
-        >>> round(df.fair.balance_for_positive_class_ratio(
-        ...     y_true="y_true", y_prob="score", sensitive_features="group"
-        ... ), 4)
-        0.6667
-        """
-        return self._balance(
-            "balance_for_positive_class_ratio", "balance_for_positive_class",
-            "ratio", y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
-            by=by, sample_weight=sample_weight, pos_label=pos_label, method=method,
-            reference_group=reference_group, zero_division=zero_division,
-        )  # fmt: skip
-
-    @_example
-    def balance_for_negative_class_difference(
-        self,
-        *,
-        y_true: IntoColumn,
-        y_prob: IntoColumn,
-        sensitive_features: IntoColumns,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        pos_label: PosLabel = 1,
-        method: str | None = None,
-        reference_group: ReferenceGroup | None = None,
-        zero_division: float | None = None,
-    ) -> ScalarT:
-        r"""
-        Difference between groups in the mean score of the actual negatives.
-
-        Balance for the negative class: :math:`E[S \mid Y=0, A=a]` equal across
-        groups (a higher mean score for one group's negatives is the score-level
-        analogue of a higher false positive rate).
-
-        Parameters
-        ----------
-        y_true
-            Column (or expression) of true labels.
-        y_prob
-            Column (or expression) of scores in [0, 1].
-        sensitive_features
-            Column name(s) defining the groups.
-        by
-            Batch key column(s): one value per key.
-        sample_weight
-            Column of non-negative weights (weighted means).
-        pos_label
-            Label value treated as positive.
-        method
-            ``"between_groups"``, ``"to_overall"`` or ``"to_reference"``.
-        reference_group
-            The group compared against, or ``"largest"``.
-        zero_division
-            None keeps a group without negatives null; a float replaces it.
-
-        Returns
-        -------
-        float or DataFrame or LazyFrame
-            As for every criterion.
-
-        Examples
-        --------
-        >>> DATA
-        >>> round(df.fair.balance_for_negative_class_difference(
-        ...     y_true="y_true", y_prob="score", sensitive_features="group"
-        ... ), 4)
-        0.0
-        """
-        return self._balance(
-            "balance_for_negative_class_difference", "balance_for_negative_class",
-            "difference", y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
-            by=by, sample_weight=sample_weight, pos_label=pos_label, method=method,
-            reference_group=reference_group, zero_division=zero_division,
-        )  # fmt: skip
-
-    @_example
-    def balance_for_negative_class_ratio(
-        self,
-        *,
-        y_true: IntoColumn,
-        y_prob: IntoColumn,
-        sensitive_features: IntoColumns,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        pos_label: PosLabel = 1,
-        method: str | None = None,
-        reference_group: ReferenceGroup | None = None,
-        zero_division: float | None = None,
-    ) -> ScalarT:
-        """
-        Ratio between groups of the mean score of the actual negatives.
-
-        See :meth:`balance_for_negative_class_difference`.
-
-        Parameters
-        ----------
-        y_true
-            Column (or expression) of true labels.
-        y_prob
-            Column (or expression) of scores in [0, 1].
-        sensitive_features
-            Column name(s) defining the groups.
-        by
-            Batch key column(s): one value per key.
-        sample_weight
-            Column of non-negative weights (weighted means).
-        pos_label
-            Label value treated as positive.
-        method
-            ``"between_groups"``, ``"to_overall"`` or ``"to_reference"``.
-        reference_group
-            The group compared against, or ``"largest"``.
-        zero_division
-            None keeps a group without negatives null; a float replaces it.
-
-        Returns
-        -------
-        float or DataFrame or LazyFrame
-            As for every criterion.
-
-        Examples
-        --------
-        >>> DATA
-        >>> round(df.fair.balance_for_negative_class_ratio(
-        ...     y_true="y_true", y_prob="score", sensitive_features="group"
-        ... ), 4)
-        1.0
-        """
-        return self._balance(
-            "balance_for_negative_class_ratio", "balance_for_negative_class",
-            "ratio", y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
-            by=by, sample_weight=sample_weight, pos_label=pos_label, method=method,
-            reference_group=reference_group, zero_division=zero_division,
-        )  # fmt: skip
 
     # ---- calibration ------------------------------------------------------------
 

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, PosLabel
 
 __all__ = [
+    "check_confidence",
+    "check_min_size",
     "MSG_AGG",
     "MSG_COLUMN_NOT_FOUND",
     "MSG_DUPLICATE_KEY",
@@ -250,6 +252,34 @@ def check_weight_dtype(dtype: pl.DataType, name: str) -> None:
     if not dtype.is_numeric():
         msg = MSG_WEIGHT_DTYPE.format(name=name, dtype=dtype)
         raise InvalidParameterError(msg)
+
+
+def check_confidence(confidence_level: object) -> float | None:
+    """Check `confidence_level`: None or a float strictly between 0 and 1."""
+    if confidence_level is None:
+        return None
+    ok = isinstance(confidence_level, (int, float)) and not isinstance(confidence_level, bool)
+    if not ok or not 0 < float(confidence_level) < 1:  # type: ignore[arg-type]
+        msg = (
+            f"`confidence_level` must be a float strictly between 0 and 1, got "
+            f"{confidence_level!r}\n\nHint: e.g. `confidence_level=0.95`"
+        )
+        raise InvalidParameterError(msg)
+    return float(confidence_level)  # type: ignore[arg-type]
+
+
+def check_min_size(min_group_size: object, param: str = "min_group_size") -> float | None:
+    """Check a minimum group size: None or a non-negative number."""
+    if min_group_size is None:
+        return None
+    ok = isinstance(min_group_size, (int, float)) and not isinstance(min_group_size, bool)
+    if not ok or not float(min_group_size) >= 0:  # type: ignore[arg-type]
+        msg = (
+            f"`{param}` must be a non-negative number, got {min_group_size!r}"
+            f"\n\nHint: e.g. `{param}=30`"
+        )
+        raise InvalidParameterError(msg)
+    return float(min_group_size)  # type: ignore[arg-type]
 
 
 def check_score_dtype(dtype: pl.DataType, name: str) -> None:

@@ -14,15 +14,14 @@ import polars as pl
 
 from polars_fair._api import (
     Audit,
-    check_confidence,
     check_metrics,
-    check_min_size,
     check_zd,
     warn_about,
 )
 from polars_fair._ns_audit import AuditMethods
 from polars_fair._ns_base import Build, ScalarT, TableT
 from polars_fair._ns_scores import ScoreMethods
+from polars_fair._validate import check_confidence, check_min_size
 
 if TYPE_CHECKING:
     from polars_fair._typing import (
@@ -47,6 +46,7 @@ _EXAMPLE = """
     ...         "group": ["a"] * 5 + ["b"] * 5,
     ...         "y_true": [1, 1, 1, 0, 0, 1, 0, 0, 0, 1],
     ...         "y_pred": [1, 1, 0, 1, 0, 1, 1, 0, 0, 0],
+    ...         "score": [0.9, 0.8, 0.4, 0.6, 0.2, 0.7, 0.3, 0.5, 0.1, 0.4],
     ...     }}
     ... )
     >>> round(df.fair.{name}({args}sensitive_features="group"), 4)
@@ -102,10 +102,14 @@ _PARAMS = {
     "pred": '    y_pred\n        Column (or expression, e.g. ``pl.col("score") >= 0.5``) of predicted labels.\n',
 }
 _PARAMS["pair"] = _PARAMS["true"] + _PARAMS["pred"]
+_PARAMS["prob"] = (
+    _PARAMS["true"] + "    y_prob\n        Column (or expression) of scores in [0, 1].\n"
+)
 _ARGS = {
     "true": 'y_true="y_true", ',
     "pred": 'y_pred="y_pred", ',
     "pair": 'y_true="y_true", y_pred="y_pred", ',
+    "prob": 'y_true="y_true", y_prob="score", ',
 }
 _AGG = (
     "    agg\n"
@@ -457,9 +461,6 @@ class FairNamespace(ScoreMethods[TableT, ScalarT], AuditMethods[TableT, ScalarT]
         )
 
     # ---- scalar criteria ---------------------------------------------------------
-
-    def _balance(self, name: str, measure: str, kind: str, **kwargs: Any) -> ScalarT:
-        return self._criterion(name, (measure,), kind, y_pred=None, agg="worst_case", **kwargs)
 
     def _criterion(
         self,
@@ -2261,6 +2262,158 @@ class FairNamespace(ScoreMethods[TableT, ScalarT], AuditMethods[TableT, ScalarT]
             "ratio",
             y_true=y_true,
             y_pred=y_pred,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
+        )
+
+    @_criterion_doc(
+        kind="difference",
+        measure="mean score of the actual positives",
+        formula="E[S \\mid Y=1, A=a]",
+        needs="prob",
+        note="Kleinberg et al.'s balance for the positive class: people who are in fact positive should get the same average score whatever their group. Computed from the score summed over actual positives in the statistics table (no extra pass).",
+        example="0.15",
+    )
+    def balance_for_positive_class_difference(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_prob: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        zero_division: ZeroDivision = None,
+    ) -> ScalarT:
+        return self._criterion(
+            "balance_for_positive_class_difference",
+            ("balance_for_positive_class",),
+            "difference",
+            y_true=y_true,
+            y_pred=None,
+            y_prob=y_prob,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
+        )
+
+    @_criterion_doc(
+        kind="ratio",
+        measure="mean score of the actual positives",
+        formula="E[S \\mid Y=1, A=a]",
+        needs="prob",
+        note="Kleinberg et al.'s balance for the positive class: people who are in fact positive should get the same average score whatever their group. Computed from the score summed over actual positives in the statistics table (no extra pass).",
+        example="0.7857",
+    )
+    def balance_for_positive_class_ratio(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_prob: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        zero_division: ZeroDivision = None,
+    ) -> ScalarT:
+        return self._criterion(
+            "balance_for_positive_class_ratio",
+            ("balance_for_positive_class",),
+            "ratio",
+            y_true=y_true,
+            y_pred=None,
+            y_prob=y_prob,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
+        )
+
+    @_criterion_doc(
+        kind="difference",
+        measure="mean score of the actual negatives",
+        formula="E[S \\mid Y=0, A=a]",
+        needs="prob",
+        note="Balance for the negative class: a higher mean score for one group's actual negatives is the score-level analogue of a higher false positive rate. Computed from a score sum in the statistics table (no extra pass).",
+        example="0.1",
+    )
+    def balance_for_negative_class_difference(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_prob: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        zero_division: ZeroDivision = None,
+    ) -> ScalarT:
+        return self._criterion(
+            "balance_for_negative_class_difference",
+            ("balance_for_negative_class",),
+            "difference",
+            y_true=y_true,
+            y_pred=None,
+            y_prob=y_prob,
+            sensitive_features=sensitive_features,
+            by=by,
+            sample_weight=sample_weight,
+            pos_label=pos_label,
+            method=method,
+            reference_group=reference_group,
+            agg="worst_case",
+            zero_division=zero_division,
+        )
+
+    @_criterion_doc(
+        kind="ratio",
+        measure="mean score of the actual negatives",
+        formula="E[S \\mid Y=0, A=a]",
+        needs="prob",
+        note="Balance for the negative class: a higher mean score for one group's actual negatives is the score-level analogue of a higher false positive rate. Computed from a score sum in the statistics table (no extra pass).",
+        example="0.75",
+    )
+    def balance_for_negative_class_ratio(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_prob: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        zero_division: ZeroDivision = None,
+    ) -> ScalarT:
+        return self._criterion(
+            "balance_for_negative_class_ratio",
+            ("balance_for_negative_class",),
+            "ratio",
+            y_true=y_true,
+            y_pred=None,
+            y_prob=y_prob,
             sensitive_features=sensitive_features,
             by=by,
             sample_weight=sample_weight,
