@@ -39,6 +39,8 @@ def criterion_kw(name: str, **extra: Any) -> dict[str, Any]:
     for label in ("y_true", "y_pred"):
         if label in params:
             kw[label] = label
+    if "y_prob" in params:
+        kw["y_prob"] = "p"
     return {**kw, **extra}
 
 
@@ -61,14 +63,19 @@ def expect_warnings(run: Any, *expected: tuple[type[Warning], str]) -> Iterator[
 
 def frame(**columns: Any) -> pl.DataFrame:
     schema = {"g": pl.String, "y_true": pl.Int64, "y_pred": pl.Int64, "w": pl.Float64,
-              "s": pl.String, "m": pl.String}  # fmt: skip
+              "s": pl.String, "m": pl.String, "p": pl.Float64}  # fmt: skip
     return pl.DataFrame(columns, schema={k: schema[k] for k in columns})
 
 
 # ---- one group ----------------------------------------------------------------------
 
 # tp = 2, fn = 1, fp = 1, tn = 2: every rate (and FN / FP) is defined and non-zero
-ONE_GROUP = frame(g=["a"] * 6, y_true=[1, 1, 0, 0, 1, 0], y_pred=[1, 0, 1, 0, 1, 0])
+ONE_GROUP = frame(
+    g=["a"] * 6,
+    y_true=[1, 1, 0, 0, 1, 0],
+    y_pred=[1, 0, 1, 0, 1, 0],
+    p=[0.9, 0.2, 0.7, 0.4, 0.8, 0.1],  # a score, for the balance criteria
+)
 
 
 @pytest.mark.parametrize("name", CRITERIA)

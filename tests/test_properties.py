@@ -27,11 +27,14 @@ KW = {"y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g"}
 RATES = list(pf.RATES)
 TOL = {"rel_tol": 1e-9, "abs_tol": 1e-12}
 
-#: Every scalar criterion of the namespace (``<rate>_difference``, aliases, composites).
+#: Every scalar criterion of the namespace over confusion counts (``<rate>_difference``,
+#: aliases, composites); the score criteria (balance) are tested in test_scores.py.
 CRITERIA = sorted(
     name
     for name in vars(pf.FairNamespace)
-    if not name.startswith("_") and name.endswith(("_difference", "_ratio"))
+    if not name.startswith("_")
+    and name.endswith(("_difference", "_ratio"))
+    and not name.startswith("balance_for_")
 )
 #: Criteria whose per-group measure is not a rate in [0, 1] (FN / FP is unbounded).
 UNBOUNDED = {"treatment_equality_difference", "treatment_equality_ratio"}
