@@ -71,7 +71,8 @@ _MISSING = "__pf_missing"
 _WSUM = "__pf_wsum"
 _WBAD = "__pf_wbad"
 _SSUM = SCORE_SUM = "__pf_ssum"
-_SBAD = "__pf_sbad"
+_SMIN = "__pf_smin"
+_SMAX = "__pf_smax"
 
 
 @dataclass(frozen=True)
@@ -134,13 +135,13 @@ def _label_checker(
                     name=weight, found=f"{bad} negative, infinite or NaN weight(s)"
                 )
                 raise ValueRangeError(msg)
-        if score is not None:
-            bad = int(partial.get_column(_SBAD).sum())
-            if bad:
-                msg = MSG_SCORE_VALUES.format(
-                    name=score, found=f"{bad} value(s) below 0, above 1 or NaN"
-                )
-                raise ValueRangeError(msg)
+        if score is not None and partial.height:
+            low = partial.get_column(_SMIN).min()
+            high = partial.get_column(_SMAX).max()
+            outside = (low is not None and low < 0) or (high is not None and high > 1)  # type: ignore[operator]
+            if outside or partial.get_column(_SSUM).is_nan().any():
+                detail = f"values from {low!r} to {high!r}" if outside else "NaN"
+                raise ValueRangeError(MSG_SCORE_VALUES.format(name=score, found=detail))
 
     return check
 
@@ -194,14 +195,15 @@ class Inputs:
     def partial_aggs(self) -> list[pl.Expr]:
         """Aggregates of the partial table: counted rows, excluded rows, sums, checks."""
         s, w = self.score, self.weight
-        missing = pl.lit(False)
-        if s is not None:
-            missing = missing | s.is_null()
-        if w is not None:
-            missing = missing | w.is_null()
+        if s is not None and w is not None:
+            missing = (s.is_null() | w.is_null()).sum()
+        elif s is not None or w is not None:
+            missing = (s if s is not None else w).null_count()  # type: ignore[union-attr]
+        else:
+            missing = pl.lit(0)
         aggs: list[pl.Expr] = [
             pl.len().cast(pl.Int64).alias(_ROWS),
-            missing.sum().cast(pl.Int64).alias(_MISSING),
+            missing.cast(pl.Int64).alias(_MISSING),
         ]
         if w is not None:
             kept = w if s is None else pl.when(s.is_not_null()).then(w)
@@ -210,10 +212,13 @@ class Inputs:
                 ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
             ]
         if s is not None:
+            # the range check costs two cheap aggregates: min and max ignore NaN, and a
+            # NaN score of a counted row makes the score sum NaN
             weighted = s if w is None else s * w
             aggs += [
                 weighted.sum().alias(_SSUM),
-                ((s < 0) | (s > 1) | s.is_nan()).sum().cast(pl.Int64).alias(_SBAD),
+                s.min().alias(_SMIN),
+                s.max().alias(_SMAX),
             ]
         return aggs
 
