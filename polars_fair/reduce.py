@@ -195,16 +195,12 @@ class Inputs:
     def partial_aggs(self) -> list[pl.Expr]:
         """Aggregates of the partial table: counted rows, excluded rows, sums, checks."""
         s, w = self.score, self.weight
+        aggs: list[pl.Expr] = [pl.len().cast(pl.Int64).alias(_ROWS)]
         if s is not None and w is not None:
-            missing = (s.is_null() | w.is_null()).sum()
+            aggs.append((s.is_null() | w.is_null()).sum().cast(pl.Int64).alias(_MISSING))
         elif s is not None or w is not None:
-            missing = (s if s is not None else w).null_count()  # type: ignore[union-attr]
-        else:
-            missing = pl.lit(0)
-        aggs: list[pl.Expr] = [
-            pl.len().cast(pl.Int64).alias(_ROWS),
-            missing.cast(pl.Int64).alias(_MISSING),
-        ]
+            column = s if s is not None else w
+            aggs.append(column.null_count().cast(pl.Int64).alias(_MISSING))  # type: ignore[union-attr]
         if w is not None:
             kept = w if s is None else pl.when(s.is_not_null()).then(w)
             aggs += [
@@ -230,12 +226,17 @@ class Inputs:
         """Rows (or weight) counted per partial row: excluded rows left out."""
         if self.weight is not None:
             return pl.col(_WSUM)
-        return pl.col(_ROWS) - pl.col(_MISSING)
+        if self.score is not None:
+            return pl.col(_ROWS) - pl.col(_MISSING)
+        return pl.col(_ROWS)
 
     def null_rows(self) -> pl.Expr:
         """Rows excluded for a null label, score or weight (an aggregate)."""
         valid = self.valid()
-        return pl.col(_ROWS).filter(~valid).sum() + pl.col(_MISSING).filter(valid).sum()
+        null_labels = pl.col(_ROWS).filter(~valid).sum()
+        if self.score is None and self.weight is None:
+            return null_labels
+        return null_labels + pl.col(_MISSING).filter(valid).sum()
 
     def total(self, mask: pl.Expr, column: pl.Expr | None = None) -> pl.Expr:
         """Sum of `column` (default: the counted rows) over valid partial rows in `mask`."""
