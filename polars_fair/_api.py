@@ -36,6 +36,8 @@ from polars_fair.metrics import (
     require_nonempty,
     require_reference,
 )
+from polars_fair.metrics._criteria import Formula
+from polars_fair.metrics._measures import measure_disparity_table
 from polars_fair.reduce import group_stats
 
 if TYPE_CHECKING:
@@ -44,6 +46,10 @@ if TYPE_CHECKING:
 __all__ = [
     "Audit",
     "check_metrics",
+    "check_names",
+    "checked_reference",
+    "criterion_plan",
+    "measure_disparities_plan",
     "check_zd",
     "warn_about",
 ]
@@ -146,28 +152,98 @@ class Audit:
         zero_division: float | None,
     ) -> pl.LazyFrame:
         """One criterion per batch key."""
-        method_ = check_method(method, reference_group)
-        agg_ = check_agg(agg)
-        reference: tuple[Any, ...] | str = "largest"
-        stats = require_nonempty(stats)
-        if reference_group is not None:
-            if method_ != "to_reference":
-                msg = (
-                    f"`reference_group` is only used with `method`='to_reference', got "
-                    f"`method`={method_!r}\n\nHint: drop `method` or `reference_group`"
-                )
-                raise InvalidParameterError(msg)
-            reference = normalize_reference(reference_group, self.sensitive)
-            if isinstance(reference, str) and reference != "largest":
-                msg = MSG_REFERENCE_POLICY.format(value=reference, method=method_)
-                raise InvalidParameterError(msg)
-            if isinstance(reference, tuple):
-                stats = require_reference(stats, reference, self.sensitive, self.by)
-        return criterion_table(
-            stats, name=name, measures=measures, kind=kind,  # type: ignore[arg-type]
-            method=method_, agg=agg_, by=self.by, sensitive=self.sensitive,
-            reference=reference, zero_division=zero_division,
+        return criterion_plan(
+            stats, name=name, measures=measures, kind=kind, method=method,
+            reference_group=reference_group, agg=agg, zero_division=zero_division,
+            by=self.by, sensitive=self.sensitive,
         )  # fmt: skip
+
+
+def checked_reference(
+    stats: pl.LazyFrame,
+    method: str,
+    reference_group: Any,
+    by: list[str],
+    sensitive: list[str],
+) -> tuple[pl.LazyFrame, tuple[Any, ...] | str]:
+    """Validate `reference_group` for a criterion; the stats gain the in-plan checks."""
+    reference: tuple[Any, ...] | str = "largest"
+    stats = require_nonempty(stats)
+    if reference_group is not None:
+        if method != "to_reference":
+            msg = (
+                f"`reference_group` is only used with `method`='to_reference', got "
+                f"`method`={method!r}\n\nHint: drop `method` or `reference_group`"
+            )
+            raise InvalidParameterError(msg)
+        reference = normalize_reference(reference_group, sensitive)
+        if isinstance(reference, str) and reference != "largest":
+            msg = MSG_REFERENCE_POLICY.format(value=reference, method=method)
+            raise InvalidParameterError(msg)
+        if isinstance(reference, tuple):
+            stats = require_reference(stats, reference, sensitive, by)
+    return stats, reference
+
+
+def criterion_plan(
+    stats: pl.LazyFrame,
+    *,
+    name: str,
+    measures: Sequence[str],
+    kind: str,
+    method: str | None,
+    reference_group: Any,
+    agg: str,
+    zero_division: float | None,
+    by: list[str],
+    sensitive: list[str],
+    formula: Formula | None = None,
+) -> pl.LazyFrame:
+    """One criterion per batch key, after checking `method`, `agg` and the reference."""
+    method_ = check_method(method, reference_group)
+    agg_ = check_agg(agg)
+    stats, reference = checked_reference(stats, method_, reference_group, by, sensitive)
+    return criterion_table(
+        stats, name=name, measures=measures, kind=kind,  # type: ignore[arg-type]
+        method=method_, agg=agg_, by=by, sensitive=sensitive,
+        reference=reference, zero_division=zero_division, formula=formula,
+    )  # fmt: skip
+
+
+def measure_disparities_plan(
+    stats: pl.LazyFrame,
+    *,
+    formula: Formula,
+    measures: Sequence[str],
+    sums: Sequence[str],
+    reference_group: Any,
+    zero_division: float | None,
+    by: list[str],
+    sensitive: list[str],
+) -> pl.LazyFrame:
+    """The long comparison table of formula measures, after checking the reference."""
+    reference = normalize_reference(reference_group, sensitive)
+    stats = require_nonempty(stats)
+    if isinstance(reference, tuple):
+        stats = require_reference(stats, reference, sensitive, by)
+    return measure_disparity_table(
+        stats, formula=formula, measures=measures, sums=sums, by=by, sensitive=sensitive,
+        reference=reference, zero_division=zero_division,
+    )  # fmt: skip
+
+
+def check_names(param: str, given: Sequence[str] | None, known: Sequence[str]) -> list[str]:
+    """Check a list of measure or criterion names; None means all of `known`."""
+    if given is None:
+        return list(known)
+    if isinstance(given, str):
+        msg = f"`{param}` must be a list of names, got {given!r}\n\nHint: `{param}=[{given!r}]`"
+        raise InvalidParameterError(msg)
+    unknown = [m for m in given if m not in known]
+    if unknown or not given:
+        msg = f"`{param}` must name one or more of {list(known)}, got {list(given)!r}"
+        raise InvalidParameterError(msg)
+    return list(given)
 
 
 def warn_about(

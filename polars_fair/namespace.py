@@ -20,6 +20,9 @@ from polars_fair._api import (
 )
 from polars_fair._ns_audit import AuditMethods
 from polars_fair._ns_base import Build, ScalarT, TableT
+from polars_fair._ns_ensemble import EnsembleMethods
+from polars_fair._ns_multiclass import MulticlassMethods
+from polars_fair._ns_regression import RegressionMethods
 from polars_fair._ns_scores import ScoreMethods
 from polars_fair._validate import check_confidence, check_min_size
 
@@ -154,7 +157,13 @@ def _criterion_doc(
     return deco
 
 
-class FairNamespace(ScoreMethods[TableT, ScalarT], AuditMethods[TableT, ScalarT]):
+class FairNamespace(
+    ScoreMethods[TableT, ScalarT],
+    AuditMethods[TableT, ScalarT],
+    RegressionMethods[TableT, ScalarT],
+    EnsembleMethods[TableT, ScalarT],
+    MulticlassMethods[TableT, ScalarT],
+):
     """Fairness metrics of the predictions in a frame (shared by both frame kinds)."""
 
     # ---- the statistics table, then a derivation (see NamespaceBase._derive) ------

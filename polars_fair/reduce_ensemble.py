@@ -54,7 +54,7 @@ ENSEMBLE_MEASURES = (
 
 MSG_MEMBERS = (
     "`y_prob` must give the ensemble members: two or more probability columns, or one "
-    "list or array column, got {found}\n\nHint: e.g. `y_prob=[\"p1\", \"p2\", \"p3\"]` "
+    'list or array column, got {found}\n\nHint: e.g. `y_prob=["p1", "p2", "p3"]` '
     'or `y_prob="member_probs"`'
 )
 MSG_MEMBER_VALUES = (
@@ -79,7 +79,7 @@ def _entropy(p: pl.Expr) -> pl.Expr:
 
 
 def _lerp(a: pl.Expr, b: pl.Expr, gamma: float) -> pl.Expr:
-    """numpy's linear interpolation between neighbouring order statistics."""
+    """Linear interpolation between neighbouring order statistics, as numpy."""
     return b - (b - a) * (1 - gamma) if gamma >= 0.5 else a + (b - a) * gamma
 
 
@@ -126,7 +126,9 @@ def column_steps(columns: Sequence[pl.Expr], threshold: float) -> list[list[pl.E
     for i, ci in enumerate(cols):
         below = [(cj < ci) if j != i else None for j, cj in enumerate(cols)]
         ties = [(cj == ci) for j, cj in enumerate(cols) if j < i]
-        terms = [b.cast(pl.Int32) for b in below if b is not None] + [t.cast(pl.Int32) for t in ties]
+        terms = [b.cast(pl.Int32) for b in below if b is not None] + [
+            t.cast(pl.Int32) for t in ties
+        ]
         ranks.append(pl.sum_horizontal(terms).alias(f"__pf_r{i}"))
     mean = (pl.sum_horizontal(cols) / m).alias("__pf_mean")
     step2 = [*ranks, mean]
@@ -270,8 +272,8 @@ def ensemble_stats(
     │ b   ┆ 1   ┆ 0.0                 ┆ 1.0        │
     └─────┴─────┴─────────────────────┴────────────┘
     """
-    ok = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
-    if not ok or not 0 <= float(threshold) <= 1:
+    number = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
+    if not number or not 0 <= float(threshold) <= 1:
         msg = f"`threshold` must be a number in [0, 1], got {threshold!r}\n\nHint: e.g. `threshold=0.5`"
         raise InvalidParameterError(msg)
     lf = ensure_lazy(frame)

@@ -17,6 +17,7 @@ Two reductions, both lazy:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -238,11 +239,12 @@ def check_levels(levels: object, param: str = "q") -> list[float]:
     values = levels if isinstance(levels, (list, tuple, np.ndarray)) else [levels]
     out: list[float] = []
     for v in values:
-        ok = isinstance(v, (int, float, np.floating, np.integer)) and not isinstance(v, bool)
-        if not ok or not 0 <= float(v) <= 1:
+        number = isinstance(v, (int, float, np.floating, np.integer)) and not isinstance(v, bool)
+        level = float(v) if number else math.nan  # type: ignore[arg-type]
+        if not 0 <= level <= 1:
             msg = f"`{param}` must be a quantile level in [0, 1], got {v!r}\n\nHint: e.g. `{param}=0.8`"
             raise InvalidParameterError(msg)
-        out.append(float(v))
+        out.append(level)
     if not out:
         msg = f"`{param}` must give at least one quantile level, got {levels!r}"
         raise InvalidParameterError(msg)
@@ -250,7 +252,7 @@ def check_levels(levels: object, param: str = "q") -> list[float]:
 
 
 def _numpy_quantiles(sorted_values: pl.Expr, levels: Sequence[float]) -> pl.Expr:
-    """Quantiles of already sorted values at `levels`, as :func:`numpy.quantile`.
+    """Quantiles of sorted values (nulls last) at `levels`, as :func:`numpy.quantile`.
 
     numpy's "linear" method: virtual index ``h = (n - 1) q``, then its ``_lerp``,
     which interpolates from the upper neighbour when the fraction is >= 0.5.
@@ -258,17 +260,19 @@ def _numpy_quantiles(sorted_values: pl.Expr, levels: Sequence[float]) -> pl.Expr
     reach them) identical to numpy's.
     """
     s = sorted_values
-    n = s.len().cast(pl.Int64)
+    n = s.count().cast(pl.Int64)  # the non-null values come first
     q = pl.lit(pl.Series(np.asarray(levels, dtype=np.float64)))
     h = (n - 1).cast(pl.Float64) * q
     lo = h.floor()
-    top = h >= (n - 1)
-    lo_i = pl.when(top).then(n - 1).otherwise(lo.cast(pl.Int64))
-    hi_i = pl.when(top).then(n - 1).otherwise(lo.cast(pl.Int64) + 1)
+    # h <= n - 1 since q <= 1; at the top both neighbours are the largest value
+    # (arithmetic only: when/then over the levels panics in Polars' in-memory engine)
+    lo_i = lo.cast(pl.Int64)
+    hi_i = lo_i + (lo_i < n - 1).cast(pl.Int64)
     gamma = h - lo
     a, b = s.gather(lo_i), s.gather(hi_i)
     d = b - a
-    return pl.when(gamma >= 0.5).then(b - d * (1 - gamma)).otherwise(a + d * gamma)
+    upper = (gamma >= 0.5).cast(pl.Float64)  # exact: x * 1 + 0 * y == x for finite y
+    return upper * (b - d * (1 - gamma)) + (1 - upper) * (a + d * gamma)
 
 
 def quantile_grid_stats(
@@ -311,9 +315,10 @@ def quantile_grid_stats(
 
     Notes
     -----
-    Two passes: the predictions are sorted once per batch key for the quantiles,
-    then each row is matched to the highest threshold it reaches. Polars holds the
-    prediction and key columns in memory for the sort.
+    Two passes: the predictions are sorted once for the quantiles, then each row
+    is matched to the highest threshold it reaches. Polars holds the prediction
+    and key columns in memory for the sort and caches the sorted rows for their
+    second use, so the source itself is read once.
 
     Examples
     --------
@@ -344,41 +349,49 @@ def quantile_grid_stats(
     keys = [*by_, *sens]
     y = pl.col(_Y)
 
-    rows = lf.select(*keys, column.expr.alias(_Y))
-    # per group: counted rows, excluded rows, and the finiteness check
-    groups = rows.group_by(keys).agg(
-        y.is_not_null().sum().cast(pl.Int64).alias("n"),
-        y.is_null().sum().cast(pl.Int64).alias("n_null"),
-        (~y.is_finite()).sum().alias(_BAD + "y_pred"),
-    )
-    groups = check_in_plan(groups, _finite_checker([column], None)).drop(_BAD + "y_pred")
-
-    ranked = rows.filter(y.is_not_null()).sort(_Y)
+    # sorted once (nulls last); the thresholds and the row matching both read it
+    ranked = lf.select(*keys, column.expr.alias(_Y)).sort(_Y, nulls_last=True).cache()
     level_frame = pl.LazyFrame(
-        {_J: pl.Series(range(len(levels)), dtype=pl.Int64), "quantile": pl.Series(levels, dtype=pl.Float64)}
+        {
+            _J: pl.Series(range(len(levels)), dtype=pl.Int64),
+            "quantile": pl.Series(levels, dtype=pl.Float64),
+        }
     )
     thresholds = (
         ranked.group_by(by_ or pl.lit(0).alias("__pf_all"), maintain_order=True)
-        .agg(_numpy_quantiles(y, levels).alias("threshold"), pl.int_range(len(levels)).alias(_J))
+        .agg(
+            _numpy_quantiles(y, levels).alias("threshold"),
+            pl.int_range(len(levels)).alias(_J),
+        )
         .explode("threshold", _J)
         .with_columns(pl.col(_J).cast(pl.Int64))
         .sort("threshold", _J)
     )
     if not by_:
         thresholds = thresholds.drop("__pf_all")
-    # each row's highest threshold reached (null: below the lowest one)
+    thresholds = thresholds.cache()  # matched against the rows, then reported
+    # each row's highest threshold reached (null: below the lowest one, or a null value)
     reached = ranked.join_asof(
-        thresholds.select(*by_, "threshold", _J),
+        thresholds,
         left_on=_Y,
         right_on="threshold",
         by=by_ or None,
         strategy="backward",
         check_sortedness=False,
     )
-    hist = reached.group_by(*keys, _J).agg(pl.len().cast(pl.Int64).alias("__pf_c"))
+    hist = reached.group_by(*keys, _J, y.is_null().alias("__pf_null")).agg(
+        pl.len().cast(pl.Int64).alias("__pf_c"),
+        (~y.is_finite()).sum().alias(_BAD + "y_pred"),
+    )
+    hist = check_in_plan(hist, _finite_checker([column], None)).drop(_BAD + "y_pred").cache()
+    missing, c = pl.col("__pf_null"), pl.col("__pf_c")
+    per_group = hist.group_by(keys).agg(
+        c.filter(~missing).sum().alias("n"), c.filter(missing).sum().alias("n_null")
+    )
+    reached_at = hist.filter(~missing & pl.col(_J).is_not_null()).select(*keys, _J, "__pf_c")
     grid = (
-        groups.join(level_frame, how="cross")
-        .join(hist, on=[*keys, _J], how="left", nulls_equal=True)
+        per_group.join(level_frame, how="cross")
+        .join(reached_at, on=[*keys, _J], how="left", nulls_equal=True)
         .join(thresholds, on=[*by_, _J], how="left", nulls_equal=True)
         .sort([*keys, _J], nulls_last=True)
     )

@@ -22,14 +22,30 @@ from polars.testing import assert_frame_equal
 
 import polars_fair
 from polars_fair import DataFrameFairNamespace, LazyFrameFairNamespace
+from polars_fair._ns_ensemble import EnsembleMethods
+from polars_fair._ns_regression import RegressionMethods
 from polars_fair._validate import MSG_FRAME
 from polars_fair.exceptions import InvalidParameterError
 
 TABLES = (
     "group_stats", "by_group", "disparities", "calibration", "expected_calibration_error",
     "roc_curve", "roc_auc", "threshold_sweep", "summary", "bootstrap", "bootstrap_replicates",
-    "tradeoffs",
+    "tradeoffs", "regression_stats", "regression_by_group", "regression_disparities",
+    "ensemble_stats", "ensemble_by_group", "ensemble_disparities", "multiclass_group_stats",
+    "multiclass_by_group", "multiclass_disparities", "multiclass_criteria", "multiclass_summary",
 )  # fmt: skip
+#: methods of the regression and ensemble mixins (continuous predictions, members)
+REGRESSION = frozenset(n for n in vars(RegressionMethods) if not n.startswith("_"))
+ENSEMBLE = frozenset(n for n in vars(EnsembleMethods) if not n.startswith("_"))
+#: methods that take no weights: the counts bootstrap, and the criteria at prediction
+#: quantiles (their thresholds are unweighted quantiles; see docs/metrics/regression.md)
+QUANTILE = frozenset(
+    {"disparate_impact_quantile", "statistical_parity_quantile", "max_statistical_parity",
+     "statistical_parity_auc", "no_disparate_impact_level"}
+)  # fmt: skip
+UNWEIGHTED = QUANTILE | {"bootstrap", "bootstrap_replicates"}
+#: two ensemble members built from the score (probabilities in [0, 1])
+MEMBERS = [pl.col("score"), (pl.col("w") / 3).alias("s2")]
 #: terminal methods (collect by design, DESIGN.md section 1); none exist yet
 TERMINAL = frozenset({"report"})
 PUBLIC = sorted(
@@ -86,8 +102,16 @@ def _kwargs(name: str, /, **extra: Any) -> dict[str, Any]:
     if "y_pred" in params:
         kw["y_pred"] = "y_pred"
     if "y_prob" in params and params["y_prob"].default is inspect.Parameter.empty:
-        kw["y_prob"] = "score"
+        kw["y_prob"] = MEMBERS if name in ENSEMBLE else "score"
+    if name in ENSEMBLE:
+        kw.pop("y_true", None)
     kw.update(extra)
+    if name in REGRESSION and isinstance(kw.get("y_pred"), pl.Expr):
+        # a regression audit takes a numeric prediction, not a thresholded label
+        kw["y_pred"] = pl.col("score") * 2.0
+    if name.startswith("multiclass") and isinstance(kw.get("y_pred"), pl.Expr):
+        # class labels of the same dtype as y_true
+        kw["y_pred"] = (pl.col("score") >= 0.5).cast(pl.Int64)
     return kw
 
 
@@ -216,6 +240,8 @@ def test_dataframe_is_not_modified(df: pl.DataFrame, method: str) -> None:
     before = df.clone()
     if method.startswith("bootstrap"):  # counts bootstrap: unweighted by definition
         getattr(df.fair, method)(**_kwargs(method, n_resamples=20))
+    elif method in QUANTILE:
+        getattr(df.fair, method)(**_kwargs(method))
     else:
         getattr(df.fair, method)(**_kwargs(method, sample_weight="w"))
     getattr(df.fair, method)(**_kwargs(method, by="model", sensitive_features=["group", "sex"]))
@@ -230,7 +256,7 @@ def test_dataframe_is_not_modified(df: pl.DataFrame, method: str) -> None:
 def test_lazyframe_is_not_modified(df: pl.DataFrame, method: str) -> None:
     lf = df.lazy()
     plan = lf.explain(optimized=False)
-    weight = {} if method.startswith("bootstrap") else {"sample_weight": "w"}
+    weight = {} if method in UNWEIGHTED else {"sample_weight": "w"}
     getattr(lf.fair, method)(**_kwargs(method, by="model", **weight)).collect()
     assert lf.explain(optimized=False) == plan
     assert lf.collect_schema() == pl.Schema(SCHEMA)
@@ -300,8 +326,8 @@ def test_lazy_method_never_reads(df: pl.DataFrame, method: str, variant: str) ->
     extra = dict(PLAN_VARIANTS[variant])
     if "y_pred" in extra and "y_pred" not in _kwargs(method):
         extra.pop("y_pred")
-    if method.startswith("bootstrap") and variant == "weighted":
-        pytest.skip("the counts bootstrap refuses weights (tested in test_bootstrap)")
+    if method in UNWEIGHTED and variant == "weighted":
+        pytest.skip("takes no weights (the counts bootstrap; quantile thresholds)")
     out = getattr(lf.fair, method)(**_kwargs(method, **extra))
     assert isinstance(out, pl.LazyFrame)
     out.collect_schema()
@@ -352,6 +378,17 @@ ONE_SCAN = [
     ("summary", {"by": "model", "reference_group": "b", "y_prob": "score"}),
     ("bootstrap", {"by": "model", "n_resamples": 50}),
     ("tradeoffs", {"reference_group": "b"}),
+    ("regression_by_group", {"by": "model", "sample_weight": "w"}),
+    ("regression_disparities", {"reference_group": "rest"}),
+    ("zscore_difference", {"reference_group": "b"}),
+    ("ensemble_by_group", {"by": "model", "sample_weight": "w"}),
+    ("ensemble_disparities", {"reference_group": "overall"}),
+    ("epistemic_uncertainty_difference", {"reference_group": "b"}),
+    ("disparate_impact_quantile", {"by": "model"}),
+    ("statistical_parity_auc", {"by": "model", "method": "to_reference"}),
+    ("no_disparate_impact_level", {}),
+    ("multiclass_by_group", {"by": "model"}),
+    ("multiclass_summary", {"reference_group": "b"}),
 ]
 
 
@@ -376,3 +413,27 @@ def test_every_criterion_scans_once(df: pl.DataFrame) -> None:
         source = RecordingSource(df)
         getattr(source.lazy().fair, method)(**_kwargs(method)).collect()
         assert source.calls == 1, method
+
+
+@pytest.mark.parametrize(
+    ("method", "extra"),
+    [
+        ("disparate_impact_quantile", {"by": "model"}),
+        ("statistical_parity_quantile", {}),
+        ("max_statistical_parity", {"method": "to_reference"}),
+        ("statistical_parity_auc", {"by": "model"}),
+        ("no_disparate_impact_level", {}),
+    ],
+)
+def test_quantile_criteria_scan_parquet_once(
+    df: pl.DataFrame, method: str, extra: dict[str, Any], tmp_path: Any
+) -> None:
+    """The quantile needs the sorted predictions before any row can be matched: the
+    sorted rows are used twice, and cached, so a Parquet source is scanned once."""
+    path = tmp_path / "data.parquet"
+    df.write_parquet(path)
+    plan = getattr(pl.scan_parquet(path).fair, method)(**_kwargs(method, **extra))
+    assert plan.explain().count("Parquet SCAN") == 1
+    assert_frame_equal(
+        plan.collect(), getattr(df.lazy().fair, method)(**_kwargs(method, **extra)).collect()
+    )

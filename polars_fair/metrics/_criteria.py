@@ -16,7 +16,7 @@ criterion with no defined comparison is null.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import polars as pl
@@ -25,9 +25,12 @@ from polars_fair._utils import over
 from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 
-__all__ = ["criterion_table", "farthest_from_reference"]
+__all__ = ["Formula", "criterion_table", "farthest_from_reference"]
 
 Kind = Literal["difference", "ratio"]
+#: A per-group measure from additive sum columns: ``formula(measure, get)`` where
+#: ``get(column)`` returns the column (per group) or its total (whole population).
+Formula = Callable[[str, Callable[[str], pl.Expr]], pl.Expr]
 _REF = "__pf_is_ref"
 _INF = float("inf")
 
@@ -125,31 +128,38 @@ def criterion_table(
     sensitive: Sequence[str],
     reference: tuple[Any, ...] | str,
     zero_division: float | None,
+    formula: Formula | None = None,
 ) -> pl.LazyFrame:
     """
     One row per batch key (one row without keys) and one column `name`.
 
-    `measures` are rate or composite names; several are combined with `agg`.
-    ``name == "average_abs_odds_difference"`` is the one criterion that is not a
-    comparison of a single per-group measure.
+    `measures` are rate or composite names (or, with `formula`, the names it
+    knows); several are combined with `agg`. ``name == "average_abs_odds_difference"``
+    is the one criterion that is not a comparison of a single per-group measure.
     """
-    names = stats.collect_schema().names()
-    c = Counts.from_columns(names)
-    total_pp = over(c.PP().sum(), by) if "predicted_positive_share" in measures else None
 
     def fill(e: pl.Expr) -> pl.Expr:
         return e if zero_division is None else e.fill_null(zero_division)
 
-    prepared = [fill(rate_expr(m, c, total_pp)).alias(_value_col(m)) for m in measures]
     refs: list[pl.Expr] = []
-    if method == "to_overall":
-        total = c.map(lambda e: over(e.sum(), by))
-        for m in measures:
-            t_pp = total.PP() if m == "predicted_positive_share" else None
-            refs.append(fill(rate_expr(m, total, t_pp)).alias(_ref_col(m)))
-    elif method == "to_reference":
-        mask = is_reference(reference, sensitive, by)
-        prepared.append(mask.alias(_REF))
+    if formula is not None:
+        prepared = [fill(formula(m, pl.col)).alias(_value_col(m)) for m in measures]
+        if method == "to_overall":
+            refs = [
+                fill(formula(m, lambda col: over(pl.col(col).sum(), by))).alias(_ref_col(m))
+                for m in measures
+            ]
+    else:
+        c = Counts.from_columns(stats.collect_schema().names())
+        total_pp = over(c.PP().sum(), by) if "predicted_positive_share" in measures else None
+        prepared = [fill(rate_expr(m, c, total_pp)).alias(_value_col(m)) for m in measures]
+        if method == "to_overall":
+            total = c.map(lambda e: over(e.sum(), by))
+            for m in measures:
+                t_pp = total.PP() if m == "predicted_positive_share" else None
+                refs.append(fill(rate_expr(m, total, t_pp)).alias(_ref_col(m)))
+    if method == "to_reference":
+        prepared.append(is_reference(reference, sensitive, by).alias(_REF))
     table = stats.with_columns(prepared)
     if method == "to_reference":
         table = table.with_columns(

@@ -1,0 +1,912 @@
+"""Regression methods of the ``fair`` namespace: continuous predictions.
+
+Per-group means, spreads and errors come from one pass of additive sums
+(:func:`~polars_fair.reduce_regression.regression_stats`); the quantile-based
+outcome metrics need a second pass for the quantiles
+(:func:`~polars_fair.reduce_regression.quantile_grid_stats`). Definitions follow
+Holistic AI's regression metrics; docs/metrics/regression.md lists where and why
+they differ.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import polars as pl
+
+from polars_fair._api import (
+    check_names,
+    check_zd,
+    checked_reference,
+    criterion_plan,
+    measure_disparities_plan,
+)
+from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
+from polars_fair._utils import as_names
+from polars_fair._validate import check_method
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics import require_nonempty, require_reference
+from polars_fair.metrics._measures import measure_table
+from polars_fair.metrics._regression import (
+    LABEL_MEASURES,
+    PREDICTION_MEASURES,
+    grid_criterion_table,
+    no_disparate_impact_level_table,
+    quantile_criterion_table,
+    regression_formula,
+    zscore_table,
+)
+from polars_fair.reduce_regression import (
+    REGRESSION_SUMS,
+    check_levels,
+    quantile_grid_stats,
+)
+from polars_fair.reduce_regression import regression_stats as reduce_regression
+
+if TYPE_CHECKING:
+    from polars_fair._typing import IntoColumn, IntoColumns, Method, ReferenceGroup
+
+__all__ = ["RegressionMethods"]
+
+_DATA = """
+    >>> import polars as pl
+    >>> import polars_fair
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "group": ["a", "a", "a", "a", "b", "b", "b", "b"],
+    ...         "pred": [3.0, 5.0, 4.0, 8.0, 2.0, 4.0, 1.0, 3.0],
+    ...         "y": [2.0, 6.0, 4.0, 7.0, 3.0, 3.0, 2.0, 5.0],
+    ...     }
+    ... )"""
+
+_example = with_example(_DATA)
+
+_CRITERION_DOC = """
+    {title}
+
+    Compares the per-group {measure} across the groups of `sensitive_features`:
+    {definition}
+
+    Parameters
+    ----------
+    y_pred
+        Column (or expression) of numeric predictions.
+    sensitive_features
+        Column name(s) defining the groups.
+{y_true}    by
+        Batch key column(s): one value per key.
+    sample_weight
+        Column of non-negative weights (weighted sums).
+    method
+        ``"between_groups"`` (default without `reference_group`): {between};
+        ``"to_overall"``: against the whole population; ``"to_reference"``
+        (default with `reference_group`): signed, for the group farthest from the
+        reference.
+    reference_group
+        The group compared against: a value, a tuple or dict, or ``"largest"``.
+    zero_division
+        None keeps an undefined per-group value null (left out); a float replaces it.
+
+    Returns
+    -------
+    float or DataFrame
+        A float on a DataFrame without `by` (None when undefined); with `by`, a
+        DataFrame of the `by` columns and ``{name}``. On a LazyFrame, the LazyFrame
+        of that table.
+
+    See Also
+    --------
+    regression_by_group : The per-group measures.
+
+    Examples
+    --------
+    >>> DATA
+    >>> round(df.fair.{name}({args}sensitive_features="group"), 4)
+    {example}
+"""
+
+
+def _regression_criterion(
+    name: str, measure: str, kind: str, title: str, definition: str, example: str
+) -> Callable[..., Any]:
+    """A criterion method comparing one regression measure across groups."""
+    needs_true = measure in LABEL_MEASURES
+
+    def method(
+        self: Any,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_true: IntoColumn | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        zero_division: float | None = None,
+    ) -> Any:
+        if needs_true and y_true is None:
+            msg = f"`{name}` compares {measure}, which needs `y_true`\n\nHint: pass `y_true=`"
+            raise InvalidParameterError(msg)
+        return self._measure_criterion(
+            name, measure, kind, y_pred=y_pred, y_true=y_true if needs_true else None,
+            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
+            method=method, reference_group=reference_group, zero_division=zero_division,
+        )  # fmt: skip
+
+    between = (
+        "largest minus smallest (>= 0)" if kind == "difference" else "smallest over largest (<= 1)"
+    )
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = _CRITERION_DOC.format(
+        title=title,
+        measure=measure.replace("_", " "),
+        definition=definition,
+        y_true=(
+            "    y_true\n        Column (or expression) of numeric true values.\n"
+            if needs_true
+            else "    y_true\n        Not used (accepted for a uniform call).\n"
+        ),
+        between=between,
+        name=name,
+        args='y_pred="pred", y_true="y", ' if needs_true else 'y_pred="pred", ',
+        example=example,
+    ).replace("    >>> DATA", _DATA.strip("\n"))
+    return method
+
+
+def _check_n(value: object, param: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
+        return value
+    msg = f"`{param}` must be an integer >= 2, got {value!r}\n\nHint: e.g. `{param}=150`"
+    raise InvalidParameterError(msg)
+
+
+def _check_band(band: object) -> tuple[float, float]:
+    ok = (
+        isinstance(band, tuple)
+        and len(band) == 2
+        and all(isinstance(b, (int, float)) and math.isfinite(b) for b in band)
+        and 0 < band[0] <= 1 <= band[1]
+    )
+    if not ok:
+        msg = (
+            f"`ratio_band` must be a tuple (low, high) with 0 < low <= 1 <= high, got "
+            f"{band!r}\n\nHint: e.g. `ratio_band=(0.8, 1.25)`"
+        )
+        raise InvalidParameterError(msg)
+    return float(band[0]), float(band[1])  # type: ignore[index]
+
+
+def _grid_levels(n_thresholds: int) -> list[float]:
+    """Holistic AI's threshold levels: ``numpy.linspace(1, 0, n)`` (as values)."""
+    return [float(v) for v in np.linspace(1, 0, n_thresholds)]
+
+
+class RegressionMethods(NamespaceBase[TableT, ScalarT]):
+    """Regression methods (continuous predictions, optional true values)."""
+
+    # ---- shared plumbing ------------------------------------------------------------
+
+    def _regression_reduction(
+        self,
+        y_pred: IntoColumn,
+        y_true: IntoColumn | None,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None,
+        sample_weight: IntoColumn | None,
+    ) -> pl.LazyFrame:
+        reduced = reduce_regression(
+            self._frame, y_pred=y_pred, y_true=y_true, sensitive_features=sensitive_features,
+            by=by, sample_weight=sample_weight,
+        )  # fmt: skip
+        return reduced
+
+    def _measure_criterion(
+        self,
+        name: str,
+        measure: str,
+        kind: str,
+        *,
+        y_pred: IntoColumn,
+        y_true: IntoColumn | None,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None,
+        sample_weight: IntoColumn | None,
+        method: Method | None,
+        reference_group: ReferenceGroup | None,
+        zero_division: float | None,
+    ) -> ScalarT:
+        zd = check_zd(zero_division)
+        by_: list[str] = as_names(by)
+        sens: list[str] = as_names(sensitive_features)
+        reduced = self._regression_reduction(y_pred, y_true, sensitive_features, by, sample_weight)
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            return criterion_plan(
+                stats, name=name, measures=(measure,), kind=kind, method=method,
+                reference_group=reference_group, agg="worst_case", zero_division=zd,
+                by=by_, sensitive=sens, formula=regression_formula,
+            )  # fmt: skip
+
+        build(reduced)  # parameters are checked before any data is read
+        return self._derive_scalar(reduced, [*by_, *sens], build, by_)
+
+    def _grid(
+        self,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None,
+        levels: Sequence[float],
+        method: Method | None,
+        reference_group: ReferenceGroup | None,
+    ) -> tuple[pl.LazyFrame, list[str], list[str], str, Any]:
+        grid = quantile_grid_stats(
+            self._frame, y_pred=y_pred, sensitive_features=sensitive_features, by=by,
+            levels=levels,
+        )  # fmt: skip
+        by_: list[str] = as_names(by)
+        sens: list[str] = as_names(sensitive_features)
+        method_ = check_method(method, reference_group)
+        return grid, by_, sens, method_, reference_group
+
+    def _quantile_rate(
+        self,
+        name: str,
+        kind: str,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        q: float,
+        by: IntoColumns | None,
+        method: Method | None,
+        reference_group: ReferenceGroup | None,
+        zero_division: float | None,
+    ) -> ScalarT:
+        zd = check_zd(zero_division)
+        (level,) = check_levels(q)
+        by_: list[str]
+        sens: list[str]
+        grid, by_, sens, method_, ref = self._grid(
+            y_pred, sensitive_features, by, [level], method, reference_group
+        )
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            checked, reference = checked_reference(stats, method_, ref, [*by_, "quantile"], sens)
+            table = quantile_criterion_table(
+                checked, name=name, kind=kind, method=method_, by=by_, sensitive=sens,
+                reference=reference, zero_division=zd,
+            )  # fmt: skip
+            return table.select(*by_, name)
+
+        build(grid)
+        return self._derive_scalar(grid, [*by_, "quantile", *sens], build, by_)
+
+    # ---- tables ---------------------------------------------------------------------
+
+    @_example
+    def regression_stats(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_true: IntoColumn | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+    ) -> TableT:
+        """
+        The regression statistics table: per-group additive sums, in one pass.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of numeric predictions.
+        sensitive_features
+            Column name(s) defining the groups.
+        y_true
+            Column (or expression) of numeric true values: adds the error sums.
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights.
+
+        Returns
+        -------
+        DataFrame or LazyFrame
+            ``by…, sensitive…, n, n_null, sum_pred, sum_pred_sq`` and, with
+            `y_true`, ``sum_true, sum_true_sq, sum_pred_true, sum_abs_error,
+            sum_sq_error``. Additive: tables of disjoint parts sum to the whole.
+
+        See Also
+        --------
+        regression_by_group : The measures derived from these sums.
+
+        Examples
+        --------
+        >>> DATA
+        >>> df.fair.regression_stats(y_pred="pred", sensitive_features="group")
+        shape: (2, 5)
+        ┌───────┬─────┬────────┬──────────┬─────────────┐
+        │ group ┆ n   ┆ n_null ┆ sum_pred ┆ sum_pred_sq │
+        │ ---   ┆ --- ┆ ---    ┆ ---      ┆ ---         │
+        │ str   ┆ i64 ┆ i64    ┆ f64      ┆ f64         │
+        ╞═══════╪═════╪════════╪══════════╪═════════════╡
+        │ a     ┆ 4   ┆ 0      ┆ 20.0     ┆ 114.0       │
+        │ b     ┆ 4   ┆ 0      ┆ 10.0     ┆ 30.0        │
+        └───────┴─────┴────────┴──────────┴─────────────┘
+        """
+        by_: list[str] = as_names(by)
+        sens: list[str] = as_names(sensitive_features)
+        reduced = self._regression_reduction(y_pred, y_true, sensitive_features, by, sample_weight)
+        return self._derive(reduced, [*by_, *sens], lambda stats: stats)
+
+    @_example
+    def regression_by_group(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_true: IntoColumn | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        zero_division: float | None = None,
+    ) -> TableT:
+        """
+        Per-group regression measures: mean and spread of predictions, errors.
+
+        Columns: ``mean_prediction``, ``std_prediction`` (population standard
+        deviation) and, with `y_true`, ``mean_true``, ``rmse``, ``mae`` and
+        ``correlation`` (Pearson's r of prediction and truth; null when either is
+        constant in the group). All from one pass of additive sums.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of numeric predictions.
+        sensitive_features
+            Column name(s) defining the groups.
+        y_true
+            Column (or expression) of numeric true values.
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights (weighted moments).
+        zero_division
+            None keeps an undefined measure null; a float replaces it.
+
+        Returns
+        -------
+        DataFrame or LazyFrame
+            The statistics table followed by the measure columns.
+
+        Examples
+        --------
+        >>> DATA
+        >>> df.fair.regression_by_group(
+        ...     y_pred="pred", y_true="y", sensitive_features="group"
+        ... ).select("group", "mean_prediction", "rmse", "mae")
+        shape: (2, 4)
+        ┌───────┬─────────────────┬──────────┬──────┐
+        │ group ┆ mean_prediction ┆ rmse     ┆ mae  │
+        │ ---   ┆ ---             ┆ ---      ┆ ---  │
+        │ str   ┆ f64             ┆ f64      ┆ f64  │
+        ╞═══════╪═════════════════╪══════════╪══════╡
+        │ a     ┆ 5.0             ┆ 0.866025 ┆ 0.75 │
+        │ b     ┆ 2.5             ┆ 1.322876 ┆ 1.25 │
+        └───────┴─────────────────┴──────────┴──────┘
+        """
+        zd = check_zd(zero_division)
+        by_: list[str] = as_names(by)
+        sens: list[str] = as_names(sensitive_features)
+        reduced = self._regression_reduction(y_pred, y_true, sensitive_features, by, sample_weight)
+        measures = PREDICTION_MEASURES + (LABEL_MEASURES if y_true is not None else ())
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            return measure_table(
+                require_nonempty(stats), formula=regression_formula, measures=measures,
+                zero_division=zd,
+            )  # fmt: skip
+
+        return self._derive(reduced, [*by_, *sens], build)
+
+    @_example
+    def regression_disparities(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_true: IntoColumn | None = None,
+        reference_group: ReferenceGroup | None = None,
+        metrics: Sequence[str] | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        zero_division: float | None = None,
+    ) -> TableT:
+        """
+        Every group against a reference, for every regression measure (long table).
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of numeric predictions.
+        sensitive_features
+            Column name(s) defining the groups.
+        y_true
+            Column (or expression) of numeric true values (adds the error measures).
+        reference_group
+            A group value (tuple or dict for intersections), ``"largest"``
+            (default), ``"min"`` (per measure), ``"overall"`` (the whole population)
+            or ``"rest"`` (the other groups pooled): the pooled references are the
+            measure of the pooled sums, not an average of group values.
+        metrics
+            Measure names to include (default: all that the inputs allow).
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights.
+        zero_division
+            None keeps undefined values null; a float replaces them.
+
+        Returns
+        -------
+        DataFrame or LazyFrame
+            ``by…, sensitive…, metric, value, reference_value, difference, ratio``
+            with ``difference = value - reference_value`` and ``ratio =
+            value / reference_value`` (null when the reference is 0).
+
+        Examples
+        --------
+        >>> DATA
+        >>> df.fair.regression_disparities(
+        ...     y_pred="pred", sensitive_features="group", reference_group="a",
+        ...     metrics=["mean_prediction"],
+        ... )
+        shape: (2, 6)
+        ┌───────┬─────────────────┬───────┬─────────────────┬────────────┬───────┐
+        │ group ┆ metric          ┆ value ┆ reference_value ┆ difference ┆ ratio │
+        │ ---   ┆ ---             ┆ ---   ┆ ---             ┆ ---        ┆ ---   │
+        │ str   ┆ enum            ┆ f64   ┆ f64             ┆ f64        ┆ f64   │
+        ╞═══════╪═════════════════╪═══════╪═════════════════╪════════════╪═══════╡
+        │ a     ┆ mean_prediction ┆ 5.0   ┆ 5.0             ┆ 0.0        ┆ 1.0   │
+        │ b     ┆ mean_prediction ┆ 2.5   ┆ 5.0             ┆ -2.5       ┆ 0.5   │
+        └───────┴─────────────────┴───────┴─────────────────┴────────────┴───────┘
+        """
+        zd = check_zd(zero_division)
+        available = PREDICTION_MEASURES + (LABEL_MEASURES if y_true is not None else ())
+        wanted = check_names("metrics", metrics, available)
+        by_: list[str] = as_names(by)
+        sens: list[str] = as_names(sensitive_features)
+        reduced = self._regression_reduction(y_pred, y_true, sensitive_features, by, sample_weight)
+        sums = (
+            "n",
+            *(s for s in REGRESSION_SUMS if y_true is not None or s in ("sum_pred", "sum_pred_sq")),
+        )
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            return measure_disparities_plan(
+                stats, formula=regression_formula, measures=wanted, sums=sums,
+                reference_group=reference_group, zero_division=zd, by=by_, sensitive=sens,
+            )  # fmt: skip
+
+        build(reduced)
+        return self._derive(reduced, [*by_, *sens], build)
+
+    # ---- criteria of per-group measures -------------------------------------------------
+
+    average_score_difference = _regression_criterion(
+        "average_score_difference", "mean_prediction", "difference",
+        "Difference in mean prediction between groups (statistical parity for regression).",
+        "the mean prediction of each group (Holistic AI's average score difference).",
+        "2.5",
+    )  # fmt: skip
+    average_score_ratio = _regression_criterion(
+        "average_score_ratio", "mean_prediction", "ratio",
+        "Ratio of mean predictions between groups.",
+        "the mean prediction of each group (Holistic AI's average score ratio).",
+        "0.5",
+    )  # fmt: skip
+    rmse_difference = _regression_criterion(
+        "rmse_difference", "rmse", "difference",
+        "Difference in root mean squared error between groups.",
+        "``sqrt(mean((y_pred - y_true)²))`` of each group.",
+        "0.4569",
+    )  # fmt: skip
+    rmse_ratio = _regression_criterion(
+        "rmse_ratio", "rmse", "ratio",
+        "Ratio of root mean squared errors between groups.",
+        "``sqrt(mean((y_pred - y_true)²))`` of each group (Holistic AI's RMSE ratio).",
+        "0.6547",
+    )  # fmt: skip
+    mae_difference = _regression_criterion(
+        "mae_difference", "mae", "difference",
+        "Difference in mean absolute error between groups.",
+        "``mean(|y_pred - y_true|)`` of each group.",
+        "0.5",
+    )  # fmt: skip
+    mae_ratio = _regression_criterion(
+        "mae_ratio", "mae", "ratio",
+        "Ratio of mean absolute errors between groups.",
+        "``mean(|y_pred - y_true|)`` of each group (Holistic AI's MAE ratio).",
+        "0.6",
+    )  # fmt: skip
+    correlation_difference = _regression_criterion(
+        "correlation_difference", "correlation", "difference",
+        "Difference in the correlation of prediction and truth between groups.",
+        "Pearson's r of prediction and truth in each group (Holistic AI's correlation difference).",
+        "0.3917",
+    )  # fmt: skip
+
+    # ---- two-group statistic ------------------------------------------------------------
+
+    @_example
+    def zscore_difference(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        reference_group: ReferenceGroup | None = None,
+    ) -> ScalarT:
+        """
+        Difference of mean predictions over their pooled standard deviation.
+
+        ``(m_g - m_ref) / sqrt(((n_g - 1) s_g² + (n_ref - 1) s_ref²) / (n_g + n_ref - 2))``
+        with the groups' population variances ``s²``: Holistic AI's ``zscore_diff``
+        (Cohen's d of the predictions, pooled as :meth:`cohen_d`). With more than two
+        groups, the signed value of the group farthest from the reference.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of numeric predictions.
+        sensitive_features
+            Column name(s) defining the groups.
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights.
+        reference_group
+            The reference group (a value, tuple or dict) or ``"largest"`` (default).
+
+        Returns
+        -------
+        float or DataFrame
+            As every criterion: a float without `by`, a table with it.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.zscore_difference(
+        ...     y_pred="pred", sensitive_features="group", reference_group="a"
+        ... ), 4)
+        -1.6222
+        """
+        by_: list[str] = as_names(by)
+        sens: list[str] = as_names(sensitive_features)
+        reduced = self._regression_reduction(y_pred, None, sensitive_features, by, sample_weight)
+        reference = pair_reference(reference_group, sens)
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            checked = require_nonempty(stats)
+            if isinstance(reference, tuple):
+                checked = require_reference(checked, reference, sens, by_)
+            return zscore_table(checked, by=by_, sensitive=sens, reference=reference)
+
+        return self._derive_scalar(reduced, [*by_, *sens], build, by_)
+
+    # ---- outcome metrics at prediction quantiles -------------------------------------
+
+    @_example
+    def disparate_impact_quantile(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        q: float = 0.8,
+        by: IntoColumns | None = None,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        zero_division: float | None = None,
+    ) -> ScalarT:
+        """
+        Disparate impact of the success "prediction at or above the q-quantile".
+
+        The threshold is the `q`-quantile of all predictions (of the batch key),
+        linearly interpolated exactly as :func:`numpy.quantile`; each group's
+        success rate is its share of rows at or above it, and the rates are compared
+        as ratios (Holistic AI's ``disparate_impact_regression``). Needs a second
+        pass over the data for the quantile.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of numeric predictions.
+        sensitive_features
+            Column name(s) defining the groups.
+        q
+            Quantile level in [0, 1] of the success threshold (default 0.8, as
+            Holistic AI's function).
+        by
+            Batch key column(s): a threshold per key.
+        method
+            As for every ratio criterion (default ``"between_groups"``: min over max).
+        reference_group
+            The reference group, or ``"largest"``, with ``"to_reference"``.
+        zero_division
+            None keeps an undefined rate null; a float replaces it.
+
+        Returns
+        -------
+        float or DataFrame
+            As every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.disparate_impact_quantile(
+        ...     y_pred="pred", sensitive_features="group", q=0.5
+        ... ), 4)
+        0.3333
+        """
+        return self._quantile_rate(
+            "disparate_impact_quantile", "ratio", y_pred=y_pred,
+            sensitive_features=sensitive_features, q=q, by=by, method=method,
+            reference_group=reference_group, zero_division=zero_division,
+        )  # fmt: skip
+
+    @_example
+    def statistical_parity_quantile(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        q: float = 0.5,
+        by: IntoColumns | None = None,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        zero_division: float | None = None,
+    ) -> ScalarT:
+        """
+        Statistical parity of the success "prediction at or above the q-quantile".
+
+        As :meth:`disparate_impact_quantile`, compared as differences (Holistic
+        AI's ``statistical_parity_regression``). Holistic AI's summary table labels
+        its value at ``q = 0.8`` "Statistical Parity Q50"; here ``q=0.5`` means the
+        median.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of numeric predictions.
+        sensitive_features
+            Column name(s) defining the groups.
+        q
+            Quantile level in [0, 1] of the success threshold (default 0.5).
+        by
+            Batch key column(s): a threshold per key.
+        method
+            As for every difference criterion (default ``"between_groups"``).
+        reference_group
+            The reference group, or ``"largest"``, with ``"to_reference"``.
+        zero_division
+            None keeps an undefined rate null; a float replaces it.
+
+        Returns
+        -------
+        float or DataFrame
+            As every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.statistical_parity_quantile(
+        ...     y_pred="pred", sensitive_features="group", reference_group="a"
+        ... ), 4)
+        -0.5
+        """
+        return self._quantile_rate(
+            "statistical_parity_quantile", "difference", y_pred=y_pred,
+            sensitive_features=sensitive_features, q=q, by=by, method=method,
+            reference_group=reference_group, zero_division=zero_division,
+        )  # fmt: skip
+
+    def _grid_metric(
+        self,
+        name: str,
+        how: str,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None,
+        method: Method | None,
+        reference_group: ReferenceGroup | None,
+        n_thresholds: int,
+    ) -> ScalarT:
+        levels = _grid_levels(_check_n(n_thresholds, "n_thresholds"))
+        by_: list[str]
+        sens: list[str]
+        grid, by_, sens, method_, ref = self._grid(
+            y_pred, sensitive_features, by, levels, method, reference_group
+        )
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            checked, reference = checked_reference(stats, method_, ref, [*by_, "quantile"], sens)
+            return grid_criterion_table(
+                checked, name=name, how=how, method=method_, by=by_, sensitive=sens,
+                reference=reference, zero_division=None,
+            )  # fmt: skip
+
+        build(grid)
+        return self._derive_scalar(grid, [*by_, "quantile", *sens], build, by_)
+
+    @_example
+    def max_statistical_parity(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        n_thresholds: int = 150,
+    ) -> ScalarT:
+        """
+        Largest |statistical parity| over a grid of prediction-quantile thresholds.
+
+        The thresholds are the quantiles of the predictions at the levels
+        ``numpy.linspace(1, 0, n_thresholds)`` (Holistic AI's grid); at each one the
+        statistical parity of "prediction at or above the threshold" is computed by
+        `method`, and the largest absolute value is reported.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of numeric predictions.
+        sensitive_features
+            Column name(s) defining the groups.
+        by
+            Batch key column(s).
+        method
+            How groups are compared at each threshold (default ``"between_groups"``).
+        reference_group
+            The reference group, or ``"largest"``, with ``"to_reference"``.
+        n_thresholds
+            Number of quantile levels, at least 2.
+
+        Returns
+        -------
+        float or DataFrame
+            As every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.max_statistical_parity(y_pred="pred", sensitive_features="group"), 4)
+        0.5
+        """
+        return self._grid_metric(
+            "max_statistical_parity", "max", y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, method=method,
+            reference_group=reference_group, n_thresholds=n_thresholds,
+        )  # fmt: skip
+
+    @_example
+    def statistical_parity_auc(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        n_thresholds: int = 150,
+    ) -> ScalarT:
+        """
+        Mean |statistical parity| over a grid of prediction-quantile thresholds.
+
+        The area under the |statistical parity| versus quantile-level curve, on
+        Holistic AI's grid ``numpy.linspace(1, 0, n_thresholds)`` with equal weights
+        ``1 / n_thresholds`` (its ``statistical_parity_auc``). 0 is parity at every
+        threshold.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of numeric predictions.
+        sensitive_features
+            Column name(s) defining the groups.
+        by
+            Batch key column(s).
+        method
+            How groups are compared at each threshold (default ``"between_groups"``).
+        reference_group
+            The reference group, or ``"largest"``, with ``"to_reference"``.
+        n_thresholds
+            Number of quantile levels, at least 2.
+
+        Returns
+        -------
+        float or DataFrame
+            As every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.statistical_parity_auc(y_pred="pred", sensitive_features="group"), 4)
+        0.425
+        """
+        return self._grid_metric(
+            "statistical_parity_auc", "mean", y_pred=y_pred,
+            sensitive_features=sensitive_features, by=by, method=method,
+            reference_group=reference_group, n_thresholds=n_thresholds,
+        )  # fmt: skip
+
+    @_example
+    def no_disparate_impact_level(
+        self,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        n_thresholds: int = 100,
+        ratio_band: tuple[float, float] = (0.8, 1.25),
+    ) -> ScalarT:
+        """
+        The highest success threshold at which disparate impact is within the band.
+
+        Walks Holistic AI's grid of prediction quantiles (levels
+        ``numpy.linspace(1, 0, n_thresholds)``) and returns the largest threshold
+        (a prediction value) whose disparate impact, by `method`, lies within
+        `ratio_band`. The lowest level (0) lets every row succeed, so the level
+        exists whenever every group has rows. Holistic AI uses the open band
+        (0.8, 1.2); pass ``ratio_band=(0.8, 1.2)`` to match it.
+
+        Parameters
+        ----------
+        y_pred
+            Column (or expression) of numeric predictions.
+        sensitive_features
+            Column name(s) defining the groups.
+        by
+            Batch key column(s).
+        method
+            How groups are compared at each threshold (default ``"between_groups"``).
+        reference_group
+            The reference group, or ``"largest"``, with ``"to_reference"``.
+        n_thresholds
+            Number of quantile levels, at least 2.
+        ratio_band
+            ``(low, high)`` closed band of acceptable ratios.
+
+        Returns
+        -------
+        float or DataFrame
+            The threshold (a prediction value), as every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> df.fair.no_disparate_impact_level(y_pred="pred", sensitive_features="group")
+        1.0
+        """
+        band = _check_band(ratio_band)
+        levels = _grid_levels(_check_n(n_thresholds, "n_thresholds"))
+        by_: list[str]
+        sens: list[str]
+        grid, by_, sens, method_, ref = self._grid(
+            y_pred, sensitive_features, by, levels, method, reference_group
+        )
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            checked, reference = checked_reference(stats, method_, ref, [*by_, "quantile"], sens)
+            return no_disparate_impact_level_table(
+                checked, method=method_, by=by_, sensitive=sens, reference=reference, band=band
+            )
+
+        build(grid)
+        return self._derive_scalar(grid, [*by_, "quantile", *sens], build, by_)
