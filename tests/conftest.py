@@ -56,7 +56,10 @@ def _is_scalar_result(method: str, kwargs: dict[str, Any], result: pl.DataFrame)
     tables = {
         "group_stats", "by_group", "disparities", "calibration", "expected_calibration_error",
         "roc_curve", "roc_auc", "threshold_sweep", "summary", "bootstrap",
-        "bootstrap_replicates", "tradeoffs",
+        "bootstrap_replicates", "tradeoffs", "regression_stats", "regression_by_group",
+        "regression_disparities", "ensemble_stats", "ensemble_by_group", "ensemble_disparities",
+        "multiclass_group_stats", "multiclass_by_group", "multiclass_disparities",
+        "multiclass_criteria", "multiclass_summary",
     }  # fmt: skip
     return method not in tables and kwargs.get("by") is None and result.shape == (1, 1)
 
