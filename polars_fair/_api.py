@@ -263,7 +263,7 @@ def warn_about(
     if excluded:
         groups = stats.filter(pl.col("n_null") > 0).select(keys).unique(maintain_order=True)
         msg = (
-            f"{excluded} row(s) with a null label, score or weight were excluded (counted "
+            f"{excluded} row(s) with a null label, prediction, score or weight were excluded (counted "
             f"in `n_null`), in groups {_show(groups.rows())}"
         )
         warnings.warn(msg, NullDataWarning, stacklevel=find_stacklevel())

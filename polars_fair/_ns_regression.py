@@ -115,7 +115,7 @@ def _regression_criterion(
     """A criterion method comparing one regression measure across groups."""
     needs_true = measure in LABEL_MEASURES
 
-    def method(
+    def with_truth(
         self: Any,
         *,
         y_pred: IntoColumn,
@@ -127,15 +127,33 @@ def _regression_criterion(
         reference_group: ReferenceGroup | None = None,
         zero_division: float | None = None,
     ) -> Any:
-        if needs_true and y_true is None:
-            msg = f"`{name}` compares {measure}, which needs `y_true`\n\nHint: pass `y_true=`"
+        if y_true is None:
+            msg = f"`{name}` compares the {measure}, which needs `y_true`\n\nHint: pass `y_true=`"
             raise InvalidParameterError(msg)
         return self._measure_criterion(
-            name, measure, kind, y_pred=y_pred, y_true=y_true if needs_true else None,
+            name, measure, kind, y_pred=y_pred, y_true=y_true,
             sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
             method=method, reference_group=reference_group, zero_division=zero_division,
         )  # fmt: skip
 
+    def predictions_only(
+        self: Any,
+        *,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        method: Method | None = None,
+        reference_group: ReferenceGroup | None = None,
+        zero_division: float | None = None,
+    ) -> Any:
+        return self._measure_criterion(
+            name, measure, kind, y_pred=y_pred, y_true=None,
+            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
+            method=method, reference_group=reference_group, zero_division=zero_division,
+        )  # fmt: skip
+
+    method = with_truth if needs_true else predictions_only
     between = (
         "largest minus smallest (>= 0)" if kind == "difference" else "smallest over largest (<= 1)"
     )
@@ -145,9 +163,9 @@ def _regression_criterion(
         measure=measure.replace("_", " "),
         definition=definition,
         y_true=(
-            "    y_true\n        Column (or expression) of numeric true values.\n"
+            "    y_true\n        Column (or expression) of numeric true values (required).\n"
             if needs_true
-            else "    y_true\n        Not used (accepted for a uniform call).\n"
+            else ""
         ),
         between=between,
         name=name,
@@ -242,7 +260,7 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         levels: Sequence[float],
         method: Method | None,
         reference_group: ReferenceGroup | None,
-    ) -> tuple[pl.LazyFrame, list[str], list[str], str, Any]:
+    ) -> tuple[pl.LazyFrame, list[str], list[str], str]:
         grid = quantile_grid_stats(
             self._frame, y_pred=y_pred, sensitive_features=sensitive_features, by=by,
             levels=levels,
@@ -250,7 +268,7 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
         method_ = check_method(method, reference_group)
-        return grid, by_, sens, method_, reference_group
+        return grid, by_, sens, method_
 
     def _quantile_rate(
         self,
@@ -269,12 +287,14 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         (level,) = check_levels(q)
         by_: list[str]
         sens: list[str]
-        grid, by_, sens, method_, ref = self._grid(
+        grid, by_, sens, method_ = self._grid(
             y_pred, sensitive_features, by, [level], method, reference_group
         )
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            checked, reference = checked_reference(stats, method_, ref, [*by_, "quantile"], sens)
+            checked, reference = checked_reference(
+                stats, method_, reference_group, [*by_, "quantile"], sens
+            )
             table = quantile_criterion_table(
                 checked, name=name, kind=kind, method=method_, by=by_, sensitive=sens,
                 reference=reference, zero_division=zd,
@@ -728,12 +748,14 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         levels = _grid_levels(_check_n(n_thresholds, "n_thresholds"))
         by_: list[str]
         sens: list[str]
-        grid, by_, sens, method_, ref = self._grid(
+        grid, by_, sens, method_ = self._grid(
             y_pred, sensitive_features, by, levels, method, reference_group
         )
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            checked, reference = checked_reference(stats, method_, ref, [*by_, "quantile"], sens)
+            checked, reference = checked_reference(
+                stats, method_, reference_group, [*by_, "quantile"], sens
+            )
             return grid_criterion_table(
                 checked, name=name, how=how, method=method_, by=by_, sensitive=sens,
                 reference=reference, zero_division=None,
@@ -898,12 +920,14 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         levels = _grid_levels(_check_n(n_thresholds, "n_thresholds"))
         by_: list[str]
         sens: list[str]
-        grid, by_, sens, method_, ref = self._grid(
+        grid, by_, sens, method_ = self._grid(
             y_pred, sensitive_features, by, levels, method, reference_group
         )
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            checked, reference = checked_reference(stats, method_, ref, [*by_, "quantile"], sens)
+            checked, reference = checked_reference(
+                stats, method_, reference_group, [*by_, "quantile"], sens
+            )
             return no_disparate_impact_level_table(
                 checked, method=method_, by=by_, sensitive=sens, reference=reference, band=band
             )
