@@ -310,7 +310,7 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
         zero_division: float | None,
     ) -> tuple[pl.LazyFrame, list[str], list[str], Any]:
         zd = check_zd(zero_division)
-        known = [n for n, s in CRITERIA.items() if "balance" not in n]
+        known = [n for n in CRITERIA if not n.startswith("balance_for_")]  # no scores here
         wanted = check_names("criteria", criteria or DEFAULT_MULTICLASS, known)
         method_ = check_method(method, reference_group)
         by_: list[str] = as_names(by)

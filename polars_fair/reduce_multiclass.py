@@ -81,6 +81,34 @@ def _checker(
     return check
 
 
+def _class_series(classes: Sequence[object], dtype: pl.DataType) -> pl.Series:
+    """The requested classes as a Series of the label dtype (exact values, no duplicates)."""
+    values = list(classes)
+    if not values or len(set(values)) != len(values):
+        msg = (
+            f"`classes` must list distinct classes, got {values!r}\n\nHint: name each "
+            "class once, or leave `classes` out to use every value in the data"
+        )
+        raise InvalidParameterError(msg)
+    try:
+        series = pl.Series(values, dtype=dtype if dtype != pl.Null else None, strict=True)
+    except (TypeError, ValueError, pl.exceptions.PolarsError) as exc:
+        msg = (
+            f"`classes` {values!r} cannot be labels of dtype {dtype}: every class must be a "
+            "value the label columns can hold\n\nHint: drop the classes that are not "
+            "labels, or cast the label columns"
+        )
+        raise InvalidParameterError(msg) from exc
+    if series.null_count():
+        lost = [v for v, ok in zip(values, series.is_not_null().to_list(), strict=True) if not ok]
+        msg = (
+            f"`classes` values {lost!r} cannot be labels of dtype {dtype}\n\nHint: drop "
+            "them, or extend the label dtype (an Enum's categories) first"
+        )
+        raise InvalidParameterError(msg)
+    return series
+
+
 def multiclass_stats(
     frame: pl.DataFrame | pl.LazyFrame,
     *,
@@ -214,8 +242,7 @@ def multiclass_stats(
     if classes is None:
         found = pl.col(_T).append(pl.col(_P)).drop_nulls().unique().sort().implode()
     else:
-        dtype = t_dtype if t_dtype != pl.Null else p_dtype
-        found = pl.lit(pl.Series(list(classes), dtype=dtype, strict=False)).implode()
+        found = pl.lit(_class_series(classes, t_dtype if t_dtype != pl.Null else p_dtype)).implode()
     crossed = cells.with_columns(found.alias(CLASS)).explode(CLASS).drop_nulls(CLASS)
     c = pl.col(CLASS)
     is_t, is_p = (t == c).fill_null(False), (p == c).fill_null(False)

@@ -72,16 +72,18 @@ def run(request: pytest.FixtureRequest) -> Runner:
 
 @pytest.fixture
 def quiet() -> Callable[[], Any]:
-    """Context manager that ignores polars_fair's warnings (eager path warns)."""
+    """A context manager factory that ignores polars_fair's warnings: ``with quiet():``."""
+    import contextlib
     import warnings
+    from collections.abc import Iterator
 
     from polars_fair.exceptions import FairWarning
 
-    def _ctx() -> Any:
-        cm = warnings.catch_warnings()
-        cm.__enter__()
-        warnings.simplefilter("ignore", FairWarning)
-        return cm
+    @contextlib.contextmanager
+    def _ctx() -> Iterator[None]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FairWarning)
+            yield
 
     return _ctx
 
