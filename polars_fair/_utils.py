@@ -12,7 +12,7 @@ import polars as pl
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumns
 
-__all__ = ["as_names", "check_in_plan", "find_stacklevel", "over"]
+__all__ = ["as_names", "check_in_plan", "find_stacklevel", "over", "per_key"]
 
 
 def find_stacklevel() -> int:
@@ -59,6 +59,13 @@ def over(expr: pl.Expr, by: list[str]) -> pl.Expr:
     and exactly 1 on another.
     """
     return expr.over(by) if by else expr.over(pl.lit(0))
+
+
+def per_key(table: pl.LazyFrame, values: pl.Expr | list[pl.Expr], by: list[str]) -> pl.LazyFrame:
+    """Aggregate `values` per batch key (sorted, nulls last), or over the table without keys."""
+    if by:
+        return table.group_by(by).agg(values).sort(by, nulls_last=True)
+    return table.select(values)
 
 
 def check_in_plan(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], None]) -> pl.LazyFrame:

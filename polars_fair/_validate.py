@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, PosLabel
 
 __all__ = [
+    "resolve_weight",
     "check_confidence",
     "check_min_size",
     "MSG_AGG",
@@ -245,6 +246,19 @@ def check_label_dtype(dtype: pl.DataType, pos_label: PosLabel, param: str, name:
             param=param, name=name, dtype=dtype, pos_label=pos_label, hint=hint
         )
         raise LabelError(msg)
+
+
+def resolve_weight(
+    lf: pl.LazyFrame, schema: pl.Schema, sample_weight: IntoColumn | None
+) -> tuple[pl.Expr | None, str | None]:
+    """The weight column as a Float64 expression and its display name (None: unweighted)."""
+    if sample_weight is None:
+        return None, None
+    expr, dtype, name = resolve_column(
+        lf, schema, sample_weight, "sample_weight", "pass the weight column as `sample_weight=`"
+    )
+    check_weight_dtype(dtype, name)
+    return expr.cast(pl.Float64), name
 
 
 def check_weight_dtype(dtype: pl.DataType, name: str) -> None:

@@ -35,10 +35,10 @@ from polars_fair._validate import (
     check_keys,
     check_label_dtype,
     check_score_dtype,
-    check_weight_dtype,
     ensure_lazy,
     format_values,
     resolve_column,
+    resolve_weight,
 )
 from polars_fair.exceptions import InvalidParameterError, LabelError, ValueRangeError
 
@@ -274,13 +274,7 @@ def resolve_inputs(
         expr, dtype, name = resolve_column(lf, schema, spec, param, hint)
         check_label_dtype(dtype, pos_label, param, name)
         labels.append(_Label(param, name, alias, expr.alias(alias), dtype == pl.Boolean))
-    weight = weight_name = None
-    if sample_weight is not None:
-        w_expr, w_dtype, weight_name = resolve_column(
-            lf, schema, sample_weight, "sample_weight", "pass the weight column as `sample_weight=`"
-        )
-        check_weight_dtype(w_dtype, weight_name)
-        weight = w_expr.cast(pl.Float64)
+    weight, weight_name = resolve_weight(lf, schema, sample_weight)
     score = score_name = None
     if y_prob is not None:
         s_expr, s_dtype, score_name = resolve_column(

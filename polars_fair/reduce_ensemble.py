@@ -30,9 +30,9 @@ from polars_fair._utils import as_names, check_in_plan
 from polars_fair._validate import (
     MSG_WEIGHT_VALUES,
     check_keys,
-    check_weight_dtype,
     ensure_lazy,
     resolve_column,
+    resolve_weight,
 )
 from polars_fair.exceptions import InvalidParameterError, ValueRangeError
 
@@ -281,13 +281,7 @@ def ensemble_stats(
     schema = lf.collect_schema()
     check_keys(schema, sens, by_)
     members, name = _members(lf, schema, y_prob)
-    weight = weight_name = None
-    if sample_weight is not None:
-        w_expr, w_dtype, weight_name = resolve_column(
-            lf, schema, sample_weight, "sample_weight", "pass the weight column as `sample_weight=`"
-        )
-        check_weight_dtype(w_dtype, weight_name)
-        weight = w_expr.cast(pl.Float64)
+    weight, weight_name = resolve_weight(lf, schema, sample_weight)
     keys = [*by_, *sens]
     extra = [weight.alias("__pf_w")] if weight is not None else []
     if isinstance(members, list):

@@ -20,10 +20,10 @@ from polars_fair._utils import as_names, check_in_plan
 from polars_fair._validate import (
     MSG_WEIGHT_VALUES,
     check_keys,
-    check_weight_dtype,
     ensure_lazy,
     format_values,
     resolve_column,
+    resolve_weight,
 )
 from polars_fair.exceptions import InvalidParameterError, LabelError, ValueRangeError
 
@@ -206,13 +206,7 @@ def multiclass_stats(
         t_expr = t_expr.cast(p_dtype)
     elif p_dtype == pl.Null and t_dtype != pl.Null:
         p_expr = p_expr.cast(t_dtype)
-    weight = weight_name = None
-    if sample_weight is not None:
-        w_expr, w_dtype, weight_name = resolve_column(
-            lf, schema, sample_weight, "sample_weight", "pass the weight column as `sample_weight=`"
-        )
-        check_weight_dtype(w_dtype, weight_name)
-        weight = w_expr.cast(pl.Float64)
+    weight, weight_name = resolve_weight(lf, schema, sample_weight)
 
     keys = [*by_, *sens]
     t, p = pl.col(_T), pl.col(_P)

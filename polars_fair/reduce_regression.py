@@ -29,9 +29,9 @@ from polars_fair._utils import as_names, check_in_plan
 from polars_fair._validate import (
     MSG_WEIGHT_VALUES,
     check_keys,
-    check_weight_dtype,
     ensure_lazy,
     resolve_column,
+    resolve_weight,
 )
 from polars_fair.exceptions import InvalidParameterError, ValueRangeError
 
@@ -185,13 +185,7 @@ def regression_stats(
     columns = [_numeric(lf, schema, y_pred, "y_pred")]
     if y_true is not None:
         columns.append(_numeric(lf, schema, y_true, "y_true"))
-    weight = weight_name = None
-    if sample_weight is not None:
-        w_expr, w_dtype, weight_name = resolve_column(
-            lf, schema, sample_weight, "sample_weight", "pass the weight column as `sample_weight=`"
-        )
-        check_weight_dtype(w_dtype, weight_name)
-        weight = w_expr.cast(pl.Float64)
+    weight, weight_name = resolve_weight(lf, schema, sample_weight)
 
     valid = pl.lit(True)
     for column in columns:

@@ -280,6 +280,31 @@ def test_zscore_hand_computed(run: Any) -> None:
     assert close(got, -2 / math.sqrt(19 / 9))
 
 
+def test_integer_weights_are_row_multiplicities(run: Any) -> None:
+    # weights 1..3 == each row repeated that many times (library), and the reference's
+    # weighted moments agree with numpy's unweighted ones on the repeated rows
+    c = make_case(25, rows=200)
+    rng = np.random.default_rng(25)
+    w = rng.integers(1, 4, 200)
+    df = c.df.with_columns(pl.Series("w", w, dtype=pl.Float64))
+    repeated = df.select(pl.all().repeat_by("w").explode()).drop("w")
+    kw: dict[str, Any] = {"y_pred": "y_pred", "y_true": "y_true", "sensitive_features": "g"}
+    weighted = run(df, "regression_by_group", sample_weight="w", **kw)
+    plain = run(repeated, "regression_by_group", **kw)
+    data = {**c.data, "w": w.astype(float).tolist()}
+    ref_w = ref.by_group(ref.rows_of(data, weighted=True))
+    rep = {
+        k: [v for v, n in zip(col, w, strict=True) for _ in range(n)] for k, col in c.data.items()
+    }
+    ref_rep = ref.by_group(ref.rows_of(rep))
+    assert weighted["n"].to_list() == [float(n) for n in plain["n"].to_list()]
+    for m in ref.MEASURES:
+        for i, key in enumerate(ref_w):
+            assert close(weighted[m][i], plain[m][i]), (m, key)
+            assert close(ref_w[key][m], ref_rep[key][m]), (m, key)
+            assert close(weighted[m][i], ref_w[key][m]), (m, key)
+
+
 # ------------------------------------------------------------------ disparities
 
 
@@ -390,8 +415,8 @@ def test_no_disparate_impact_level(run: Any, qcase: Case, method: str) -> None:
 
 def test_no_disparate_impact_level_closed_band(run: Any) -> None:
     # a: [1, 2, 3, 4, 5] (n 5), b: [1, 2, 3, 4, 6] (n 5); with 2 levels the thresholds are
-    # q=1 -> 6 (a: 0/5, b: 1/5, DI 0) and q=0 -> 1 (DI 1). Band (1, 1) contains only 1.
-    # Level 4 of 5 (q=.25, t = 2): a 4/5, b 4/5 -> DI 1 as well: the largest is 2.
+    # q=1 -> 6 (a: 0/5, b: 1/5, DI = min/max = 0) and q=0 -> 1 (DI 1): band (1, 1), closed,
+    # holds only DI = 1, reached at threshold 1
     df = pl.DataFrame({"g": list("aaaaabbbbb"), "p": [1.0, 2, 3, 4, 5, 1, 2, 3, 4, 6]})
     kw: dict[str, Any] = {"y_pred": "p", "sensitive_features": "g", "ratio_band": (1.0, 1.0)}
     assert run(df, "no_disparate_impact_level", n_thresholds=2, **kw) == 1.0
@@ -785,8 +810,8 @@ def test_constant_truth_has_null_correlation(run: Any) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="constant non-dyadic predictions (0.1): variance from sums is ~1e-18, not 0, so "
-    "std_prediction > 0 and correlation is a number instead of null",
+    reason="constant non-dyadic predictions (0.3, 0.7, 123.456): E[p^2] - E[p]^2 from sums is "
+    "a few ulps above 0, so std_prediction > 0 and correlation is a number instead of null",
 )
 @pytest.mark.parametrize(("value", "n"), [(0.3, 3), (0.7, 3), (123.456, 10)])
 def test_constant_inexact_predictions_have_null_correlation(run: Any, value: float, n: int) -> None:

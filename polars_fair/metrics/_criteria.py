@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_fair._utils import over
+from polars_fair._utils import over, per_key
 from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 
@@ -183,6 +183,4 @@ def criterion_table(
                 parts.append(_to_reference(v, pl.col(_ref_col(m)), kind))
         result = _combine(parts, kind, method, agg)
     result = result.cast(pl.Float64).alias(name)
-    if by:
-        return table.group_by(by).agg(result).sort(by, nulls_last=True)
-    return table.select(result)
+    return per_key(table, result, by)

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_fair._utils import per_key
+
 __all__ = ["entropy_table"]
 
 
@@ -70,6 +72,4 @@ def entropy_table(
     if root:
         value = (2 * value).sqrt()
     result = value.cast(f64).alias(name)
-    if by:
-        return stats.group_by(by).agg(result).sort(by, nulls_last=True)
-    return stats.select(result)
+    return per_key(stats, result, by)

@@ -23,7 +23,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import over
+from polars_fair._utils import over, per_key
 from polars_fair.metrics._criteria import criterion_table, farthest_from_reference
 from polars_fair.metrics._rates import safe_div
 from polars_fair.metrics._reference import is_reference
@@ -114,9 +114,7 @@ def zscore_table(
     value = (
         farthest_from_reference(zc, zc.abs(), is_ref).cast(pl.Float64).alias("zscore_difference")
     )
-    if by:
-        return table.group_by(by).agg(value).sort(by, nulls_last=True)
-    return table.select(value)
+    return per_key(table, value, by)
 
 
 def quantile_criterion_table(
@@ -164,9 +162,7 @@ def grid_criterion_table(
     )  # fmt: skip
     d = pl.col("__pf_d").abs()
     value = (d.max() if how == "max" else d.mean()).cast(pl.Float64).alias(name)
-    if by:
-        return per_level.group_by(by).agg(value).sort(by, nulls_last=True)
-    return per_level.select(value)
+    return per_key(per_level, value, by)
 
 
 def no_disparate_impact_level_table(
@@ -188,6 +184,4 @@ def no_disparate_impact_level_table(
     value = (
         pl.col("threshold").filter(inside).max().cast(pl.Float64).alias("no_disparate_impact_level")
     )
-    if by:
-        return per_level.group_by(by).agg(value).sort(by, nulls_last=True)
-    return per_level.select(value)
+    return per_key(per_level, value, by)

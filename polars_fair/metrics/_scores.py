@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_fair._utils import over
+from polars_fair._utils import over, per_key
 from polars_fair.metrics._rates import safe_div
 from polars_fair.metrics._reference import is_reference, require_reference
 from polars_fair.metrics._tables import rates_table
@@ -103,9 +103,7 @@ def calibration_difference_table(
     )
     gap = (frac - pl.col("__pf_ref_frac")).abs()
     value = gap.filter(~pl.col(_REF) & big).max().cast(pl.Float64).alias(name)
-    if by:
-        return table.group_by(by).agg(value).sort(by, nulls_last=True)
-    return table.select(value)
+    return per_key(table, value, by)
 
 
 def _scored(roc: pl.LazyFrame) -> pl.LazyFrame:

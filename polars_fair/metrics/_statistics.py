@@ -23,7 +23,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import over
+from polars_fair._utils import over, per_key
 from polars_fair.metrics._criteria import farthest_from_reference
 from polars_fair.metrics._rates import Counts, safe_div
 from polars_fair.metrics._reference import is_reference
@@ -92,6 +92,4 @@ def statistic_table(
         else:
             value = farthest_from_reference(v, v.abs(), pl.col(_REF))
     value = value.cast(pl.Float64).alias(name)
-    if by:
-        return table.group_by(by).agg(value).sort(by, nulls_last=True)
-    return table.select(value)
+    return per_key(table, value, by)
