@@ -42,12 +42,15 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
         build: Build,
         measures: Sequence[str] | None = (),
         zero_division: float | None = None,
+        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> TableT:
         """``build(reduced)``: the plan (lazy), or its result after one read (eager).
 
         The eager path collects `reduced` once and warns about rows excluded for
         nulls (``n_null``, named by the group `keys`) and about `measures` that are
-        undefined for some groups (None: every rate).
+        undefined for some groups (None: every rate). `warn_rows` selects the rows
+        of the collected reduction that the warnings read (one per group), where
+        the reduction repeats a group's ``n_null`` (the quantile grid).
         """
 
     @abstractmethod
@@ -59,6 +62,7 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
         by: Sequence[str],
         measures: Sequence[str] | None = (),
         zero_division: float | None = None,
+        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> ScalarT:
         """As :meth:`_derive`, for one value per batch key (a float without `by`)."""
 

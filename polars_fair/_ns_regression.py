@@ -198,6 +198,11 @@ def _check_band(band: object) -> tuple[float, float]:
     return float(band[0]), float(band[1])  # type: ignore[index]
 
 
+def _one_level(grid: pl.DataFrame) -> pl.DataFrame:
+    """The grid's rows at its first level: one per group (for the null-row warning)."""
+    return grid.filter(pl.col("quantile") == pl.col("quantile").min())
+
+
 def _grid_levels(n_thresholds: int) -> list[float]:
     """Holistic AI's threshold levels: ``numpy.linspace(1, 0, n)`` (as values)."""
     return [float(v) for v in np.linspace(1, 0, n_thresholds)]
@@ -302,7 +307,7 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
             return table.select(*by_, name)
 
         build(grid)
-        return self._derive_scalar(grid, [*by_, "quantile", *sens], build, by_)
+        return self._derive_scalar(grid, [*by_, *sens], build, by_, warn_rows=_one_level)
 
     # ---- tables ---------------------------------------------------------------------
 
@@ -762,7 +767,7 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
             )  # fmt: skip
 
         build(grid)
-        return self._derive_scalar(grid, [*by_, "quantile", *sens], build, by_)
+        return self._derive_scalar(grid, [*by_, *sens], build, by_, warn_rows=_one_level)
 
     @_example
     def max_statistical_parity(
@@ -933,4 +938,4 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
             )
 
         build(grid)
-        return self._derive_scalar(grid, [*by_, "quantile", *sens], build, by_)
+        return self._derive_scalar(grid, [*by_, *sens], build, by_, warn_rows=_one_level)

@@ -2444,6 +2444,7 @@ class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
         build: Build,
         measures: Sequence[str] | None = (),
         zero_division: float | None = None,
+        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> pl.LazyFrame:
         return build(reduced)
 
@@ -2455,6 +2456,7 @@ class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
         by: Sequence[str],
         measures: Sequence[str] | None = (),
         zero_division: float | None = None,
+        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> pl.LazyFrame:
         return build(reduced)
 
@@ -2469,9 +2471,10 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
         build: Build,
         measures: Sequence[str] | None = (),
         zero_division: float | None = None,
+        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> pl.DataFrame:
         table = reduced.collect()
-        warn_about(table, keys, measures, zero_division)
+        warn_about(table if warn_rows is None else warn_rows(table), keys, measures, zero_division)
         return build(table.lazy()).collect()
 
     def _derive_scalar(
@@ -2482,8 +2485,9 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
         by: Sequence[str],
         measures: Sequence[str] | None = (),
         zero_division: float | None = None,
+        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> float | None | pl.DataFrame:
-        result = self._derive(reduced, keys, build, measures, zero_division)
+        result = self._derive(reduced, keys, build, measures, zero_division, warn_rows)
         if by:
             return result
         value = result.item()

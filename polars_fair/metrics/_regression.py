@@ -9,8 +9,9 @@ Per-group measures (``n`` is the row count, or the weight total):
   either is constant in the group).
 
 Sums of squares lose about ``eps · (mean / std)²`` of relative precision to
-cancellation, so a standard deviation far below the mean's magnitude (``1e-6``
-of it) is imprecise: centre the predictions first in that case.
+cancellation, so a standard deviation far below the mean's magnitude is
+imprecise, and one below about ``3e-6`` of the root mean square counts as 0 (a
+constant group): centre the predictions first when their spread is that small.
 
 Criteria over quantiles read a :func:`~polars_fair.reduce_regression.quantile_grid_stats`
 table (``quantile`` is one more batch key) and reuse the selection-rate criteria.
@@ -48,10 +49,23 @@ Getter = Callable[[str], pl.Expr]
 _REF = "__pf_is_ref"
 
 
+#: A variance below this fraction of the mean square is rounding: the group is constant.
+CONSTANT_TOLERANCE = 1e-11
+
+
 def _variance(total: pl.Expr, squares: pl.Expr, n: pl.Expr) -> pl.Expr:
-    """Population variance from sums, clipped at 0 against rounding."""
+    """Population variance from sums; 0 when within rounding of 0 (constant values).
+
+    ``E[x²] - E[x]²`` of a constant that binary floating point cannot hold exactly
+    (0.3, say) comes out a few ulps of ``E[x²]`` away from 0, which would turn a
+    constant group's correlation into a number and its standard deviation into
+    noise. Below ``CONSTANT_TOLERANCE · E[x²]`` (a spread under about 3e-6 of the
+    root mean square) the variance is 0.
+    """
+    mean_square = safe_div(squares, n)
     mean = safe_div(total, n)
-    return (safe_div(squares, n) - mean * mean).clip(lower_bound=0.0)
+    var = mean_square - mean * mean
+    return pl.when(var > CONSTANT_TOLERANCE * mean_square).then(var).otherwise(0.0)
 
 
 def regression_formula(name: str, get: Getter) -> pl.Expr:
