@@ -23,6 +23,7 @@ from polars_fair._ns_base import Build, ScalarT, TableT
 from polars_fair._ns_ensemble import EnsembleMethods
 from polars_fair._ns_multiclass import MulticlassMethods
 from polars_fair._ns_regression import RegressionMethods
+from polars_fair._ns_report import ReportMethods
 from polars_fair._ns_scores import ScoreMethods
 from polars_fair._validate import check_confidence, check_min_size
 
@@ -163,8 +164,12 @@ class FairNamespace(
     RegressionMethods[TableT, ScalarT],
     EnsembleMethods[TableT, ScalarT],
     MulticlassMethods[TableT, ScalarT],
+    ReportMethods[TableT, ScalarT],
 ):
     """Fairness metrics of the predictions in a frame (shared by both frame kinds)."""
+
+    def _namespaces(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+        return LazyFrameFairNamespace, DataFrameFairNamespace
 
     # ---- the statistics table, then a derivation (see NamespaceBase._derive) ------
 
@@ -2437,6 +2442,9 @@ class FairNamespace(
 class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
     """``lf.fair``: every method returns a LazyFrame and nothing is collected."""
 
+    #: Called with each reduction a method builds (the report records them).
+    _on_reduce: Callable[[pl.LazyFrame], None] | None = None
+
     def _derive(
         self,
         reduced: pl.LazyFrame,
@@ -2446,6 +2454,8 @@ class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
         zero_division: float | None = None,
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> pl.LazyFrame:
+        if self._on_reduce is not None:
+            self._on_reduce(reduced)
         return build(reduced)
 
     def _derive_scalar(
@@ -2458,11 +2468,14 @@ class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
         zero_division: float | None = None,
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> pl.LazyFrame:
-        return build(reduced)
+        return self._derive(reduced, keys, build, measures, zero_division, warn_rows)
 
 
 class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.DataFrame"]):
     """``df.fair``: reads the data once (the reduction), warns, derives and collects."""
+
+    #: Returns the collected reduction for a plan (the report serves its own).
+    _reduce: Callable[[pl.LazyFrame], pl.DataFrame] | None = None
 
     def _derive(
         self,
@@ -2473,7 +2486,7 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
         zero_division: float | None = None,
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> pl.DataFrame:
-        table = reduced.collect()
+        table = reduced.collect() if self._reduce is None else self._reduce(reduced)
         warn_about(table if warn_rows is None else warn_rows(table), keys, measures, zero_division)
         return build(table.lazy()).collect()
 

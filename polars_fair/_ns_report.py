@@ -1,0 +1,230 @@
+"""The ``report`` method of the ``fair`` namespace: every table of an audit, one read.
+
+A report is several namespace methods (``by_group``, ``disparities``, ``summary``,
+``tradeoffs`` and, with a score, ``calibration``, ``roc_curve`` and ``roc_auc``)
+over the same data. Run one by one they would each read the data. Instead:
+
+1. *plan*: the methods run on a recording LazyFrame namespace, which keeps each
+   distinct reduction they build (the statistics table, a score histogram, ...)
+   and reads nothing;
+2. *collect*: the distinct reductions are collected together with
+   :func:`polars.collect_all`, so Polars reads the source once for all of them;
+3. *derive*: the methods run again on a DataFrame namespace served with those
+   collected reductions; every table is derived from them, and each warning
+   about excluded rows is given once.
+
+The reductions are additive, so the command line can also collect them file by
+file and sum them before step 3 (:meth:`ReportMethods._report_from`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from abc import abstractmethod
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
+from polars_fair._utils import as_names, find_stacklevel
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.report import FairnessReport
+
+if TYPE_CHECKING:
+    from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
+
+__all__ = ["ReportMethods"]
+
+
+def _key(plan: pl.LazyFrame) -> str:
+    """Identity of a reduction plan: its unoptimised plan text."""
+    return plan.explain(optimized=False)
+
+
+def _name(column: IntoColumn | None) -> str | None:
+    if column is None or isinstance(column, str):
+        return column
+    return str(column)
+
+
+class ReportMethods(NamespaceBase[TableT, ScalarT]):
+    """The report: many tables from one read of the data."""
+
+    @abstractmethod
+    def _namespaces(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+        """The LazyFrame and DataFrame namespace classes (the recording and serving ones)."""
+
+    def _report_calls(self, ns: Any, params: dict[str, Any]) -> dict[str, Any]:
+        """Run the report's methods on namespace `ns`; their results by table name."""
+        p = params
+        common = {
+            "y_true": p["y_true"], "y_pred": p["y_pred"],
+            "sensitive_features": p["sensitive_features"], "by": p["by"] or None,
+            "sample_weight": p["sample_weight"], "pos_label": p["pos_label"],
+        }  # fmt: skip
+        out: dict[str, Any] = {
+            "by_group": ns.by_group(
+                **common, y_prob=p["y_prob"], zero_division=p["zero_division"],
+                confidence_level=p["confidence_level"], min_group_size=p["min_group_size"],
+            ),
+            "disparities": ns.disparities(
+                **common, y_prob=p["y_prob"], reference_group=p["reference_group"] or "largest",
+                zero_division=p["zero_division"], confidence_level=p["confidence_level"],
+            ),
+            "summary": ns.summary(
+                **common, y_prob=p["y_prob"], criteria=p["criteria"], method=p["method"],
+                reference_group=p["reference_group"], confidence_level=p["confidence_level"],
+                difference_band=p["difference_band"], ratio_band=p["ratio_band"],
+                min_group_size=p["min_group_size"], zero_division=p["zero_division"],
+            ),
+            "tradeoffs": ns.tradeoffs(**common, reference_group=p["reference_group"]),
+        }  # fmt: skip
+        if p["y_prob"] is not None:
+            scored = {k: v for k, v in common.items() if k != "y_pred"}
+            out["calibration"] = ns.calibration(**scored, y_prob=p["y_prob"], n_bins=p["n_bins"])
+            out["roc_auc"] = ns.roc_auc(**scored, y_prob=p["y_prob"])
+            out["roc_curve"] = ns.roc_curve(**scored, y_prob=p["y_prob"])
+        return out
+
+    def _report_reductions(self, params: dict[str, Any]) -> list[pl.LazyFrame]:
+        """The distinct reductions a report needs, as lazy plans (nothing is read)."""
+        lazy_cls, _ = self._namespaces()
+        recorder = lazy_cls(self._frame)
+        found: dict[str, pl.LazyFrame] = {}
+        recorder._on_reduce = lambda plan: found.setdefault(_key(plan), plan)
+        self._report_calls(recorder, params)
+        return list(found.values())
+
+    def _report_from(
+        self, reductions: Sequence[pl.DataFrame], params: dict[str, Any]
+    ) -> FairnessReport:
+        """The report, derived from collected reductions (in `_report_reductions` order)."""
+        plans = self._report_reductions(params)
+        served = {_key(plan): table for plan, table in zip(plans, reductions, strict=True)}
+        _, eager_cls = self._namespaces()
+        server = eager_cls(self._frame)
+        server._reduce = lambda plan: served[_key(plan)]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            tables = self._report_calls(server, params)
+        seen: set[tuple[type[Warning], str]] = set()
+        for w in caught:  # each reduction warned once per method: give each warning once
+            if (w.category, str(w.message)) not in seen:
+                seen.add((w.category, str(w.message)))
+                warnings.warn(w.message, w.category, stacklevel=find_stacklevel())
+        shown = {
+            k: (_name(v) if k in ("y_true", "y_pred", "y_prob", "sample_weight") else v)
+            for k, v in params.items()
+        }
+        return FairnessReport(**tables, params=shown)
+
+    def report(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_prob: IntoColumn | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        reference_group: ReferenceGroup | None = None,
+        method: str | None = None,
+        criteria: Sequence[str] | None = None,
+        confidence_level: float = 0.95,
+        difference_band: float = 0.1,
+        ratio_band: tuple[float, float] = (0.8, 1.25),
+        min_group_size: float = 30,
+        n_bins: int = 10,
+        zero_division: float | None = None,
+    ) -> FairnessReport:
+        """
+        A fairness report: every table of an audit, from one read of the data.
+
+        Collects (on a LazyFrame too): the report is a finished result. The tables
+        are those of :meth:`by_group` (with Wilson intervals and small-group flags),
+        :meth:`disparities` (with Newcombe / Katz intervals), :meth:`summary`
+        (verdicts), :meth:`tradeoffs` and, with `y_prob`, :meth:`calibration`,
+        :meth:`roc_auc` and :meth:`roc_curve`, computed from the reductions they
+        share, which Polars collects together in one read of the source.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression, e.g. ``pl.col("score") >= 0.5``) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        y_prob
+            Column of scores in [0, 1]: adds balance criteria, calibration and ROC.
+        by
+            Batch key column(s): one report covers every model or slice, side by side.
+        sample_weight
+            Column of non-negative weights.
+        pos_label
+            Label value treated as positive.
+        reference_group
+            The reference group (a value, tuple or dict); default the largest group.
+        method
+            Comparison method of the summary's criteria (default ``"between_groups"``
+            without `reference_group`, ``"to_reference"`` with it).
+        criteria
+            Criterion names for the summary (default: its standard set).
+        confidence_level
+            Level of every interval.
+        difference_band, ratio_band
+            Fair bands of the verdicts.
+        min_group_size
+            Groups smaller than this are flagged and make verdicts ``"too_small"``.
+        n_bins
+            Calibration bins (with `y_prob`).
+        zero_division
+            None keeps undefined rates null; a float replaces them.
+
+        Returns
+        -------
+        FairnessReport
+            The tables, with ``to_dict``, ``to_json``, ``to_markdown`` and ``to_html``.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {
+        ...         "group": ["a"] * 5 + ["b"] * 5,
+        ...         "y_true": [1, 1, 1, 0, 0, 1, 0, 0, 0, 1],
+        ...         "y_pred": [1, 1, 0, 1, 0, 1, 1, 0, 0, 0],
+        ...     }
+        ... )
+        >>> report = df.lazy().fair.report(
+        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", min_group_size=5
+        ... )
+        >>> report.summary.select("criterion", "verdict").head(2)
+        shape: (2, 2)
+        ┌───────────────────────────────┬─────────┐
+        │ criterion                     ┆ verdict │
+        │ ---                           ┆ ---     │
+        │ str                           ┆ enum    │
+        ╞═══════════════════════════════╪═════════╡
+        │ demographic_parity_difference ┆ unfair  │
+        │ disparate_impact_ratio        ┆ unfair  │
+        └───────────────────────────────┴─────────┘
+        """
+        if y_true is None or y_pred is None:
+            msg = "a report needs `y_true` and `y_pred`\n\nHint: threshold a score, e.g. `y_pred=pl.col('score') >= 0.5`"
+            raise InvalidParameterError(msg)
+        params = {
+            "y_true": y_true, "y_pred": y_pred, "y_prob": y_prob,
+            "sensitive_features": as_names(sensitive_features), "by": as_names(by),
+            "sample_weight": sample_weight, "pos_label": pos_label,
+            "reference_group": reference_group, "method": method,
+            "criteria": list(criteria) if criteria is not None else None,
+            "confidence_level": confidence_level, "difference_band": difference_band,
+            "ratio_band": tuple(ratio_band), "min_group_size": min_group_size,
+            "n_bins": n_bins, "zero_division": zero_division,
+        }  # fmt: skip
+        reductions = pl.collect_all(self._report_reductions(params))
+        return self._report_from(reductions, params)
