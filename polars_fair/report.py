@@ -273,7 +273,9 @@ def _html_table(table: pl.DataFrame) -> str:
         for col, value in row.items():
             style = ""
             if col == "verdict" and value is not None:
-                style = f' style="color:{_VERDICT_COLOURS.get(str(value), "inherit")};font-weight:600"'
+                style = (
+                    f' style="color:{_VERDICT_COLOURS.get(str(value), "inherit")};font-weight:600"'
+                )
             cells.append(f"<td{style}>{_format(value)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -305,7 +307,7 @@ def _html_body(report: FairnessReport) -> str:
     else:
         parts.append(
             "<p class='pf-note'>Charts need the plot extra: "
-            "<code>pip install \"polars-fair[plot]\"</code>.</p>"
+            '<code>pip install "polars-fair[plot]"</code>.</p>'
         )
     for name, table in report.tables():
         if name == "roc_curve":
