@@ -53,6 +53,7 @@ from polars_fair.namespace import (
     fair,
 )
 from polars_fair.reduce import group_stats, merge_group_stats
+from polars_fair.report import FairnessReport
 
 __version__ = "0.1.0"
 
@@ -63,6 +64,7 @@ __all__ = [
     "EmptyDataError",
     "FairError",
     "FairNamespace",
+    "FairnessReport",
     "FairWarning",
     "InvalidParameterError",
     "LabelError",
