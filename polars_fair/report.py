@@ -130,6 +130,29 @@ class FairnessReport:
         """The batch key columns (empty without `by`)."""
         return list(self.params.get("by", []))
 
+    def side_by_side(self) -> pl.DataFrame | None:
+        """
+        The summary with one column per batch key: ``"value (verdict)"`` per criterion.
+
+        Returns
+        -------
+        DataFrame or None
+            ``criterion`` and one column per batch key (values of the `by` columns
+            joined with " / "); None without `by`.
+        """
+        if not self.by:
+            return None
+        label = pl.concat_str([pl.col(c).cast(pl.String) for c in self.by], separator=" / ")
+        cell = pl.format(
+            "{} ({})",
+            pl.col("value").round(4).cast(pl.String).fill_null("null"),
+            pl.col("verdict").cast(pl.String),
+        )
+        long = self.summary.select(
+            label.fill_null("null").alias("__pf_key"), "criterion", cell.alias("__pf_cell")
+        )
+        return long.pivot(on="__pf_key", index="criterion", values="__pf_cell", maintain_order=True)
+
     def failing(self) -> pl.DataFrame:
         """The summary rows whose verdict is ``"unfair"``."""
         return self.summary.filter(pl.col("verdict") == "unfair")
@@ -195,6 +218,9 @@ class FairnessReport:
             fmt_str_lengths=200,
             float_precision=4,
         ):
+            wide = self.side_by_side()
+            if wide is not None:
+                lines += ["## Criteria side by side", "", str(wide), ""]
             for name, table in self.tables():
                 if name == "roc_curve":
                     continue  # one row per distinct score: a chart, not a table
@@ -308,6 +334,9 @@ def _html_body(report: FairnessReport) -> str:
             "<p class='pf-note'>Charts need the plot extra: "
             '<code>pip install "polars-fair[plot]"</code>.</p>'
         )
+    wide = report.side_by_side()
+    if wide is not None:
+        parts += ["<h2>Criteria side by side</h2>", _html_table(wide)]
     for name, table in report.tables():
         if name == "roc_curve":
             continue
