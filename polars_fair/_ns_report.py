@@ -34,7 +34,7 @@ from polars_fair.report import FairnessReport
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
 
-__all__ = ["ReportMethods"]
+__all__ = ["ReportMethods", "report_params"]
 
 
 def _key(plan: pl.LazyFrame) -> str:
@@ -46,6 +46,44 @@ def _name(column: IntoColumn | None) -> str | None:
     if column is None or isinstance(column, str):
         return column
     return str(column)
+
+
+def report_params(
+    *,
+    y_true: IntoColumn,
+    y_pred: IntoColumn,
+    sensitive_features: IntoColumns,
+    y_prob: IntoColumn | None = None,
+    by: IntoColumns | None = None,
+    sample_weight: IntoColumn | None = None,
+    pos_label: PosLabel = 1,
+    reference_group: ReferenceGroup | None = None,
+    method: str | None = None,
+    criteria: Sequence[str] | None = None,
+    confidence_level: float = 0.95,
+    difference_band: float = 0.1,
+    ratio_band: tuple[float, float] = (0.8, 1.25),
+    min_group_size: float = 30,
+    n_bins: int = 10,
+    zero_division: float | None = None,
+) -> dict[str, Any]:
+    """The parameters of a report as one dict (see :meth:`ReportMethods.report`)."""
+    if y_true is None or y_pred is None:
+        msg = (
+            "a report needs `y_true` and `y_pred`\n\nHint: threshold a score, e.g. "
+            "`y_pred=pl.col('score') >= 0.5`"
+        )
+        raise InvalidParameterError(msg)
+    return {
+        "y_true": y_true, "y_pred": y_pred, "y_prob": y_prob,
+        "sensitive_features": as_names(sensitive_features), "by": as_names(by),
+        "sample_weight": sample_weight, "pos_label": pos_label,
+        "reference_group": reference_group, "method": method,
+        "criteria": list(criteria) if criteria is not None else None,
+        "confidence_level": confidence_level, "difference_band": difference_band,
+        "ratio_band": tuple(ratio_band), "min_group_size": min_group_size,
+        "n_bins": n_bins, "zero_division": zero_division,
+    }  # fmt: skip
 
 
 class ReportMethods(NamespaceBase[TableT, ScalarT]):
@@ -213,18 +251,13 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         │ disparate_impact_ratio        ┆ unfair  │
         └───────────────────────────────┴─────────┘
         """
-        if y_true is None or y_pred is None:
-            msg = "a report needs `y_true` and `y_pred`\n\nHint: threshold a score, e.g. `y_pred=pl.col('score') >= 0.5`"
-            raise InvalidParameterError(msg)
-        params = {
-            "y_true": y_true, "y_pred": y_pred, "y_prob": y_prob,
-            "sensitive_features": as_names(sensitive_features), "by": as_names(by),
-            "sample_weight": sample_weight, "pos_label": pos_label,
-            "reference_group": reference_group, "method": method,
-            "criteria": list(criteria) if criteria is not None else None,
-            "confidence_level": confidence_level, "difference_band": difference_band,
-            "ratio_band": tuple(ratio_band), "min_group_size": min_group_size,
-            "n_bins": n_bins, "zero_division": zero_division,
-        }  # fmt: skip
+        params = report_params(
+            y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features, y_prob=y_prob,
+            by=by, sample_weight=sample_weight, pos_label=pos_label,
+            reference_group=reference_group, method=method, criteria=criteria,
+            confidence_level=confidence_level, difference_band=difference_band,
+            ratio_band=ratio_band, min_group_size=min_group_size, n_bins=n_bins,
+            zero_division=zero_division,
+        )  # fmt: skip
         reductions = pl.collect_all(self._report_reductions(params))
         return self._report_from(reductions, params)

@@ -17,6 +17,7 @@ derived.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import glob
 import math
 import operator
@@ -29,6 +30,7 @@ from typing import Any, TextIO
 
 import polars as pl
 
+from polars_fair._ns_report import report_params
 from polars_fair.exceptions import FairError
 from polars_fair.namespace import fair
 from polars_fair.reduce import merge_group_stats
@@ -239,14 +241,11 @@ def _params(args: argparse.Namespace, schema: pl.Schema) -> dict[str, Any]:
         converted = [_convert(v, schema[c]) for v, c in zip(values, sensitive, strict=True)]
         reference = converted[0] if len(converted) == 1 else tuple(converted)
     pos_label: Any = 1 if args.pos_label is None else _convert(args.pos_label, schema[y_true])
-    return {
-        "y_true": y_true, "y_pred": y_pred, "y_prob": y_prob,
-        "sensitive_features": sensitive, "by": _names(args.by),
-        "sample_weight": args.sample_weight, "pos_label": pos_label,
-        "reference_group": reference, "method": None, "criteria": None,
-        "confidence_level": 0.95, "difference_band": 0.1, "ratio_band": (0.8, 1.25),
-        "min_group_size": args.min_group_size, "n_bins": 10, "zero_division": None,
-    }  # fmt: skip
+    return report_params(
+        y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive,
+        by=_names(args.by), sample_weight=args.sample_weight, pos_label=pos_label,
+        reference_group=reference, min_group_size=args.min_group_size,
+    )  # fmt: skip
 
 
 # ---- the report ---------------------------------------------------------------------
@@ -370,6 +369,11 @@ def _audit(args: argparse.Namespace) -> int:
     params = _params(args, schema)
     progress = not args.no_progress and sys.stderr.isatty()
     report = _report(frames, params, progress)
+    if isinstance(params["y_pred"], pl.Expr):  # show the expression as it was given
+        shown = args.y_pred if args.y_pred is not None else _COMPAS["y_pred"]
+        if args.threshold is not None:
+            shown = f"{args.y_prob} >= {args.threshold}"
+        report = dataclasses.replace(report, params={**report.params, "y_pred": shown})
     text = _render(report, args.format)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
