@@ -35,22 +35,13 @@ from polars_fair.exceptions import FairError
 from polars_fair.namespace import fair
 from polars_fair.reduce import merge_group_stats
 from polars_fair.report import FairnessReport
+from polars_fair.sources import READERS, scan_file
 
 __all__ = ["main"]
 
 #: Exit statuses.
 OK, FAILED, USAGE = 0, 1, 2
 
-_READERS: dict[str, Callable[..., pl.LazyFrame]] = {
-    ".csv": pl.scan_csv,
-    ".parquet": pl.scan_parquet,
-    ".pq": pl.scan_parquet,
-    ".ndjson": pl.scan_ndjson,
-    ".jsonl": pl.scan_ndjson,
-    ".arrow": pl.scan_ipc,
-    ".ipc": pl.scan_ipc,
-    ".feather": pl.scan_ipc,
-}
 _OPS: dict[str, Callable[[float, float], bool]] = {
     "<=": operator.le, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
     "<": operator.lt, ">": operator.gt,
@@ -140,16 +131,12 @@ def _files(patterns: Sequence[str]) -> list[Path]:
             if not path.is_file():
                 msg = f"file not found: {match!r}\nHint: check the path"
                 raise UsageError(msg)
-            if path.suffix.lower() not in _READERS:
-                known = ", ".join(sorted(_READERS))
+            if path.suffix.lower() not in READERS:
+                known = ", ".join(sorted(READERS))
                 msg = f"cannot read {match!r}: unknown extension {path.suffix!r}\nHint: use one of {known}"
                 raise UsageError(msg)
             files.append(path)
     return files
-
-
-def _scan(path: Path) -> pl.LazyFrame:
-    return _READERS[path.suffix.lower()](path)
 
 
 def _convert(value: str, dtype: pl.DataType) -> Any:
@@ -361,7 +348,7 @@ def _audit(args: argparse.Namespace) -> int:
         if args.reference_group is None and args.sensitive_features is None:
             args.reference_group = "Caucasian"
     elif args.paths:
-        frames = [_scan(p) for p in _files(args.paths)]
+        frames = [scan_file(p) for p in _files(args.paths)]
     else:
         msg = "nothing to audit\nHint: give PATH... or --example compas"
         raise UsageError(msg)

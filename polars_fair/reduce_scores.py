@@ -195,14 +195,14 @@ def roc_stats(
     pos_label: PosLabel = 1,
 ) -> pl.LazyFrame:
     """
-    Per (keys, distinct score): ``n, pos, neg, n_null``, sorted by score descending.
+    Per (keys, distinct score): ``n, pos, neg, n_null``, sorted by keys then score.
 
     One pass; the table has one row per distinct score per group (exact ROC), and
-    a null score row holding the rows excluded for a null score.
+    a null score row (last) holding the rows excluded for a null score. The order
+    is the order of :func:`~polars_fair.reduce.merge_group_stats`, so tables of
+    disjoint parts, summed, are ready for the same derivations.
     """
     inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
     assert inp.score is not None
     hist = _histogram(inp, inp.score, "score", with_sum=False)
-    return hist.sort(
-        [*inp.keys, "score"], descending=[False] * len(inp.keys) + [True], nulls_last=True
-    )
+    return hist.sort([*inp.keys, "score"], nulls_last=True)

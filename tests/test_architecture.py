@@ -34,6 +34,8 @@ LAYERS = {
     "_api": 4,
     "namespace": 5,
     "datasets": 1,
+    "sources": 1,
+    "distributed": 6,
     "cli": 7,
     "__main__": 8,
     "__init__": 9,

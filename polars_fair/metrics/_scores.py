@@ -114,18 +114,20 @@ def _scored(roc: pl.LazyFrame) -> pl.LazyFrame:
 def roc_curve_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
     """ROC points per group: ``threshold, fpr, tpr``, starting at (+inf, 0, 0).
 
-    `roc` is sorted by score descending within each group; the cumulative sums of
-    positives and negatives are the true and false positives at each threshold.
+    `roc` is sorted by score ascending within each group (as :func:`roc_stats` and
+    :func:`merge_group_stats` leave it); the reverse cumulative sums of positives
+    and negatives are the true and false positives at each threshold, and the points
+    are listed from the highest threshold down.
     """
     roc = _scored(roc).cache()  # read twice below: computed once
-    tps = pl.col("pos").cum_sum().over(keys)
-    fps = pl.col("neg").cum_sum().over(keys)
+    tps = pl.col("pos").cum_sum(reverse=True).over(keys)
+    fps = pl.col("neg").cum_sum(reverse=True).over(keys)
     points = roc.select(
         *keys,
         pl.col("score").alias("threshold"),
         tps.alias("__pf_tps"),
         fps.alias("__pf_fps"),
-        pl.int_range(1, pl.len() + 1).over(keys).alias("__pf_i"),
+        pl.int_range(pl.len(), 0, -1).over(keys).alias("__pf_i"),
     )
     zero = pl.lit(0).cast(roc.collect_schema()["pos"])
     start = (
@@ -155,10 +157,12 @@ def roc_auc_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
     """Exact AUC per group from counts: ``sum neg_i (tps_{i-1} + tps_i) / (2 P N)``.
 
     Tied scores contribute half (the trapezoid), as :func:`sklearn.metrics.roc_auc_score`.
+    `roc` is sorted by score ascending within each group: ``tps_i`` is the reverse
+    cumulative sum (the positives scored at or above score ``i``).
     """
     pos = pl.col("pos").cast(pl.Float64)
     neg = pl.col("neg").cast(pl.Float64)
-    tps = pos.cum_sum()
+    tps = pos.cum_sum(reverse=True)
     area = (neg * (2 * tps - pos)).sum()
     auc = safe_div(area, 2 * pos.sum() * neg.sum())
     return (

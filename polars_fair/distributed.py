@@ -1,0 +1,252 @@
+"""Scale-out on Ray: reductions per file (or per Dataset block), summed on the driver.
+
+Every reduction of polars_fair is additive, so a cluster computes it in pieces:
+each Ray task reads one file with Polars (streaming), collects the small tables,
+and the driver sums them (:func:`~polars_fair.reduce.merge_group_stats`) and
+derives every metric and the report exactly as the local path does. Counts are
+identical to the local result; float sums (weights, scores) agree to rounding.
+
+Tasks over files with Polars inside are the fast path: Ray Data's own readers and
+``groupby`` were 3 to 10 times slower on this workload. A Ray Dataset is supported
+for the statistics table (:func:`dataset_group_stats`), one block at a time.
+
+Ray is an optional extra: ``pip install "polars-fair[ray]"``. The functions run
+inside Ray workers are module-level functions of this installed module, so workers
+import them rather than unpickling closures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_fair._ns_report import report_params
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.namespace import fair
+from polars_fair.reduce import group_stats, merge_group_stats
+from polars_fair.report import FairnessReport
+from polars_fair.sources import scan_file
+
+if TYPE_CHECKING:
+    from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
+
+__all__ = [
+    "dataset_group_stats",
+    "file_group_stats",
+    "file_report_reductions",
+    "ray_group_stats",
+    "ray_report",
+]
+
+_HINT = 'Hint: install the extra, `pip install "polars-fair[ray]"`'
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        msg = f"Ray is not installed\n\n{_HINT}"
+        raise ImportError(msg) from exc
+    return ray
+
+
+def _paths(paths: str | Path | Sequence[str | Path]) -> list[str]:
+    items = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    if not items:
+        msg = "no files given\n\nHint: pass a list of file paths"
+        raise InvalidParameterError(msg)
+    return [str(p) for p in items]
+
+
+# ---- what runs in a worker (module-level: importable there) --------------------------
+
+
+def file_group_stats(path: str, kwargs: dict[str, Any]) -> pl.DataFrame:
+    """
+    The statistics table of one file, streamed (runs inside a Ray task).
+
+    Parameters
+    ----------
+    path
+        A file readable by :func:`polars_fair.sources.scan_file`.
+    kwargs
+        Keyword arguments of :func:`polars_fair.group_stats`.
+
+    Returns
+    -------
+    DataFrame
+        The file's statistics table.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.distributed import file_group_stats
+    >>> path = "preds.parquet"
+    >>> pl.DataFrame({"g": ["a", "b"], "p": [1, 0]}).write_parquet(path)  # doctest: +SKIP
+    >>> file_group_stats(path, {"y_pred": "p", "sensitive_features": "g"})  # doctest: +SKIP
+    """
+    return group_stats(scan_file(path), **kwargs).collect(engine="streaming")
+
+
+def file_report_reductions(path: str, params: dict[str, Any]) -> list[pl.DataFrame]:
+    """
+    The collected reductions of a report over one file (runs inside a Ray task).
+
+    Parameters
+    ----------
+    path
+        A file readable by :func:`polars_fair.sources.scan_file`.
+    params
+        The report's parameters (:func:`polars_fair._ns_report.report_params`).
+
+    Returns
+    -------
+    list of DataFrame
+        The reductions, in the order the report derives them.
+
+    Examples
+    --------
+    >>> from polars_fair.distributed import file_report_reductions
+    >>> params = {}  # see polars_fair._ns_report.report_params
+    >>> file_report_reductions("preds.parquet", params)  # doctest: +SKIP
+    """
+    plans = fair(scan_file(path))._report_reductions(params)
+    return pl.collect_all(plans, engine="streaming")
+
+
+# ---- the driver ----------------------------------------------------------------------
+
+
+def ray_group_stats(
+    paths: str | Path | Sequence[str | Path],
+    *,
+    sensitive_features: IntoColumns,
+    y_true: IntoColumn | None = None,
+    y_pred: IntoColumn | None = None,
+    by: IntoColumns | None = None,
+    sample_weight: IntoColumn | None = None,
+    pos_label: PosLabel = 1,
+    y_prob: IntoColumn | None = None,
+) -> pl.DataFrame:
+    """
+    The statistics table of many files: one Ray task per file, summed on the driver.
+
+    Parameters
+    ----------
+    paths
+        Files of predictions (CSV, Parquet, NDJSON or Arrow IPC).
+    sensitive_features, y_true, y_pred, by, sample_weight, pos_label, y_prob
+        As :func:`polars_fair.group_stats`.
+
+    Returns
+    -------
+    DataFrame
+        The statistics table of all files together: equal to ``group_stats`` over
+        their concatenation.
+
+    Examples
+    --------
+    >>> from polars_fair.distributed import ray_group_stats
+    >>> ray_group_stats(["a.parquet", "b.parquet"], y_pred="p", sensitive_features="g")  # doctest: +SKIP
+    """
+    ray = _ray()
+    kwargs = {
+        "y_true": y_true, "y_pred": y_pred, "sensitive_features": sensitive_features,
+        "by": by, "sample_weight": sample_weight, "pos_label": pos_label, "y_prob": y_prob,
+    }  # fmt: skip
+    task = ray.remote(file_group_stats)
+    tables = ray.get([task.remote(p, kwargs) for p in _paths(paths)])
+    return merge_group_stats(*tables).collect()
+
+
+def ray_report(paths: str | Path | Sequence[str | Path], **report: Any) -> FairnessReport:
+    """
+    A fairness report over many files: the report's reductions per file on Ray.
+
+    Each task collects the reductions a report needs (one read of its file); the
+    driver sums them and derives the report, exactly as ``lf.fair.report(...)`` over
+    the concatenated files.
+
+    Parameters
+    ----------
+    paths
+        Files of predictions (CSV, Parquet, NDJSON or Arrow IPC) with one schema.
+    **report
+        The keyword arguments of ``df.fair.report`` (``y_true``, ``y_pred``,
+        ``sensitive_features``, ...).
+
+    Returns
+    -------
+    FairnessReport
+        The report over all files.
+
+    Examples
+    --------
+    >>> from polars_fair.distributed import ray_report
+    >>> ray_report(["a.parquet", "b.parquet"], y_true="y", y_pred="p",
+    ...            sensitive_features="g")  # doctest: +SKIP
+    """
+    ray = _ray()
+    files = _paths(paths)
+    params = report_params(**report)
+    task = ray.remote(file_report_reductions)
+    parts = ray.get([task.remote(p, params) for p in files])
+    merged = [merge_group_stats(*tables).collect() for tables in zip(*parts, strict=True)]
+    frames = [scan_file(p) for p in files]
+    combined = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
+    return fair(combined)._report_from(merged, params)
+
+
+def _block_stats(batch: Any, kwargs: dict[str, Any]) -> Any:
+    """One Dataset block (an Arrow table) to its statistics table, as Arrow."""
+    frame = pl.from_arrow(batch)
+    assert isinstance(frame, pl.DataFrame)
+    return group_stats(frame, **kwargs).collect().to_arrow()
+
+
+def dataset_group_stats(
+    dataset: Any,
+    *,
+    sensitive_features: IntoColumns,
+    y_true: IntoColumn | None = None,
+    y_pred: IntoColumn | None = None,
+    by: IntoColumns | None = None,
+    sample_weight: IntoColumn | None = None,
+    pos_label: PosLabel = 1,
+    y_prob: IntoColumn | None = None,
+) -> pl.DataFrame:
+    """
+    The statistics table of a Ray Dataset: Polars per block, summed on the driver.
+
+    Parameters
+    ----------
+    dataset
+        A ``ray.data.Dataset`` of predictions.
+    sensitive_features, y_true, y_pred, by, sample_weight, pos_label, y_prob
+        As :func:`polars_fair.group_stats`.
+
+    Returns
+    -------
+    DataFrame
+        The statistics table of the whole Dataset.
+
+    Examples
+    --------
+    >>> import ray
+    >>> from polars_fair.distributed import dataset_group_stats
+    >>> ds = ray.data.from_items([{"g": "a", "p": 1}, {"g": "b", "p": 0}])  # doctest: +SKIP
+    >>> dataset_group_stats(ds, y_pred="p", sensitive_features="g")  # doctest: +SKIP
+    """
+    kwargs = {
+        "y_true": y_true, "y_pred": y_pred, "sensitive_features": sensitive_features,
+        "by": by, "sample_weight": sample_weight, "pos_label": pos_label, "y_prob": y_prob,
+    }  # fmt: skip
+    blocks = dataset.map_batches(
+        _block_stats, batch_format="pyarrow", batch_size=None, fn_kwargs={"kwargs": kwargs}
+    )
+    tables = [pl.from_arrow(block) for block in blocks.iter_batches(batch_format="pyarrow")]
+    frames = [t for t in tables if isinstance(t, pl.DataFrame)]
+    return merge_group_stats(*frames).collect()
