@@ -135,10 +135,17 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         return list(found.values())
 
     def _report_from(
-        self, reductions: Sequence[pl.DataFrame], params: dict[str, Any]
+        self,
+        reductions: Sequence[pl.DataFrame],
+        params: dict[str, Any],
+        plans: Sequence[pl.LazyFrame] | None = None,
     ) -> FairnessReport:
-        """The report, derived from collected reductions (in `_report_reductions` order)."""
-        plans = self._report_reductions(params)
+        """The report, derived from collected reductions (in `_report_reductions` order).
+
+        `plans` are this frame's reduction plans, if already built.
+        """
+        if plans is None:
+            plans = self._report_reductions(params)
         served = {_key(plan): table for plan, table in zip(plans, reductions, strict=True)}
         _, eager_cls = self._namespaces()
         server = eager_cls(self._frame)
@@ -259,5 +266,5 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             ratio_band=ratio_band, min_group_size=min_group_size, n_bins=n_bins,
             zero_division=zero_division,
         )  # fmt: skip
-        reductions = pl.collect_all(self._report_reductions(params))
-        return self._report_from(reductions, params)
+        plans = self._report_reductions(params)
+        return self._report_from(pl.collect_all(plans), params, plans)

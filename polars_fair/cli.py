@@ -264,8 +264,8 @@ def _report(frames: list[pl.LazyFrame], params: dict[str, Any], progress: bool) 
     combined = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
     ns = fair(combined)
     if len(frames) == 1 or not progress:
-        tables = pl.collect_all(ns._report_reductions(params), engine="streaming")
-        return ns._report_from(tables, params)
+        plans = ns._report_reductions(params)
+        return ns._report_from(pl.collect_all(plans, engine="streaming"), params, plans)
     # file by file: the reductions are additive, so sum them
     bar = _Progress(len(frames), sys.stderr, enabled=True)
     merged: list[pl.DataFrame] | None = None

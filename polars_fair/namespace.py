@@ -2454,8 +2454,9 @@ class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
         zero_division: float | None = None,
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> pl.LazyFrame:
-        if self._on_reduce is not None:
+        if self._on_reduce is not None:  # recording reductions only: no derivation needed
             self._on_reduce(reduced)
+            return reduced
         return build(reduced)
 
     def _derive_scalar(
