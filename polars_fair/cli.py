@@ -32,6 +32,7 @@ import polars as pl
 
 from polars_fair._ns_report import report_params
 from polars_fair.exceptions import FairError
+from polars_fair.metrics._registry import CRITERIA
 from polars_fair.namespace import fair
 from polars_fair.reduce import merge_group_stats
 from polars_fair.report import FairnessReport
@@ -196,7 +197,7 @@ def _params(args: argparse.Namespace, schema: pl.Schema) -> dict[str, Any]:
         y_pred: str | pl.Expr = _column_or_sql(args.y_pred, schema, "--y-pred")
     elif args.threshold is not None:
         if not 0 <= args.threshold <= 1 or math.isnan(args.threshold):
-            msg = f"--threshold must be in [0, 1], got {args.threshold}"
+            msg = f"--threshold must be in [0, 1], got {args.threshold}\nHint: e.g. --threshold 0.5"
             raise UsageError(msg)
         y_pred = pl.col(y_prob) >= args.threshold
     elif args.example:
@@ -303,10 +304,9 @@ def _render(report: FairnessReport, fmt: str) -> str:
         return f"Rates per group\n{rates}\n\nCriteria and verdicts\n{summary}\n"
 
 
-def _failures(report: FairnessReport, conditions: Sequence[str]) -> list[str]:
-    """The --fail-on conditions that hold, one line per (condition, batch key)."""
-    known = report.summary.get_column("criterion").unique(maintain_order=True).to_list()
-    crossed = []
+def _conditions(conditions: Sequence[str]) -> list[tuple[str, str, str, float]]:
+    """Parse the --fail-on conditions (before the audit runs): (text, name, op, bound)."""
+    parsed = []
     for text in conditions:
         match = _FAIL_ON.match(text)
         if match is None:
@@ -319,10 +319,27 @@ def _failures(report: FairnessReport, conditions: Sequence[str]) -> list[str]:
         try:
             bound = float(num)
         except ValueError:
-            msg = f"--fail-on {text!r}: {num!r} is not a number"
+            msg = f'--fail-on {text!r}: {num!r} is not a number\nHint: e.g. --fail-on "disparate_impact_ratio < 0.8"'
             raise UsageError(msg) from None
+        if name not in CRITERIA:
+            msg = f"--fail-on {text!r}: unknown criterion {name!r}\nHint: one of {sorted(CRITERIA)}"
+            raise UsageError(msg)
+        parsed.append((text, name, op, bound))
+    return parsed
+
+
+def _failures(
+    report: FairnessReport, conditions: Sequence[tuple[str, str, str, float]]
+) -> list[str]:
+    """The --fail-on conditions that hold, one line per (condition, batch key)."""
+    known = report.summary.get_column("criterion").unique(maintain_order=True).to_list()
+    crossed = []
+    for text, name, op, bound in conditions:
         if name not in known:
-            msg = f"--fail-on {text!r}: unknown criterion {name!r}\nHint: one of {known}"
+            msg = (
+                f"--fail-on {text!r}: {name!r} is not in this report's summary\nHint: one "
+                f"of {known}"
+            )
             raise UsageError(msg)
         rows = report.summary.filter(pl.col("criterion") == name).iter_rows(named=True)
         for row in rows:
@@ -337,7 +354,7 @@ def _failures(report: FairnessReport, conditions: Sequence[str]) -> list[str]:
 
 def _audit(args: argparse.Namespace) -> int:
     if args.example and args.paths:
-        msg = "give either PATH... or --example, not both"
+        msg = "give either PATH... or --example, not both\nHint: drop the paths to run the example"
         raise UsageError(msg)
     if args.example:
         from polars_fair.datasets import scan_compas
@@ -352,6 +369,7 @@ def _audit(args: argparse.Namespace) -> int:
     else:
         msg = "nothing to audit\nHint: give PATH... or --example compas"
         raise UsageError(msg)
+    conditions = _conditions(args.fail_on)
     schema = frames[0].collect_schema()
     params = _params(args, schema)
     progress = not args.no_progress and sys.stderr.isatty()
@@ -366,7 +384,7 @@ def _audit(args: argparse.Namespace) -> int:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    crossed = _failures(report, args.fail_on)
+    crossed = _failures(report, conditions)
     for line in crossed:
         print(f"polars-fair: fail-on: {line}", file=sys.stderr)
     return FAILED if crossed else OK

@@ -211,6 +211,7 @@ class FairnessReport:
         lines = ["# Fairness report", "", _describe(self.params), ""]
         with pl.Config(
             tbl_formatting="MARKDOWN",
+            tbl_width_chars=65_535,  # never wrap a cell: Markdown rows are single lines
             tbl_hide_column_data_types=True,
             tbl_hide_dataframe_shape=True,
             tbl_rows=-1,
