@@ -253,9 +253,9 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         r"""
         Coefficient of variation of the benefit: :math:`\sqrt{2\,GE(2)} = \sigma_b/\mu`.
 
-        The population standard deviation of :math:`b_i` over its mean. AIF360
-        reports :math:`2\sqrt{GE(2)}` under this name, which is :math:`\sqrt2`
-        times larger; this is the textbook definition.
+        The population standard deviation of :math:`b_i` over its mean, as AIF360's;
+        Holistic AI reports :math:`2\sqrt{GE(2)}` under this name, which is
+        :math:`\sqrt2` times larger.
 
         Parameters
         ----------

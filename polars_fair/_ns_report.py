@@ -28,6 +28,7 @@ import polars as pl
 
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
 from polars_fair._utils import as_names, find_stacklevel
+from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.report import FairnessReport
 
@@ -125,10 +126,18 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             out["roc_curve"] = ns.roc_curve(**scored, y_prob=p["y_prob"])
         return out
 
-    def _report_reductions(self, params: dict[str, Any]) -> list[pl.LazyFrame]:
-        """The distinct reductions a report needs, as lazy plans (nothing is read)."""
+    def _report_reductions(
+        self, params: dict[str, Any], *, shared: bool = False
+    ) -> list[pl.LazyFrame]:
+        """The distinct reductions a report needs, as lazy plans (nothing is read).
+
+        With `shared`, the plans read one cached copy of the source, so collecting
+        them together reads it once whatever the source (Polars itself merges equal
+        scans of files, not of every source).
+        """
         lazy_cls, _ = self._namespaces()
-        recorder = lazy_cls(self._frame)
+        frame = ensure_lazy(self._frame)
+        recorder = lazy_cls(frame.cache() if shared else frame)
         found: dict[str, pl.LazyFrame] = {}
         recorder._on_reduce = lambda plan: found.setdefault(_key(plan), plan)
         self._report_calls(recorder, params)
@@ -267,4 +276,6 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             zero_division=zero_division,
         )  # fmt: skip
         plans = self._report_reductions(params)
-        return self._report_from(pl.collect_all(plans), params, plans)
+        # several reductions (with a score): read the source once for all of them
+        collected = self._report_reductions(params, shared=True) if len(plans) > 1 else plans
+        return self._report_from(pl.collect_all(collected), params, plans)
