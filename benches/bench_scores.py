@@ -95,9 +95,9 @@ def _check(df: pl.DataFrame) -> None:
     sweep = df.fair.threshold_sweep(
         y_true="y_true", y_prob="score", sensitive_features="g", thresholds=[0.5]
     ).select("g", "tp", "fp", "fn", "tn")
-    direct = df.fair.group_stats(
-        y_true="y_true", y_pred="y_pred", sensitive_features="g"
-    ).select("g", "tp", "fp", "fn", "tn")
+    direct = df.fair.group_stats(y_true="y_true", y_pred="y_pred", sensitive_features="g").select(
+        "g", "tp", "fp", "fn", "tn"
+    )
     assert sweep.equals(direct)
 
 

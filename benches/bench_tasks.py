@@ -36,9 +36,7 @@ def make(rows: int, groups: int, members: int, seed: int = 0) -> pl.DataFrame:
     y = rng.normal(50 + g, 10, rows)
     pred = y + rng.normal(0, 5 + g % 3, rows)
     base = rng.random(rows)
-    cols = {
-        f"m{i}": np.clip(base + rng.normal(0, 0.1, rows), 0, 1) for i in range(members)
-    }
+    cols = {f"m{i}": np.clip(base + rng.normal(0, 0.1, rows), 0, 1) for i in range(members)}
     k = rng.integers(0, 5, rows).astype(np.int8)
     k_hat = np.where(rng.random(rows) < 0.7, k, rng.integers(0, 5, rows)).astype(np.int8)
     return pl.DataFrame({"g": g, "y": y, "pred": pred, "k": k, "k_hat": k_hat, **cols})

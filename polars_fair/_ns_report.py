@@ -35,7 +35,18 @@ from polars_fair.report import FairnessReport
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
 
-__all__ = ["ReportMethods", "report_params"]
+__all__ = ["DISPARITY_RATES", "ReportMethods", "report_params"]
+
+#: The rates the report compares with the reference (the rates behind the main
+#: criteria); ``df.fair.disparities`` gives every rate.
+DISPARITY_RATES = (
+    "selection_rate",
+    "true_positive_rate",
+    "false_positive_rate",
+    "positive_predictive_value",
+    "negative_predictive_value",
+    "accuracy",
+)
 
 
 def _key(plan: pl.LazyFrame) -> str:
@@ -109,7 +120,8 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             ),
             "disparities": ns.disparities(
                 **common, y_prob=p["y_prob"], reference_group=p["reference_group"] or "largest",
-                zero_division=p["zero_division"], confidence_level=p["confidence_level"],
+                metrics=DISPARITY_RATES, zero_division=p["zero_division"],
+                confidence_level=p["confidence_level"],
             ),
             "summary": ns.summary(
                 **common, y_prob=p["y_prob"], criteria=p["criteria"], method=p["method"],
@@ -197,8 +209,10 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         A fairness report: every table of an audit, from one read of the data.
 
         Collects (on a LazyFrame too): the report is a finished result. The tables
-        are those of :meth:`by_group` (with Wilson intervals and small-group flags),
-        :meth:`disparities` (with Newcombe / Katz intervals), :meth:`summary`
+        are those of :meth:`by_group` (every rate, with Wilson intervals and
+        small-group flags), :meth:`disparities` (with Newcombe / Katz intervals, for
+        the six rates behind the main criteria: selection rate, TPR, FPR, PPV, NPV,
+        accuracy), :meth:`summary`
         (verdicts), :meth:`tradeoffs` and, with `y_prob`, :meth:`calibration`,
         :meth:`roc_auc` and :meth:`roc_curve`, computed from the reductions they
         share, which Polars collects together in one read of the source.

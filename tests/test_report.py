@@ -30,7 +30,7 @@ from polars.testing import assert_frame_equal
 
 import polars_fair  # noqa: F401  (registers the namespace)
 from polars_fair import FairnessReport, plots
-from polars_fair._ns_report import report_params
+from polars_fair._ns_report import DISPARITY_RATES, report_params
 from polars_fair.datasets import load_compas, scan_compas
 from polars_fair.exceptions import NullDataWarning
 
@@ -176,6 +176,7 @@ def _expected(df: pl.DataFrame, kw: dict[str, Any]) -> dict[str, pl.DataFrame]:
             **common,
             y_prob=y_prob,
             confidence_level=level,
+            metrics=DISPARITY_RATES,
             **({"reference_group": reference} if reference is not None else {}),
         ),
         "summary": ns.summary(
@@ -474,7 +475,7 @@ def test_to_json_round_trip(scored: FairnessReport) -> None:
     verdicts = {r["verdict"] for r in loaded["tables"]["summary"]}
     assert verdicts <= {"fair", "unfair", "too_small", "undefined"}
     metrics = {r["metric"] for r in loaded["tables"]["disparities"]}
-    assert "selection_rate" in metrics
+    assert metrics == set(DISPARITY_RATES)
     assert "\n" not in scored.to_json(indent=None)
     assert json.loads(scored.to_json(indent=None)) == loaded
 
