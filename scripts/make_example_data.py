@@ -76,7 +76,8 @@ def build(source: Path) -> pl.DataFrame:
     for name in ("decile_score", "priors_count"):
         dup = f"{name}_duplicated_0"
         if not raw.get_column(name).equals(raw.get_column(dup)):
-            raise ValueError(f"columns {name!r} and {dup!r} differ")
+            msg = f"columns {name!r} and {dup!r} differ"
+            raise ValueError(msg)
     raw = raw.drop(pl.selectors.ends_with("_duplicated_0"))
 
     df = (
