@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._api import check_names, check_zd, checked_reference
+from polars_fair._api import check_metrics, check_names, check_zd, checked_reference
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair._utils import as_names
 from polars_fair._validate import check_method, normalize_reference
@@ -273,8 +273,6 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
         │ fox   ┆ 0.5   ┆ 0.25       │
         └───────┴───────┴────────────┘
         """
-        from polars_fair._api import check_metrics
-
         zd = check_zd(zero_division)
         check_metrics(metrics)
         by_: list[str] = as_names(by)
