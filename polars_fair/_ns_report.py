@@ -9,9 +9,9 @@ over the same data. Run one by one they would each read the data. Instead:
    and reads nothing;
 2. *collect*: the distinct reductions are collected together with
    :func:`polars.collect_all`, so Polars reads the source once for all of them;
-3. *derive*: the methods run again on a DataFrame namespace served with those
-   collected reductions; every table is derived from them, and each warning
-   about excluded rows is given once.
+3. *derive*: the methods run again on a LazyFrame namespace served with those
+   collected reductions; every table is derived from them (the derivations are
+   collected together), and each warning about excluded rows is given once.
 
 The reductions are additive, so the command line can also collect them file by
 file and sum them before step 3 (:meth:`ReportMethods._report_from`).
@@ -168,12 +168,14 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         if plans is None:
             plans = self._report_reductions(params)
         served = {_key(plan): table for plan, table in zip(plans, reductions, strict=True)}
-        _, eager_cls = self._namespaces()
-        server = eager_cls(self._frame)
-        server._reduce = lambda plan: served[_key(plan)]
+        lazy_cls, _ = self._namespaces()
+        server = lazy_cls(self._frame)
+        server._serve = lambda plan: served[_key(plan)]
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            tables = self._report_calls(server, params)
+            derived = self._report_calls(server, params)
+        # the derivations run together: Polars plans and runs them in parallel
+        tables = dict(zip(derived, pl.collect_all(derived.values()), strict=True))
         seen: set[tuple[type[Warning], str]] = set()
         for w in caught:  # each reduction warned once per method: give each warning once
             if (w.category, str(w.message)) not in seen:

@@ -2444,6 +2444,8 @@ class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
 
     #: Called with each reduction a method builds (the report records them).
     _on_reduce: Callable[[pl.LazyFrame], None] | None = None
+    #: Returns the collected reduction for a plan (the report derives from its own).
+    _serve: Callable[[pl.LazyFrame], pl.DataFrame] | None = None
 
     def _derive(
         self,
@@ -2457,6 +2459,11 @@ class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
         if self._on_reduce is not None:  # recording reductions only: no derivation needed
             self._on_reduce(reduced)
             return reduced
+        if self._serve is not None:  # derive from an already collected reduction
+            table = self._serve(reduced)
+            warned = table if warn_rows is None else warn_rows(table)
+            warn_about(warned, keys, measures, zero_division)
+            return build(table.lazy())
         return build(reduced)
 
     def _derive_scalar(
