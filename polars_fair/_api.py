@@ -215,7 +215,6 @@ def measure_disparities_plan(
     *,
     formula: Formula,
     measures: Sequence[str],
-    sums: Sequence[str],
     reference_group: Any,
     zero_division: float | None,
     by: list[str],
@@ -227,7 +226,7 @@ def measure_disparities_plan(
     if isinstance(reference, tuple):
         stats = require_reference(stats, reference, sensitive, by)
     return measure_disparity_table(
-        stats, formula=formula, measures=measures, sums=sums, by=by, sensitive=sensitive,
+        stats, formula=formula, measures=measures, by=by, sensitive=sensitive,
         reference=reference, zero_division=zero_division,
     )  # fmt: skip
 

@@ -345,11 +345,10 @@ class EnsembleMethods(NamespaceBase[TableT, ScalarT]):
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
         reduced = self._ensemble_reduction(y_prob, sensitive_features, by, sample_weight, threshold)
-        sums = ("n", *(f"sum_{m}" for m in ENSEMBLE_MEASURES))
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
             return measure_disparities_plan(
-                stats, formula=ensemble_formula, measures=wanted, sums=sums,
+                stats, formula=ensemble_formula, measures=wanted,
                 reference_group=reference_group, zero_division=zd, by=by_, sensitive=sens,
             )  # fmt: skip
 

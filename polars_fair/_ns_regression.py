@@ -40,7 +40,6 @@ from polars_fair.metrics._regression import (
     zscore_table,
 )
 from polars_fair.reduce_regression import (
-    REGRESSION_SUMS,
     check_levels,
     quantile_grid_stats,
 )
@@ -175,6 +174,11 @@ def _regression_criterion(
     return method
 
 
+def _measures(y_true: IntoColumn | None) -> tuple[str, ...]:
+    """The per-group measures the inputs allow (the error measures need `y_true`)."""
+    return PREDICTION_MEASURES + (LABEL_MEASURES if y_true is not None else ())
+
+
 def _check_n(value: object, param: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
         return value
@@ -257,7 +261,7 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         build(reduced)  # parameters are checked before any data is read
         return self._derive_scalar(reduced, [*by_, *sens], build, by_)
 
-    def _grid(
+    def _on_grid(
         self,
         y_pred: IntoColumn,
         sensitive_features: IntoColumns,
@@ -265,7 +269,13 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         levels: Sequence[float],
         method: Method | None,
         reference_group: ReferenceGroup | None,
-    ) -> tuple[pl.LazyFrame, list[str], list[str], str]:
+        table: Callable[..., pl.LazyFrame],
+    ) -> ScalarT:
+        """A criterion over the quantile grid, one value per batch key.
+
+        ``table(grid, method=, by=, sensitive=, reference=)`` derives it from the
+        checked grid.
+        """
         grid = quantile_grid_stats(
             self._frame, y_pred=y_pred, sensitive_features=sensitive_features, by=by,
             levels=levels,
@@ -273,7 +283,14 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
         method_ = check_method(method, reference_group)
-        return grid, by_, sens, method_
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            keys = [*by_, "quantile"]
+            checked, reference = checked_reference(stats, method_, reference_group, keys, sens)
+            return table(checked, method=method_, by=by_, sensitive=sens, reference=reference)
+
+        build(grid)  # parameters are checked before any data is read
+        return self._derive_scalar(grid, [*by_, *sens], build, by_, warn_rows=_one_level)
 
     def _quantile_rate(
         self,
@@ -290,24 +307,14 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
     ) -> ScalarT:
         zd = check_zd(zero_division)
         (level,) = check_levels(q)
-        by_: list[str]
-        sens: list[str]
-        grid, by_, sens, method_ = self._grid(
-            y_pred, sensitive_features, by, [level], method, reference_group
+
+        def table(grid: pl.LazyFrame, **kw: Any) -> pl.LazyFrame:
+            values = quantile_criterion_table(grid, name=name, kind=kind, zero_division=zd, **kw)
+            return values.select(*kw["by"], name)
+
+        return self._on_grid(
+            y_pred, sensitive_features, by, [level], method, reference_group, table
         )
-
-        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            checked, reference = checked_reference(
-                stats, method_, reference_group, [*by_, "quantile"], sens
-            )
-            table = quantile_criterion_table(
-                checked, name=name, kind=kind, method=method_, by=by_, sensitive=sens,
-                reference=reference, zero_division=zd,
-            )  # fmt: skip
-            return table.select(*by_, name)
-
-        build(grid)
-        return self._derive_scalar(grid, [*by_, *sens], build, by_, warn_rows=_one_level)
 
     # ---- tables ---------------------------------------------------------------------
 
@@ -426,7 +433,7 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
         reduced = self._regression_reduction(y_pred, y_true, sensitive_features, by, sample_weight)
-        measures = PREDICTION_MEASURES + (LABEL_MEASURES if y_true is not None else ())
+        measures = _measures(y_true)
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
             return measure_table(
@@ -499,19 +506,14 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         └───────┴─────────────────┴───────┴─────────────────┴────────────┴───────┘
         """
         zd = check_zd(zero_division)
-        available = PREDICTION_MEASURES + (LABEL_MEASURES if y_true is not None else ())
-        wanted = check_names("metrics", metrics, available)
+        wanted = check_names("metrics", metrics, _measures(y_true))
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
         reduced = self._regression_reduction(y_pred, y_true, sensitive_features, by, sample_weight)
-        sums = (
-            "n",
-            *(s for s in REGRESSION_SUMS if y_true is not None or s in ("sum_pred", "sum_pred_sq")),
-        )
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
             return measure_disparities_plan(
-                stats, formula=regression_formula, measures=wanted, sums=sums,
+                stats, formula=regression_formula, measures=wanted,
                 reference_group=reference_group, zero_division=zd, by=by_, sensitive=sens,
             )  # fmt: skip
 
@@ -751,23 +753,11 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         n_thresholds: int,
     ) -> ScalarT:
         levels = _grid_levels(_check_n(n_thresholds, "n_thresholds"))
-        by_: list[str]
-        sens: list[str]
-        grid, by_, sens, method_ = self._grid(
-            y_pred, sensitive_features, by, levels, method, reference_group
-        )
 
-        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            checked, reference = checked_reference(
-                stats, method_, reference_group, [*by_, "quantile"], sens
-            )
-            return grid_criterion_table(
-                checked, name=name, how=how, method=method_, by=by_, sensitive=sens,
-                reference=reference, zero_division=None,
-            )  # fmt: skip
+        def table(grid: pl.LazyFrame, **kw: Any) -> pl.LazyFrame:
+            return grid_criterion_table(grid, name=name, how=how, zero_division=None, **kw)
 
-        build(grid)
-        return self._derive_scalar(grid, [*by_, *sens], build, by_, warn_rows=_one_level)
+        return self._on_grid(y_pred, sensitive_features, by, levels, method, reference_group, table)
 
     @_example
     def max_statistical_parity(
@@ -923,19 +913,8 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         """
         band = _check_band(ratio_band)
         levels = _grid_levels(_check_n(n_thresholds, "n_thresholds"))
-        by_: list[str]
-        sens: list[str]
-        grid, by_, sens, method_ = self._grid(
-            y_pred, sensitive_features, by, levels, method, reference_group
-        )
 
-        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            checked, reference = checked_reference(
-                stats, method_, reference_group, [*by_, "quantile"], sens
-            )
-            return no_disparate_impact_level_table(
-                checked, method=method_, by=by_, sensitive=sens, reference=reference, band=band
-            )
+        def table(grid: pl.LazyFrame, **kw: Any) -> pl.LazyFrame:
+            return no_disparate_impact_level_table(grid, band=band, **kw)
 
-        build(grid)
-        return self._derive_scalar(grid, [*by_, *sens], build, by_, warn_rows=_one_level)
+        return self._on_grid(y_pred, sensitive_features, by, levels, method, reference_group, table)

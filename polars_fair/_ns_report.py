@@ -30,12 +30,13 @@ from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
 from polars_fair._utils import as_names, find_stacklevel
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.reduce import merge_group_stats
 from polars_fair.report import FairnessReport
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
 
-__all__ = ["DISPARITY_RATES", "ReportMethods", "report_params"]
+__all__ = ["DISPARITY_RATES", "ReportMethods", "report_params", "sum_reductions"]
 
 #: The rates the report compares with the reference (the rates behind the main
 #: criteria); ``df.fair.disparities`` gives every rate.
@@ -47,6 +48,39 @@ DISPARITY_RATES = (
     "negative_predictive_value",
     "accuracy",
 )
+
+
+def sum_reductions(*parts: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:
+    """
+    Sum the report reductions of disjoint pieces of the data, position by position.
+
+    Every reduction is additive (:func:`~polars_fair.reduce.merge_group_stats`), so
+    the reductions of files or partitions, summed, are those of their union.
+
+    Parameters
+    ----------
+    *parts
+        For each piece, its collected reductions in ``_report_reductions`` order.
+
+    Returns
+    -------
+    list of DataFrame
+        The summed reductions, in the same order.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_fair
+    >>> from polars_fair._ns_report import report_params, sum_reductions
+    >>> a = pl.DataFrame({"g": ["x", "y"], "y": [1, 0], "p": [1, 1]})
+    >>> b = pl.DataFrame({"g": ["x", "y"], "y": [0, 1], "p": [0, 1]})
+    >>> params = report_params(y_true="y", y_pred="p", sensitive_features="g")
+    >>> pieces = [pl.collect_all(f.fair._report_reductions(params)) for f in (a, b)]
+    >>> whole = pl.collect_all(pl.concat([a, b]).fair._report_reductions(params))
+    >>> all(s.equals(w) for s, w in zip(sum_reductions(*pieces), whole))
+    True
+    """
+    return [merge_group_stats(*tables).collect() for tables in zip(*parts, strict=True)]
 
 
 def _key(plan: pl.LazyFrame) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from polars_fair._utils import as_names
 from polars_fair.exceptions import (
     ColumnNotFoundError,
     InvalidParameterError,
@@ -23,9 +24,10 @@ from polars_fair.exceptions import (
 )
 
 if TYPE_CHECKING:
-    from polars_fair._typing import IntoColumn, PosLabel
+    from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "resolve_keys",
     "resolve_weight",
     "check_confidence",
     "check_min_size",
@@ -246,6 +248,19 @@ def check_label_dtype(dtype: pl.DataType, pos_label: PosLabel, param: str, name:
             param=param, name=name, dtype=dtype, pos_label=pos_label, hint=hint
         )
         raise LabelError(msg)
+
+
+def resolve_keys(
+    frame: pl.DataFrame | pl.LazyFrame,
+    sensitive_features: IntoColumns | None,
+    by: IntoColumns | None,
+) -> tuple[pl.LazyFrame, pl.Schema, list[str], list[str]]:
+    """The frame as a LazyFrame, its schema, and the checked group and batch keys."""
+    lf = ensure_lazy(frame)
+    sens, by_ = as_names(sensitive_features), as_names(by)
+    schema = lf.collect_schema()
+    check_keys(schema, sens, by_)
+    return lf, schema, sens, by_
 
 
 def resolve_weight(

@@ -30,11 +30,10 @@ from typing import Any, TextIO
 
 import polars as pl
 
-from polars_fair._ns_report import report_params
+from polars_fair._ns_report import report_params, sum_reductions
 from polars_fair.exceptions import FairError
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.namespace import fair
-from polars_fair.reduce import merge_group_stats
 from polars_fair.report import FairnessReport
 from polars_fair.sources import READERS, scan_file
 
@@ -272,11 +271,7 @@ def _report(frames: list[pl.LazyFrame], params: dict[str, Any], progress: bool) 
     merged: list[pl.DataFrame] | None = None
     for i, frame in enumerate(frames, start=1):
         parts = pl.collect_all(fair(frame)._report_reductions(params), engine="streaming")
-        merged = (
-            parts
-            if merged is None
-            else [merge_group_stats(a, b).collect() for a, b in zip(merged, parts, strict=True)]
-        )
+        merged = parts if merged is None else sum_reductions(merged, parts)
         bar.update(i, f"file {i}")
     assert merged is not None
     return ns._report_from(merged, params)

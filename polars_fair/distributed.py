@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._ns_report import report_params
+from polars_fair._ns_report import report_params, sum_reductions
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.namespace import fair
 from polars_fair.reduce import group_stats, merge_group_stats
@@ -82,11 +82,22 @@ def file_group_stats(path: str, kwargs: dict[str, Any]) -> pl.DataFrame:
 
     Examples
     --------
+    >>> import tempfile
+    >>> from pathlib import Path
     >>> import polars as pl
     >>> from polars_fair.distributed import file_group_stats
-    >>> path = "preds.parquet"
-    >>> pl.DataFrame({"g": ["a", "b"], "p": [1, 0]}).write_parquet(path)  # doctest: +SKIP
-    >>> file_group_stats(path, {"y_pred": "p", "sensitive_features": "g"})  # doctest: +SKIP
+    >>> path = str(Path(tempfile.mkdtemp()) / "preds.parquet")
+    >>> pl.DataFrame({"g": ["a", "b", "b"], "p": [1, 0, 1]}).write_parquet(path)
+    >>> file_group_stats(path, {"y_pred": "p", "sensitive_features": "g"})
+    shape: (2, 5)
+    ┌─────┬─────┬──────────┬──────────┬────────┐
+    │ g   ┆ n   ┆ pred_pos ┆ pred_neg ┆ n_null │
+    │ --- ┆ --- ┆ ---      ┆ ---      ┆ ---    │
+    │ str ┆ i64 ┆ i64      ┆ i64      ┆ i64    │
+    ╞═════╪═════╪══════════╪══════════╪════════╡
+    │ a   ┆ 1   ┆ 1        ┆ 0        ┆ 0      │
+    │ b   ┆ 2   ┆ 1        ┆ 1        ┆ 0      │
+    └─────┴─────┴──────────┴──────────┴────────┘
     """
     return group_stats(scan_file(path), **kwargs).collect(engine="streaming")
 
@@ -109,9 +120,16 @@ def file_report_reductions(path: str, params: dict[str, Any]) -> list[pl.DataFra
 
     Examples
     --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> from polars_fair._ns_report import report_params
     >>> from polars_fair.distributed import file_report_reductions
-    >>> params = {}  # see polars_fair._ns_report.report_params
-    >>> file_report_reductions("preds.parquet", params)  # doctest: +SKIP
+    >>> path = str(Path(tempfile.mkdtemp()) / "preds.parquet")
+    >>> pl.DataFrame({"g": ["a", "b"], "y": [1, 0], "p": [1, 1]}).write_parquet(path)
+    >>> params = report_params(y_true="y", y_pred="p", sensitive_features="g")
+    >>> [t.columns for t in file_report_reductions(path, params)]
+    [['g', 'n', 'tp', 'fp', 'fn', 'tn', 'n_null']]
     """
     plans = fair(scan_file(path))._report_reductions(params)
     return pl.collect_all(plans, engine="streaming")
@@ -194,7 +212,7 @@ def ray_report(paths: str | Path | Sequence[str | Path], **report: Any) -> Fairn
     params = report_params(**report)
     task = ray.remote(file_report_reductions)
     parts = ray.get([task.remote(p, params) for p in files])
-    merged = [merge_group_stats(*tables).collect() for tables in zip(*parts, strict=True)]
+    merged = sum_reductions(*parts)
     frames = [scan_file(p) for p in files]
     combined = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
     return fair(combined)._report_from(merged, params)

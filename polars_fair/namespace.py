@@ -2482,9 +2482,6 @@ class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
 class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.DataFrame"]):
     """``df.fair``: reads the data once (the reduction), warns, derives and collects."""
 
-    #: Returns the collected reduction for a plan (the report serves its own).
-    _reduce: Callable[[pl.LazyFrame], pl.DataFrame] | None = None
-
     def _derive(
         self,
         reduced: pl.LazyFrame,
@@ -2494,7 +2491,7 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
         zero_division: float | None = None,
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> pl.DataFrame:
-        table = reduced.collect() if self._reduce is None else self._reduce(reduced)
+        table = reduced.collect()
         warn_about(table if warn_rows is None else warn_rows(table), keys, measures, zero_division)
         return build(table.lazy()).collect()
 

@@ -27,17 +27,17 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_fair._utils import as_names, check_in_plan
+from polars_fair._utils import check_in_plan
 from polars_fair._validate import (
     MSG_LABEL_VALUES,
     MSG_SCORE_VALUES,
     MSG_WEIGHT_VALUES,
-    check_keys,
     check_label_dtype,
     check_score_dtype,
     ensure_lazy,
     format_values,
     resolve_column,
+    resolve_keys,
     resolve_weight,
 )
 from polars_fair.exceptions import InvalidParameterError, LabelError, ValueRangeError
@@ -256,11 +256,7 @@ def resolve_inputs(
     y_prob: IntoColumn | None = None,
 ) -> Inputs:
     """Check the schema and resolve every column of a reduction (reads no data)."""
-    lf = ensure_lazy(frame)
-    sens = as_names(sensitive_features)
-    by_ = as_names(by)
-    schema = lf.collect_schema()
-    check_keys(schema, sens, by_)
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
     labels: list[_Label] = []
     for param, spec, alias in (
         ("y_true", y_true, "__pf_y_true"),

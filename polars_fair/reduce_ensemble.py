@@ -26,12 +26,11 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_fair._utils import as_names, check_in_plan
+from polars_fair._utils import check_in_plan
 from polars_fair._validate import (
     MSG_WEIGHT_VALUES,
-    check_keys,
-    ensure_lazy,
     resolve_column,
+    resolve_keys,
     resolve_weight,
 )
 from polars_fair.exceptions import InvalidParameterError, ValueRangeError
@@ -276,10 +275,7 @@ def ensemble_stats(
     if not number or not 0 <= float(threshold) <= 1:
         msg = f"`threshold` must be a number in [0, 1], got {threshold!r}\n\nHint: e.g. `threshold=0.5`"
         raise InvalidParameterError(msg)
-    lf = ensure_lazy(frame)
-    sens, by_ = as_names(sensitive_features), as_names(by)
-    schema = lf.collect_schema()
-    check_keys(schema, sens, by_)
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
     members, name = _members(lf, schema, y_prob)
     weight, weight_name = resolve_weight(lf, schema, sample_weight)
     keys = [*by_, *sens]

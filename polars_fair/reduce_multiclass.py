@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_fair._utils import as_names, check_in_plan
+from polars_fair._utils import check_in_plan
 from polars_fair._validate import (
     MSG_WEIGHT_VALUES,
-    check_keys,
-    ensure_lazy,
     format_values,
     resolve_column,
+    resolve_keys,
     resolve_weight,
 )
 from polars_fair.exceptions import InvalidParameterError, LabelError, ValueRangeError
@@ -172,10 +171,7 @@ def multiclass_stats(
     │ z     ┆ b   ┆ 1   ┆ 1   ┆ 0   ┆ 0   ┆ 0   ┆ 0      │
     └───────┴─────┴─────┴─────┴─────┴─────┴─────┴────────┘
     """
-    lf = ensure_lazy(frame)
-    sens, by_ = as_names(sensitive_features), as_names(by)
-    schema = lf.collect_schema()
-    check_keys(schema, sens, by_)
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
     if CLASS in (*sens, *by_):
         msg = (
             f"column {CLASS!r} clashes with the class column of the multiclass tables"

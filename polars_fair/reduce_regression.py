@@ -25,12 +25,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from polars_fair._utils import as_names, check_in_plan
+from polars_fair._utils import check_in_plan
 from polars_fair._validate import (
     MSG_WEIGHT_VALUES,
-    check_keys,
-    ensure_lazy,
     resolve_column,
+    resolve_keys,
     resolve_weight,
 )
 from polars_fair.exceptions import InvalidParameterError, ValueRangeError
@@ -113,16 +112,6 @@ def _finite_checker(
     return check
 
 
-def _keys(
-    frame: pl.DataFrame | pl.LazyFrame, sensitive_features: IntoColumns, by: IntoColumns | None
-) -> tuple[pl.LazyFrame, pl.Schema, list[str], list[str]]:
-    lf = ensure_lazy(frame)
-    sens, by_ = as_names(sensitive_features), as_names(by)
-    schema = lf.collect_schema()
-    check_keys(schema, sens, by_)
-    return lf, schema, sens, by_
-
-
 def regression_stats(
     frame: pl.DataFrame | pl.LazyFrame,
     *,
@@ -181,7 +170,7 @@ def regression_stats(
     │ b   ┆ 1   ┆ 0      ┆ 2.0      ┆ … ┆ 16.0        ┆ 8.0           ┆ 2.0           ┆ 4.0          │
     └─────┴─────┴────────┴──────────┴───┴─────────────┴───────────────┴───────────────┴──────────────┘
     """
-    lf, schema, sens, by_ = _keys(frame, sensitive_features, by)
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
     columns = [_numeric(lf, schema, y_pred, "y_pred")]
     if y_true is not None:
         columns.append(_numeric(lf, schema, y_true, "y_true"))
@@ -330,7 +319,7 @@ def quantile_grid_stats(
     │ 0.5      ┆ b   ┆ 2.5       ┆ 2   ┆ 1        ┆ 1        ┆ 0      │
     └──────────┴─────┴───────────┴─────┴──────────┴──────────┴────────┘
     """
-    lf, schema, sens, by_ = _keys(frame, sensitive_features, by)
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
     for name in QUANTILE_KEYS:
         if name in (*sens, *by_):
             msg = (

@@ -46,7 +46,6 @@ def measure_disparity_table(
     *,
     formula: Formula,
     measures: Sequence[str],
-    sums: Sequence[str],
     by: list[str],
     sensitive: Sequence[str],
     reference: tuple[Any, ...] | str,
@@ -54,11 +53,13 @@ def measure_disparity_table(
 ) -> pl.LazyFrame:
     """The long table ``keys, metric, value, reference_value, difference, ratio``.
 
-    `sums` are the additive columns the formulas read (for ``"overall"`` and
-    ``"rest"``, whose references are the formula over pooled sums). ``metric`` is
+    For ``"overall"`` and ``"rest"`` the reference is the formula over the pooled
+    sums: every column but the keys and ``n_null`` is summed. ``metric`` is
     an Enum in the order of `measures`.
     """
     if reference in ("overall", "rest"):
+        not_summed = {*by, *sensitive, "n_null"}
+        sums = [c for c in stats.collect_schema().names() if c not in not_summed]
         stats = stats.with_columns(over(pl.col(s).sum(), by).alias(_TOTAL + s) for s in sums)
     structs = []
     for m in measures:
