@@ -31,6 +31,10 @@ Build = Callable[[pl.LazyFrame], pl.LazyFrame]
 class NamespaceBase(ABC, Generic[TableT, ScalarT]):
     """Holds the frame; subclasses decide whether results are collected."""
 
+    #: True where the same calls already ran on this frame and raised nothing (the
+    #: report's second pass): methods then skip building plans only to validate.
+    _prevalidated: bool = False
+
     def __init__(self, frame: pl.DataFrame | pl.LazyFrame) -> None:
         self._frame = frame
 

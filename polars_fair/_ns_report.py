@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
-from polars_fair._utils import as_names, find_stacklevel
+from polars_fair._utils import DERIVE_ENGINE, as_names, find_stacklevel
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.reduce import merge_group_stats
@@ -205,11 +205,14 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         lazy_cls, _ = self._namespaces()
         server = lazy_cls(self._frame)
         server._serve = lambda plan: served[_key(plan)]
+        server._prevalidated = True  # the recording pass ran the same calls
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             derived = self._report_calls(server, params)
         # the derivations run together: Polars plans and runs them in parallel
-        tables = dict(zip(derived, pl.collect_all(derived.values()), strict=True))
+        tables = dict(
+            zip(derived, pl.collect_all(derived.values(), engine=DERIVE_ENGINE), strict=True)
+        )
         seen: set[tuple[type[Warning], str]] = set()
         for w in caught:  # each reduction warned once per method: give each warning once
             if (w.category, str(w.message)) not in seen:

@@ -25,6 +25,7 @@ from polars_fair._ns_multiclass import MulticlassMethods
 from polars_fair._ns_regression import RegressionMethods
 from polars_fair._ns_report import ReportMethods
 from polars_fair._ns_scores import ScoreMethods
+from polars_fair._utils import DERIVE_ENGINE
 from polars_fair._validate import check_confidence, check_min_size
 
 if TYPE_CHECKING:
@@ -465,8 +466,8 @@ class FairNamespace(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
         )  # fmt: skip
-        # validate every parameter now, before any data is read
-        audit.disparities(audit.stats(), reference_group, metrics, zd, level)
+        if not self._prevalidated:  # validate every parameter now, before any data is read
+            audit.disparities(audit.stats(), reference_group, metrics, zd, level)
         return self._table(
             audit,
             lambda stats: audit.disparities(stats, reference_group, metrics, zd, level),
@@ -506,8 +507,8 @@ class FairNamespace(
                 reference_group=reference_group, agg=agg, zero_division=zd,
             )  # fmt: skip
 
-        # validate parameters now, before any data is read
-        build(audit.stats())
+        if not self._prevalidated:  # validate parameters now, before any data is read
+            build(audit.stats())
         return self._scalar(audit, build, measures, zd)
 
     @_criterion_doc(
@@ -2493,7 +2494,7 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
     ) -> pl.DataFrame:
         table = reduced.collect()
         warn_about(table if warn_rows is None else warn_rows(table), keys, measures, zero_division)
-        return build(table.lazy()).collect()
+        return build(table.lazy()).collect(engine=DERIVE_ENGINE)
 
     def _derive_scalar(
         self,

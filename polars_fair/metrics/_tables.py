@@ -96,12 +96,26 @@ def _totals(c: Counts) -> Counts:
     return Counts(**{k: pl.col(_TOTAL + k) for k in present})
 
 
+_REF = "__pf_ref"
+_VALUE = "__pf_v_"
+_REFERENCE = "__pf_r_"
+
+
+def _own(reference: tuple[Any, ...] | str) -> pl.Expr:
+    """The rows that are the reference group itself (none for the pooled "rest")."""
+    return pl.col(_REF) if _is_pointed(reference) else pl.lit(False)
+
+
+def _is_pointed(reference: tuple[Any, ...] | str) -> bool:
+    """A reference that is one group's row: a named group or ``"largest"``."""
+    return isinstance(reference, tuple) or reference == "largest"
+
+
 def _reference_value(
     rate: str,
     value: pl.Expr,
     c: Counts,
     reference: tuple[Any, ...] | str,
-    sensitive: Sequence[str],
     by: list[str],
 ) -> pl.Expr:
     if reference == "min":
@@ -111,16 +125,13 @@ def _reference_value(
         pooled = total if reference == "overall" else total.minus(c)
         total_pp = total.PP() if rate == "predicted_positive_share" else None
         return rate_expr(rate, pooled, total_pp)
-    mask = is_reference(reference, sensitive, by)
-    return over(value.filter(mask).first(), by)
+    return over(value.filter(pl.col(_REF)).first(), by)
 
 
 def _interval_fields(
     rate: str,
     c: Counts,
     reference: tuple[Any, ...] | str,
-    sensitive: Sequence[str],
-    by: list[str],
     z: float,
 ) -> list[pl.Expr]:
     """Newcombe and Katz intervals of one rate's difference and ratio to the reference.
@@ -130,17 +141,15 @@ def _interval_fields(
     ``"min"``, whose reference is not independent of the group.
     """
     names = ("difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high")
-    usable = rate in INTERVAL_RATES and (
-        isinstance(reference, tuple) or reference in ("largest", "rest")
-    )
+    usable = rate in INTERVAL_RATES and (_is_pointed(reference) or reference == "rest")
     if not usable:
         return [pl.lit(None, dtype=pl.Float64).alias(n) for n in names]
     x, m = pl.col(f"__pf_x_{rate}"), pl.col(f"__pf_m_{rate}")
     xr, mr = pl.col(f"__pf_xr_{rate}"), pl.col(f"__pf_mr_{rate}")
-    own = pl.lit(False) if reference == "rest" else is_reference(reference, sensitive, by)
     p1, p2 = safe_div(x, m), safe_div(xr, mr)
     d_low, d_high = newcombe_difference(p1, wilson(x, m, z), p2, wilson(xr, mr, z))
     r_low, r_high = katz_ratio(x, m, xr, mr, z)
+    own = _own(reference)
     return [
         pl.when(~own).then(e).alias(n)
         for e, n in zip((d_low, d_high, r_low, r_high), names, strict=True)
@@ -152,7 +161,6 @@ def _interval_counts(
     c: Counts,
     rates: list[str],
     reference: tuple[Any, ...] | str,
-    sensitive: Sequence[str],
     by: list[str],
 ) -> pl.LazyFrame:
     """Numerators and denominators of each rate and of its reference, as columns.
@@ -161,16 +169,15 @@ def _interval_counts(
     repeat nested expressions (which would make the plan grow multiplicatively).
     """
     wanted = [r for r in rates if r in INTERVAL_RATES]
-    if not wanted or not (isinstance(reference, tuple) or reference in ("largest", "rest")):
+    if not wanted or not (_is_pointed(reference) or reference == "rest"):
         return stats
-    own = pl.lit(False) if reference == "rest" else is_reference(reference, sensitive, by)
     cols = []
     for rate in wanted:
         x, m = rate_fraction(rate, c)
         if reference == "rest":
             xr, mr = rate_fraction(rate, _totals(c).minus(c))
         else:
-            xr, mr = (over(e.filter(own).first(), by) for e in (x, m))
+            xr, mr = (over(e.filter(pl.col(_REF)).first(), by) for e in (x, m))
         cols += [
             x.cast(pl.Float64).alias(f"__pf_x_{rate}"),
             m.cast(pl.Float64).alias(f"__pf_m_{rate}"),
@@ -198,14 +205,24 @@ def disparity_table(
     names = stats.collect_schema().names()
     c = Counts.from_columns(names)
     values = rate_columns(names, by, metrics)
+    # Built in stages, each a with_columns of plain columns: the reference row, the
+    # rates, then their reference values. Inlining them instead repeats every window
+    # in every field that uses it (hundreds of windows on a report's small table).
     if reference in ("overall", "rest"):
         stats = _with_totals(stats, c, by)
+    if _is_pointed(reference):
+        stats = stats.with_columns(is_reference(reference, sensitive, by).alias(_REF))
+    stats = stats.with_columns(value.alias(_VALUE + rate) for rate, value in values.items())
+    stats = stats.with_columns(
+        _reference_value(rate, pl.col(_VALUE + rate), c, reference, by).alias(_REFERENCE + rate)
+        for rate in values
+    )
     if confidence_level is not None:
-        stats = _interval_counts(stats, c, list(values), reference, sensitive, by)
+        stats = _interval_counts(stats, c, list(values), reference, by)
     structs = []
-    for rate, value in values.items():
-        v = _fill(value, zero_division)
-        ref = _fill(_reference_value(rate, value, c, reference, sensitive, by), zero_division)
+    for rate in values:
+        v = _fill(pl.col(_VALUE + rate), zero_division)
+        ref = _fill(pl.col(_REFERENCE + rate), zero_division)
         fields = [
             v.alias("value"),
             ref.alias("reference_value"),
@@ -213,8 +230,7 @@ def disparity_table(
             safe_div(v, ref).alias("ratio"),
         ]
         if confidence_level is not None:
-            z = z_value(confidence_level)
-            fields += _interval_fields(rate, c, reference, sensitive, by, z)
+            fields += _interval_fields(rate, c, reference, z_value(confidence_level))
         structs.append(pl.struct(fields).alias(rate))
     keys = [*by, *sensitive]
     wide = stats.select(*keys, *structs)
