@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
-from polars_fair._utils import DERIVE_ENGINE, as_names, find_stacklevel
+from polars_fair._utils import as_names, derive_engine, find_stacklevel
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.reduce import merge_group_stats
@@ -210,9 +210,8 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             warnings.simplefilter("always")
             derived = self._report_calls(server, params)
         # the derivations run together: Polars plans and runs them in parallel
-        tables = dict(
-            zip(derived, pl.collect_all(derived.values(), engine=DERIVE_ENGINE), strict=True)
-        )
+        engine = derive_engine(max(t.height for t in reductions))
+        tables = dict(zip(derived, pl.collect_all(derived.values(), engine=engine), strict=True))
         seen: set[tuple[type[Warning], str]] = set()
         for w in caught:  # each reduction warned once per method: give each warning once
             if (w.category, str(w.message)) not in seen:

@@ -25,7 +25,7 @@ from polars_fair._ns_multiclass import MulticlassMethods
 from polars_fair._ns_regression import RegressionMethods
 from polars_fair._ns_report import ReportMethods
 from polars_fair._ns_scores import ScoreMethods
-from polars_fair._utils import DERIVE_ENGINE
+from polars_fair._utils import derive_engine
 from polars_fair._validate import check_confidence, check_min_size
 
 if TYPE_CHECKING:
@@ -2494,7 +2494,7 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
     ) -> pl.DataFrame:
         table = reduced.collect()
         warn_about(table if warn_rows is None else warn_rows(table), keys, measures, zero_division)
-        return build(table.lazy()).collect(engine=DERIVE_ENGINE)
+        return build(table.lazy()).collect(engine=derive_engine(table.height))
 
     def _derive_scalar(
         self,
