@@ -16,8 +16,10 @@ from typing import Any, Generic, TypeVar
 
 import polars as pl
 
+from polars_fair._api import check_zd, criterion_plan
 from polars_fair._validate import normalize_reference
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics._criteria import Formula
 
 __all__ = ["Build", "NamespaceBase", "ScalarT", "TableT", "pair_reference", "with_example"]
 
@@ -56,6 +58,37 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
         of the collected reduction that the warnings read (one per group), where
         the reduction repeats a group's ``n_null`` (the quantile grid).
         """
+
+    def _formula_criterion(
+        self,
+        reduced: pl.LazyFrame,
+        *,
+        name: str,
+        measure: str,
+        kind: str,
+        formula: Formula,
+        by: list[str],
+        sensitive: list[str],
+        method: str | None,
+        reference_group: Any,
+        zero_division: float | None,
+    ) -> ScalarT:
+        """Criterion `name` comparing `measure` (from the sums `formula` reads) between groups.
+
+        The worst case over the groups, per batch key; parameters are checked on the
+        plan before any data is read.
+        """
+        zd = check_zd(zero_division)
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            return criterion_plan(
+                stats, name=name, measures=(measure,), kind=kind, method=method,
+                reference_group=reference_group, agg="worst_case", zero_division=zd,
+                by=by, sensitive=sensitive, formula=formula,
+            )  # fmt: skip
+
+        build(reduced)
+        return self._derive_scalar(reduced, [*by, *sensitive], build, by)
 
     @abstractmethod
     def _derive_scalar(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._api import check_names, check_zd, criterion_plan, measure_disparities_plan
+from polars_fair._api import check_names, check_zd, measure_disparities_plan
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair._utils import as_names
 from polars_fair.metrics import require_nonempty
@@ -112,20 +112,12 @@ def _ensemble_criterion(measure: str, kind: str, example: str) -> Callable[..., 
         reference_group: ReferenceGroup | None = None,
         zero_division: float | None = None,
     ) -> Any:
-        zd = check_zd(zero_division)
-        by_: list[str] = as_names(by)
-        sens: list[str] = as_names(sensitive_features)
         reduced = self._ensemble_reduction(y_prob, sensitive_features, by, sample_weight, threshold)
-
-        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            return criterion_plan(
-                stats, name=name, measures=(measure,), kind=kind, method=method,
-                reference_group=reference_group, agg="worst_case", zero_division=zd,
-                by=by_, sensitive=sens, formula=ensemble_formula,
-            )  # fmt: skip
-
-        build(reduced)
-        return self._derive_scalar(reduced, [*by_, *sens], build, by_)
+        return self._formula_criterion(
+            reduced, name=name, measure=measure, kind=kind, formula=ensemble_formula,
+            by=as_names(by), sensitive=as_names(sensitive_features), method=method,
+            reference_group=reference_group, zero_division=zero_division,
+        )  # fmt: skip
 
     words = measure.replace("_", " ")
     title = f"{'Difference' if kind == 'difference' else 'Ratio'} in mean {words} between groups."
@@ -151,11 +143,10 @@ class EnsembleMethods(NamespaceBase[TableT, ScalarT]):
         sample_weight: IntoColumn | None,
         threshold: float,
     ) -> pl.LazyFrame:
-        reduced = reduce_ensemble(
+        return reduce_ensemble(
             self._frame, y_prob=y_prob, sensitive_features=sensitive_features, by=by,
             sample_weight=sample_weight, threshold=threshold,
         )  # fmt: skip
-        return reduced
 
     @_example
     def ensemble_stats(

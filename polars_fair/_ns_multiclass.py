@@ -71,11 +71,10 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
         sample_weight: IntoColumn | None,
         classes: Sequence[object] | None,
     ) -> pl.LazyFrame:
-        reduced = multiclass_stats(
+        return multiclass_stats(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, classes=classes,
         )  # fmt: skip
-        return reduced
 
     @_example
     def multiclass_group_stats(

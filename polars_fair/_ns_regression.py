@@ -21,7 +21,6 @@ from polars_fair._api import (
     check_names,
     check_zd,
     checked_reference,
-    criterion_plan,
     measure_disparities_plan,
 )
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
@@ -225,11 +224,10 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         by: IntoColumns | None,
         sample_weight: IntoColumn | None,
     ) -> pl.LazyFrame:
-        reduced = reduce_regression(
+        return reduce_regression(
             self._frame, y_pred=y_pred, y_true=y_true, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight,
         )  # fmt: skip
-        return reduced
 
     def _measure_criterion(
         self,
@@ -246,20 +244,12 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         reference_group: ReferenceGroup | None,
         zero_division: float | None,
     ) -> ScalarT:
-        zd = check_zd(zero_division)
-        by_: list[str] = as_names(by)
-        sens: list[str] = as_names(sensitive_features)
         reduced = self._regression_reduction(y_pred, y_true, sensitive_features, by, sample_weight)
-
-        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            return criterion_plan(
-                stats, name=name, measures=(measure,), kind=kind, method=method,
-                reference_group=reference_group, agg="worst_case", zero_division=zd,
-                by=by_, sensitive=sens, formula=regression_formula,
-            )  # fmt: skip
-
-        build(reduced)  # parameters are checked before any data is read
-        return self._derive_scalar(reduced, [*by_, *sens], build, by_)
+        return self._formula_criterion(
+            reduced, name=name, measure=measure, kind=kind, formula=regression_formula,
+            by=as_names(by), sensitive=as_names(sensitive_features), method=method,
+            reference_group=reference_group, zero_division=zero_division,
+        )  # fmt: skip
 
     def _on_grid(
         self,
