@@ -16,7 +16,12 @@ import polars as pl
 
 from polars_fair._api import Audit, check_zd
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
-from polars_fair._validate import check_confidence, check_method, check_min_size
+from polars_fair._validate import (
+    check_confidence,
+    check_method,
+    check_min_size,
+    check_verdict_rule,
+)
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, require_reference
 from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats
@@ -570,16 +575,22 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         ratio_band: tuple[float, float] = (0.8, 1.25),
         min_group_size: float = 30,
         zero_division: float | None = None,
+        verdict_rule: str = "interval",
+        frequency_weights: bool = False,
     ) -> TableT:
         """
         One row per criterion: value, ideal, fair band, verdict, interval, p-value.
 
         Every criterion is computed from one statistics table (one pass over the
-        data). Differences are fair when ``|value| <= difference_band``, ratios
-        when inside `ratio_band`; Cohen's d when ``|d| <= 0.2``; the 2-SD rule when
-        ``|z| <= 2``; the four-fifths rule when ``>= 0.8``. The verdict is
-        ``"undefined"`` for a null value and ``"too_small"`` when the smallest
-        group holds fewer than `min_group_size` rows.
+        data). Fair bands: differences ``|value| <= difference_band``, ratios
+        inside `ratio_band`; Cohen's d ``|d| <= 0.2``; the 2-SD rule ``|z| <= 2``;
+        the four-fifths rule inside ``[0.8, 1.25]``. The verdict is ``"fair"`` when
+        the whole interval lies inside the band, ``"unfair"`` when it lies wholly
+        outside, ``"inconclusive"`` otherwise, and ``"undefined"`` without a value
+        or with fewer than two groups compared. Groups whose effective size is
+        below `min_group_size` are left out and listed in ``excluded``; ``group``
+        and ``compared_with`` name the pair that gives each value (see
+        ``docs/report.md``).
 
         Parameters
         ----------
@@ -614,16 +625,23 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         ratio_band
             ``(low, high)`` fair band of ratios.
         min_group_size
-            Groups smaller than this make the verdict ``"too_small"``.
+            Groups whose effective size is below this are left out of the
+            criteria (listed in ``excluded``); 0 keeps every group.
         zero_division
             None keeps undefined rates null; a float replaces them.
+        verdict_rule
+            ``"interval"`` (judge the interval) or ``"point"`` (the point value).
+        frequency_weights
+            False (default): weights are sampling weights, sizes are Kish
+            effective sizes ``(sum w)**2 / sum w**2``; True: weights are row counts.
 
         Returns
         -------
         DataFrame or LazyFrame
             ``by…, criterion, value, ideal, fair_low, fair_high, verdict, ci_low,
-            ci_high, p_value, min_group_n``; ``verdict`` is an Enum of ``fair,
-            unfair, too_small, undefined``.
+            ci_high, interval_method, p_value, group, group_n, compared_with,
+            compared_n, n_groups, excluded, note, min_group_n``; ``verdict`` is an
+            Enum of ``fair, unfair, inconclusive, undefined``.
 
         Examples
         --------
@@ -653,6 +671,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         zd = check_zd(zero_division)
         level = check_confidence(confidence_level)
         small = check_min_size(min_group_size)
+        rule = check_verdict_rule(verdict_rule)
         bands = _bands(difference_band, ratio_band)
         method_ = check_method(method, reference_group)
         default = list(DEFAULT_SUMMARY)
@@ -670,6 +689,8 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
                 self._checked(stats, audit, reference), criteria=names, method=method_,
                 by=audit.by, sensitive=audit.sensitive, reference=reference, zero_division=zd,
                 z=z_value(level or 0.95), bands=bands, min_group_size=small or 0.0,
+                verdict_rule=rule, frequency_weights=bool(frequency_weights),
+                confidence_level=level or 0.95,
             )  # fmt: skip
 
         return self._derive(audit.stats(), audit.keys, build)

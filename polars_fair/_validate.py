@@ -31,6 +31,7 @@ __all__ = [
     "resolve_weight",
     "check_confidence",
     "check_min_size",
+    "check_verdict_rule",
     "MSG_AGG",
     "MSG_COLUMN_NOT_FOUND",
     "MSG_DUPLICATE_KEY",
@@ -118,7 +119,7 @@ MSG_EMPTY = (
 #: Names of the columns polars_fair adds; a key column may not use them.
 RESERVED_NAMES = frozenset(
     {
-        "n", "tp", "fp", "fn", "tn", "n_null", "pred_pos", "pred_neg", "pos", "neg",
+        "n", "tp", "fp", "fn", "tn", "n_null", "pred_pos", "pred_neg", "pos", "neg", "sum_w2",
         "metric", "value", "reference_value", "difference", "ratio",
     }
 )  # fmt: skip
@@ -309,6 +310,17 @@ def check_min_size(min_group_size: object, param: str = "min_group_size") -> flo
         )
         raise InvalidParameterError(msg)
     return float(min_group_size)  # type: ignore[arg-type]
+
+
+def check_verdict_rule(rule: object) -> str:
+    """Check `verdict_rule`: ``"interval"`` or ``"point"``."""
+    if rule not in ("interval", "point"):
+        msg = (
+            f"`verdict_rule` must be 'interval' or 'point', got {rule!r}\n\nHint: 'interval' "
+            "judges the whole interval against the fair band, 'point' the point value"
+        )
+        raise InvalidParameterError(msg)
+    return str(rule)
 
 
 def check_score_dtype(dtype: pl.DataType, name: str) -> None:

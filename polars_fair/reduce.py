@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CONFUSION_COLUMNS",
     "SCORE_SUM",
+    "WEIGHT_SQUARES",
     "Inputs",
     "group_stats",
     "merge_group_stats",
@@ -62,14 +63,19 @@ PREDICTION_COLUMNS = ("n", "pred_pos", "pred_neg")
 LABEL_COLUMNS = ("n", "pos", "neg")
 #: Score sums (with ``y_prob``).
 SCORE_COLUMNS = ("sum_prob_pos", "sum_prob_neg", "sum_prob")
+#: The sum of squared weights (with ``sample_weight``): with ``n`` (the weight sum) it
+#: gives a group's Kish effective size ``n**2 / sum_w2``; additive like every count.
+WEIGHT_SQUARES = "sum_w2"
 _ALL_COUNTS = frozenset(
-    {*CONFUSION_COLUMNS, *PREDICTION_COLUMNS, *LABEL_COLUMNS, *SCORE_COLUMNS, "n_null"}
-)
+    {*CONFUSION_COLUMNS, *PREDICTION_COLUMNS, *LABEL_COLUMNS, *SCORE_COLUMNS, "n_null",
+     WEIGHT_SQUARES}
+)  # fmt: skip
 
 _ROWS = "__pf_rows"
 _MISSING = "__pf_missing"
 _WSUM = "__pf_wsum"
 _WBAD = "__pf_wbad"
+_W2SUM = "__pf_w2sum"
 _SSUM = SCORE_SUM = "__pf_ssum"
 _SMIN = "__pf_smin"
 _SMAX = "__pf_smax"
@@ -205,6 +211,7 @@ class Inputs:
             kept = w if s is None else pl.when(s.is_not_null()).then(w)
             aggs += [
                 kept.sum().alias(_WSUM),
+                (kept * kept).sum().alias(_W2SUM),
                 ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
             ]
         if s is not None:
@@ -326,7 +333,8 @@ def group_stats(
     LazyFrame
         The statistics table, sorted by the keys with nulls last. Counts are Int64;
         with `sample_weight` they are Float64 sums of weights (``n_null`` stays a
-        row count) and the score sums are weighted.
+        row count), the score sums are weighted and ``sum_w2`` (the sum of squared
+        weights, for effective sizes) follows ``n_null``.
 
     Notes
     -----
@@ -393,6 +401,8 @@ def group_stats(
             total(~pos).alias(names[1]),
         ]
     counts.append(inp.null_rows().alias("n_null"))
+    if inp.weight is not None:
+        counts.append(total(pl.lit(True), pl.col(_W2SUM)).alias(WEIGHT_SQUARES))
     if inp.score is not None:
         ssum = pl.col(_SSUM)
         if any(label.param == "y_true" for label in inp.labels):

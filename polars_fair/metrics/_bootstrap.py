@@ -67,7 +67,7 @@ def _draw(
     drawn = rng.multinomial(drawn_sizes, probs, size=(n_resamples, n_blocks, width))
     per_row = drawn[:, block, slot_, :]  # (B, R, C)
     per_row = np.transpose(per_row, (1, 0, 2)).reshape(-1, n_cells)  # row-major (R, B)
-    keys = [c for c in df.columns if c not in (*cells, "n", "n_null")]
+    keys = [c for c in df.columns if c not in (*cells, "n", "n_null", "sum_w2")]
     reps = pl.DataFrame({REPLICATE: np.arange(n_resamples, dtype=np.int64)})
     out = df.select(keys).join(reps, how="cross", maintain_order="left_right")
     values = {c: per_row[:, i] for i, c in enumerate(cells)}
@@ -89,7 +89,7 @@ def resample_stats(
     """
     schema = stats.collect_schema()
     cells = _cells(schema.names())
-    keys = [c for c in schema.names() if c not in (*cells, "n", "n_null")]
+    keys = [c for c in schema.names() if c not in (*cells, "n", "n_null", "sum_w2")]
     out_schema = {
         **{k: schema[k] for k in by},
         REPLICATE: pl.Int64,

@@ -11,9 +11,14 @@ is the signed value of the group farthest from the reference.
 * 2-SD rule: ``z = (SR_g - SR_ref) / sqrt(SR_tot (1 - SR_tot) / (N P_g (1 - P_g)))``
   over the two groups compared (``N = n_g + n_ref``, ``P_g = n_g / N``, ``SR_tot``
   their pooled selection rate): the two-proportion z statistic. |z| > 2 flags.
-* Four-fifths rule: ``min(DI, 1 / DI)`` of the disparate impact ``SR_g / SR_ref``;
-  without a reference group, ``min SR / max SR`` (every group against the most
-  selected one, as in the EEOC guideline). Fair when >= 0.8.
+* Four-fifths rule: ``min(DI, 1 / DI)`` of the disparate impact ``SR_g / SR_ref``
+  (the summary, which keeps one orientation per audit, reports the signed
+  ``SR_g / SR_ref`` instead); without a reference group, ``min SR / max SR`` (every
+  group against the most selected one, as in the EEOC guideline). Fair when >= 0.8.
+
+Without a reference group (``reference=None``), Cohen's d and the 2-SD z compare
+the most selected group with the least selected one, so they are >= 0 like
+``max - min``.
 """
 
 from __future__ import annotations
@@ -52,6 +57,10 @@ def _per_group(name: str) -> pl.Expr:
     return pl.when(ratio == 0).then(0.0).otherwise(pl.min_horizontal(ratio, 1 / ratio))
 
 
+def _pair_columns(c: Any) -> list[pl.Expr]:
+    return [c.n.cast(pl.Float64).alias("__pf_n"), c.PP().cast(pl.Float64).alias("__pf_pp")]
+
+
 def statistic_table(
     stats: pl.LazyFrame,
     *,
@@ -59,37 +68,68 @@ def statistic_table(
     by: list[str],
     sensitive: Sequence[str],
     reference: tuple[Any, ...] | str | None,
+    signed: bool = False,
 ) -> pl.LazyFrame:
     """One row per batch key and one column `name` (see the module docstring).
 
-    `reference` None is only meaningful for ``four_fifths_rule`` (min over max).
+    `reference` None compares the most and the least selected groups (the
+    between-groups orientation): Cohen's d and the 2-SD z of ``max - min`` (>= 0)
+    and the four-fifths ratio ``min / max``. With a reference, `signed` makes the
+    four-fifths rule the signed ``SR_g / SR_ref`` of the farthest group (one
+    orientation with the disparate impact) instead of ``min(DI, 1 / DI)``.
     """
     c = Counts.from_columns(stats.collect_schema().names())
-    if name == "four_fifths_rule" and reference is None:
-        sr = safe_div(c.PP(), c.n)
-        value = safe_div(sr.min(), sr.max())
-        table = stats
-    else:
-        mask = is_reference(reference if reference is not None else "largest", sensitive, by)
-        table = stats.with_columns(
-            mask.alias(_REF),
-            c.n.cast(pl.Float64).alias("__pf_n"),
-            c.PP().cast(pl.Float64).alias("__pf_pp"),
-        )
-        is_ref = pl.col(_REF)
-        table = table.with_columns(
+    if reference is None:
+        table = stats.with_columns(_pair_columns(c))
+        sr = safe_div(pl.col("__pf_pp"), pl.col("__pf_n"))
+        table = table.with_columns(sr.alias("__pf_sr_all"))
+        s_all = pl.col("__pf_sr_all")
+        keep = s_all.is_not_null()
+        top, bottom = s_all.filter(keep).arg_max(), s_all.filter(keep).arg_min()
+        # four-fifths: the least selected against the most (min / max <= 1); the
+        # others: the most selected against the least (>= 0)
+        g, r = (bottom, top) if name == "four_fifths_rule" else (top, bottom)
+        picks = [
+            pl.col("__pf_n").filter(keep).get(g).alias("__pf_n"),
+            pl.col("__pf_pp").filter(keep).get(g).alias("__pf_pp"),
+            pl.col("__pf_n").filter(keep).get(r).alias("__pf_n_r"),
+            pl.col("__pf_pp").filter(keep).get(r).alias("__pf_pp_r"),
+            (keep.sum() >= 2).alias("__pf_two"),
+        ]
+        pairs = per_key(table, picks, by)
+        pairs = pairs.with_columns(
             safe_div(pl.col("__pf_pp"), pl.col("__pf_n")).alias("__pf_sr"),
-            over(pl.col("__pf_n").filter(is_ref).first(), by).alias("__pf_n_r"),
-            over(pl.col("__pf_pp").filter(is_ref).first(), by).alias("__pf_pp_r"),
+            safe_div(pl.col("__pf_pp_r"), pl.col("__pf_n_r")).alias("__pf_sr_r"),
         )
-        table = table.with_columns(
-            safe_div(pl.col("__pf_pp_r"), pl.col("__pf_n_r")).alias("__pf_sr_r")
+        stat = (
+            safe_div(pl.col("__pf_sr"), pl.col("__pf_sr_r"))
+            if name == "four_fifths_rule"
+            else _per_group(name)
         )
+        value = pl.when(pl.col("__pf_two")).then(stat).cast(pl.Float64).alias(name)
+        return pairs.select(*by, value)
+    mask = is_reference(reference, sensitive, by)
+    table = stats.with_columns(mask.alias(_REF), *_pair_columns(c))
+    is_ref = pl.col(_REF)
+    table = table.with_columns(
+        safe_div(pl.col("__pf_pp"), pl.col("__pf_n")).alias("__pf_sr"),
+        over(pl.col("__pf_n").filter(is_ref).first(), by).alias("__pf_n_r"),
+        over(pl.col("__pf_pp").filter(is_ref).first(), by).alias("__pf_pp_r"),
+    )
+    table = table.with_columns(
+        safe_div(pl.col("__pf_pp_r"), pl.col("__pf_n_r")).alias("__pf_sr_r")
+    )
+    if name == "four_fifths_rule" and signed:
+        di = safe_div(pl.col("__pf_sr"), pl.col("__pf_sr_r"))
+        table = table.with_columns(di.alias("__pf_stat"))
+        v = pl.col("__pf_stat")
+        distance = pl.when(v == 0).then(float("inf")).otherwise(v.log().abs())
+        value = farthest_from_reference(v, distance, is_ref)
+    else:
         table = table.with_columns(_per_group(name).alias("__pf_stat"))
         v = pl.col("__pf_stat")
         if name == "four_fifths_rule":
-            value = v.filter(~pl.col(_REF)).min()
+            value = v.filter(~is_ref).min()
         else:
-            value = farthest_from_reference(v, v.abs(), pl.col(_REF))
-    value = value.cast(pl.Float64).alias(name)
-    return per_key(table, value, by)
+            value = farthest_from_reference(v, v.abs(), is_ref)
+    return per_key(table, value.cast(pl.Float64).alias(name), by)

@@ -5,12 +5,31 @@ Every criterion has an ideal value and a fair band:
 * differences (and Cohen's d, the 2-SD z): ideal 0, fair when ``|value| <= band``
   (0.1 by default; 0.2 for Cohen's d, Cohen's "small" effect; 2 for the z of the
   2-SD rule);
-* ratios: ideal 1, fair inside ``[0.8, 1.25]`` by default (Aequitas' tau);
-* the four-fifths rule: fair when ``>= 0.8``.
+* ratios (and the four-fifths rule): ideal 1, fair inside ``[0.8, 1.25]`` by
+  default (Aequitas' tau; ``1.25 = 1 / 0.8``).
 
-The verdict is ``"undefined"`` when the value is null, ``"too_small"`` when the
-smallest group compared holds fewer than ``min_group_size`` rows, else ``"fair"``
-or ``"unfair"``.
+How the summary judges (one row per criterion and batch key):
+
+1. *Effective sizes.* With weights, each group's counts are rescaled to its Kish
+   effective size ``n_eff = (sum w)**2 / sum w**2`` (``n**2 / sum_w2`` from the
+   statistics table): rates are unchanged, sizes, intervals and tests then mean
+   what they mean for unweighted data, and rescaling every weight by a constant
+   changes nothing. ``frequency_weights=True`` reads weights as row counts instead.
+2. *Small groups out.* Groups with ``n_eff < min_group_size`` are left out of the
+   criteria and listed in ``excluded``.
+3. *One orientation.* ``method="to_reference"``: each criterion is signed against
+   the reference (``g - ref``, ``g / ref``, the group farthest from it);
+   ``"between_groups"``: ``max - min`` and ``min / max`` for every criterion,
+   the statistics (Cohen's d, 2-SD z, four-fifths) included.
+4. *The pair compared.* ``group`` / ``group_n`` and ``compared_with`` /
+   ``compared_n`` name the groups whose comparison gives the value (for a
+   composite, the pair of its worst part) and their effective sizes.
+5. *An interval for each criterion* (``interval_method``; see
+   :data:`~polars_fair.metrics._registry.INTERVAL_METHODS`).
+6. *Verdict.* ``verdict_rule="interval"`` (default): ``fair`` when the whole
+   interval lies inside the band, ``unfair`` when it lies wholly outside,
+   ``inconclusive`` otherwise; ``"point"`` judges the point value. ``undefined``
+   without a value or with fewer than two groups compared; ``note`` says why.
 """
 
 from __future__ import annotations
@@ -21,7 +40,8 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import over
+from polars_fair._utils import over, per_key
+from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
 from polars_fair.metrics._criteria import criterion_table
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
@@ -31,15 +51,38 @@ from polars_fair.metrics._intervals import (
     rate_fraction,
     wilson,
 )
-from polars_fair.metrics._rates import Counts, safe_div
+from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._statistics import statistic_table
 
-__all__ = ["Bands", "VERDICT_DTYPE", "criteria_long", "criterion_value_table", "summary_table"]
+__all__ = [
+    "VERDICT_DTYPE",
+    "VERDICT_RULES",
+    "Bands",
+    "criteria_long",
+    "criterion_value_table",
+    "effective_counts",
+    "group_label",
+    "summary_table",
+]
 
 #: The verdict column: an Enum so that filters on a misspelt verdict fail loudly.
-VERDICT_DTYPE = pl.Enum(["fair", "unfair", "too_small", "undefined"])
+VERDICT_DTYPE = pl.Enum(["fair", "unfair", "inconclusive", "undefined"])
+#: How verdicts are reached.
+VERDICT_RULES = ("interval", "point")
+#: The summary's bootstrap (criteria with no closed-form interval): redraws, seed.
+BOOTSTRAP_RESAMPLES = 1000
+BOOTSTRAP_SEED = 0
+#: The column of squared weight sums in a weighted statistics table.
+WEIGHT_SQUARES = "sum_w2"
+_NEFF = "__pf_neff"
+_LABEL = "__pf_label"
+#: Count columns rescaled to effective counts.
+_SCALED = (
+    "n", "tp", "fp", "fn", "tn", "pred_pos", "pred_neg", "pos", "neg",
+    "sum_prob_pos", "sum_prob_neg", "sum_prob",
+)  # fmt: skip
 _REF = "__pf_is_ref"
 
 
@@ -55,13 +98,14 @@ class Bands:
 
     def of(self, name: str) -> tuple[float, float, float]:
         """``(ideal, fair_low, fair_high)`` of criterion `name`."""
-        if name == "four_fifths_rule":
-            return 1.0, self.four_fifths, 1.0
-        if name == "cohen_d":
+        band = CRITERIA[name].band_kind
+        if band == "four_fifths":
+            return 1.0, self.four_fifths, 1 / self.four_fifths
+        if band == "cohen_d":
             return 0.0, -self.cohen_d, self.cohen_d
-        if name == "two_sd_rule":
+        if band == "z":
             return 0.0, -self.z, self.z
-        if CRITERIA[name].kind == "ratio":
+        if band == "ratio":
             return 1.0, self.ratio[0], self.ratio[1]
         return 0.0, -self.difference, self.difference
 
@@ -75,12 +119,23 @@ def criterion_value_table(
     sensitive: Sequence[str],
     reference: tuple[Any, ...] | str | None,
     zero_division: float | None,
+    signed: bool = False,
 ) -> pl.LazyFrame:
-    """One row per batch key with the value of criterion `name` (column `name`)."""
+    """One row per batch key with the value of criterion `name` (column `name`).
+
+    `signed` (the summary): the statistics follow the audit's orientation, between
+    the most and least selected groups without a reference (``method`` other than
+    ``"to_reference"``), signed against the reference with one.
+    """
     spec = CRITERIA[name]
     if spec.kind == "statistic":
-        ref = None if (name == "four_fifths_rule" and method != "to_reference") else reference
-        return statistic_table(stats, name=name, by=by, sensitive=sensitive, reference=ref)
+        if signed:
+            ref = reference if method == "to_reference" else None
+        else:
+            ref = None if (name == "four_fifths_rule" and method != "to_reference") else reference
+        return statistic_table(
+            stats, name=name, by=by, sensitive=sensitive, reference=ref, signed=signed
+        )
     return criterion_table(
         stats, name=name, measures=spec.measures, kind=spec.kind,  # type: ignore[arg-type]
         method=method, agg=spec.agg, by=by, sensitive=sensitive,
@@ -98,110 +153,230 @@ def criteria_long(
     sensitive: Sequence[str],
     reference: tuple[Any, ...] | str | None,
     zero_division: float | None,
+    signed: bool = False,
 ) -> pl.LazyFrame:
     """Several criteria as a long table ``by…, criterion, value`` (criteria in order)."""
     parts = [
         criterion_value_table(
             stats, name=name, method=method, by=by, sensitive=sensitive, reference=reference,
-            zero_division=zero_division,
+            zero_division=zero_division, signed=signed,
         ).select(*by, pl.lit(name).alias("criterion"), pl.col(name).alias("value"))
         for name in criteria
     ]  # fmt: skip
     return pl.concat(parts, how="vertical")
 
 
-def _interval(
-    stats: pl.LazyFrame,
+def effective_counts(stats: pl.LazyFrame, *, frequency_weights: bool = False) -> pl.LazyFrame:
+    """The statistics table with each group's counts rescaled to its effective size.
+
+    Adds the effective size as a column (``n`` itself without weights). With a
+    ``sum_w2`` column (a weighted table) and `frequency_weights` False, every count
+    of a group is multiplied by ``n / sum_w2``, so that ``n`` becomes the Kish
+    effective size ``n**2 / sum_w2`` and the rates stay the same.
+    """
+    names = stats.collect_schema().names()
+    if WEIGHT_SQUARES in names and not frequency_weights:
+        w2 = pl.col(WEIGHT_SQUARES)
+        factor = pl.when(w2 > 0).then(pl.col("n").cast(pl.Float64) / w2).otherwise(0.0)
+        stats = stats.with_columns([(pl.col(c) * factor).alias(c) for c in _SCALED if c in names])
+    return stats.with_columns(pl.col("n").cast(pl.Float64).alias(_NEFF))
+
+
+def group_label(sensitive: Sequence[str]) -> pl.Expr:
+    """A group's name as text: its values joined with ``" / "``."""
+    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in sensitive]
+    label = parts[0] if len(parts) == 1 else pl.concat_str(parts, separator=" / ")
+    return label.alias(_LABEL)
+
+
+def _size_text(n: pl.Expr) -> pl.Expr:
+    whole = n.round(0)
+    return (
+        pl.when(n == whole)
+        .then(whole.cast(pl.Int64).cast(pl.String))
+        .otherwise(n.round(1).cast(pl.String))
+    )
+
+
+def _log_distance(q: pl.Expr) -> pl.Expr:
+    return pl.when(q == 0).then(float("inf")).otherwise(q.log().abs())
+
+
+_PICK = ("group", "group_n", "compared_with", "compared_n", "x1", "m1", "x2", "m2", "dist")
+
+
+def _pick(
+    table: pl.LazyFrame,
     *,
-    name: str,
+    measure: str,
+    kind: str,
     method: str,
     by: list[str],
     sensitive: Sequence[str],
     reference: tuple[Any, ...] | str,
-    z: float,
-) -> pl.LazyFrame | None:
-    """Newcombe / Katz interval of a one-rate criterion, for the pair it reports."""
-    spec = CRITERIA[name]
-    if (
-        spec.kind not in ("difference", "ratio")
-        or len(spec.measures) != 1
-        or spec.measures[0] not in INTERVAL_RATES
-        or method == "to_overall"
-        or name == "average_abs_odds_difference"
-    ):
-        return None
-    c = Counts.from_columns(stats.collect_schema().names())
-    xe, me = rate_fraction(spec.measures[0], c)
-    # materialise each intermediate as a column: nested expressions would be
-    # duplicated many times over by the interval formulas
-    table = stats.with_columns(
-        xe.cast(pl.Float64).alias("__pf_x"), me.cast(pl.Float64).alias("__pf_m")
-    )
-    x, m = pl.col("__pf_x"), pl.col("__pf_m")
-    table = table.with_columns(safe_div(x, m).alias("__pf_p"))
-    p = pl.col("__pf_p")
-    if method == "to_reference":
-        table = table.with_columns(is_reference(reference, sensitive, by).alias(_REF))
-        is_ref = pl.col(_REF)
-        table = table.with_columns(
-            over(x.filter(is_ref).first(), by).alias("__pf_xr"),
-            over(m.filter(is_ref).first(), by).alias("__pf_mr"),
-            over(p.filter(is_ref).first(), by).alias("__pf_pr"),
-        )
-        xr, mr, pr = pl.col("__pf_xr"), pl.col("__pf_mr"), pl.col("__pf_pr")
-        (l1, u1), (l2, u2) = wilson(x, m, z), wilson(xr, mr, z)
-        table = table.with_columns(
-            l1.alias("__pf_l1"), u1.alias("__pf_u1"), l2.alias("__pf_l2"), u2.alias("__pf_u2")
-        )
-        w1 = (pl.col("__pf_l1"), pl.col("__pf_u1"))
-        w2 = (pl.col("__pf_l2"), pl.col("__pf_u2"))
-        if spec.kind == "difference":
-            low, high = newcombe_difference(p, w1, pr, w2)
-            value = p - pr
-            dist = value.abs()
-        else:
-            low, high = katz_ratio(x, m, xr, mr, z)
-            value = safe_div(p, pr)
-            dist = pl.when(value == 0).then(float("inf")).otherwise(value.log().abs())
-        table = table.with_columns(
-            low.alias("__pf_low"), high.alias("__pf_high"), value.alias("__pf_v"),
-            dist.alias("__pf_d"),
-        )  # fmt: skip
-        # the interval of the farthest group: the rows and order of the criterion's pick
-        keep = ~is_ref & pl.col("__pf_v").is_not_null()
-        best = pl.col("__pf_d").filter(keep).arg_max()
-        aggs = [
-            pl.col("__pf_low").filter(keep).get(best).alias("ci_low"),
-            pl.col("__pf_high").filter(keep).get(best).alias("ci_high"),
-        ]
+) -> pl.LazyFrame:
+    """The pair of groups whose comparison of `measure` gives a criterion, per key.
+
+    `table` holds effective counts, ``_NEFF`` and ``_LABEL``. Columns: ``by…`` and
+    ``__pf_`` + each of :data:`_PICK` (labels, effective sizes, the proportions'
+    numerators and denominators where `measure` is one, the distance from ideal).
+    """
+    c = Counts.from_columns(table.collect_schema().names())
+    total_pp = over(c.PP().sum(), by) if measure == "predicted_positive_share" else None
+    value = rate_expr(measure, c, total_pp)
+    if measure in INTERVAL_RATES:
+        xe, me = rate_fraction(measure, c)
     else:
-        keep = p.is_not_null()
-        top, bottom = p.filter(keep).arg_max(), p.filter(keep).arg_min()
-        picks = [
-            x.filter(keep).get(top).alias("__pf_x1"),
-            m.filter(keep).get(top).alias("__pf_m1"),
-            x.filter(keep).get(bottom).alias("__pf_x2"),
-            m.filter(keep).get(bottom).alias("__pf_m2"),
+        xe = me = pl.lit(None, dtype=pl.Float64)
+    t = table.with_columns(
+        value.cast(pl.Float64).alias("__pf_v"),
+        xe.cast(pl.Float64).alias("__pf_x"),
+        me.cast(pl.Float64).alias("__pf_m"),
+    )
+    v = pl.col("__pf_v")
+    cols = {"group": _LABEL, "group_n": _NEFF, "x1": "__pf_x", "m1": "__pf_m"}
+    other = {"compared_with": _LABEL, "compared_n": _NEFF, "x2": "__pf_x", "m2": "__pf_m"}
+    if method == "to_reference":
+        t = t.with_columns(is_reference(reference, sensitive, by).alias(_REF))
+        ref = pl.col(_REF)
+        t = t.with_columns(over(v.filter(ref).first(), by).alias("__pf_vr"))
+        vr = pl.col("__pf_vr")
+        dist = (v - vr).abs() if kind == "difference" else _log_distance(safe_div(v, vr))
+        t = t.with_columns(dist.alias("__pf_d"))
+        keep = ~ref & pl.col("__pf_d").is_not_null()
+        i = pl.col("__pf_d").filter(keep).arg_max()
+        aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
+        aggs += [pl.col(src).filter(ref).first().alias(f"__pf_{k}") for k, src in other.items()]
+        aggs.append(pl.col("__pf_d").filter(keep).max().alias("__pf_dist"))
+    elif method == "between_groups":
+        keep = v.is_not_null()
+        top, bottom = v.filter(keep).arg_max(), v.filter(keep).arg_min()
+        first, second = (top, bottom) if kind == "difference" else (bottom, top)
+        aggs = [pl.col(src).filter(keep).get(first).alias(f"__pf_{k}") for k, src in cols.items()]
+        aggs += [
+            pl.col(src).filter(keep).get(second).alias(f"__pf_{k}") for k, src in other.items()
         ]
-        table = table.group_by(by).agg(picks) if by else table.select(picks)
-        x1, m1, x2, m2 = (pl.col(f"__pf_{n}") for n in ("x1", "m1", "x2", "m2"))
+        hi, lo = v.filter(keep).max(), v.filter(keep).min()
+        dist = hi - lo if kind == "difference" else _log_distance(safe_div(lo, hi))
+        aggs.append(dist.alias("__pf_dist"))
+    else:  # to_overall: the group farthest from the whole population
+        total = c.map(lambda e: over(e.sum(), by))
+        t_pp = total.PP() if measure == "predicted_positive_share" else None
+        t = t.with_columns(rate_expr(measure, total, t_pp).cast(pl.Float64).alias("__pf_vr"))
+        vr = pl.col("__pf_vr")
+        dist = (v - vr).abs() if kind == "difference" else _log_distance(safe_div(v, vr))
+        t = t.with_columns(dist.alias("__pf_d"))
+        keep = pl.col("__pf_d").is_not_null()
+        i = pl.col("__pf_d").filter(keep).arg_max()
+        aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
+        aggs += [
+            pl.lit("overall").alias("__pf_compared_with"),
+            pl.col(_NEFF).sum().alias("__pf_compared_n"),
+            pl.lit(None, dtype=pl.Float64).alias("__pf_x2"),
+            pl.lit(None, dtype=pl.Float64).alias("__pf_m2"),
+            pl.col("__pf_d").filter(keep).max().alias("__pf_dist"),
+        ]
+    return per_key(t, aggs, by)
+
+
+def _worst_pick(picks: list[pl.LazyFrame], by: list[str]) -> pl.LazyFrame:
+    """Of several measures' picks, the one farthest from the ideal (per key)."""
+    if len(picks) == 1:
+        return picks[0]
+    tagged = [p.with_columns(pl.lit(i).alias("__pf_part")) for i, p in enumerate(picks)]
+    stacked = pl.concat(tagged, how="vertical")
+    # the largest distance; ties (and nulls) go to the first measure
+    order = pl.col("__pf_dist").fill_null(-1.0)
+    best = stacked.sort([*by, "__pf_part"], nulls_last=True)
+    aggs = [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _PICK]
+    return per_key(best, aggs, by)
+
+
+def _statistic_from_pair(name: str) -> pl.Expr:
+    """Cohen's d or the 2-SD z of the picked pair (effective counts of selection)."""
+    n1, n2 = pl.col("__pf_m1"), pl.col("__pf_m2")
+    p1, p2 = safe_div(pl.col("__pf_x1"), n1), safe_div(pl.col("__pf_x2"), n2)
+    if name == "cohen_d":
+        dof = n1 + n2 - 2
+        pooled = safe_div((n1 - 1) * p1 * (1 - p1) + (n2 - 1) * p2 * (1 - p2), dof)
+        return pl.when(dof > 0).then(safe_div(p1 - p2, pooled.sqrt()))
+    total = n1 + n2
+    pooled_rate = safe_div(pl.col("__pf_x1") + pl.col("__pf_x2"), total)
+    se = safe_div(pooled_rate * (1 - pooled_rate) * total, n1 * n2).sqrt()
+    return safe_div(p1 - p2, se)
+
+
+def _closed_interval(row: pl.LazyFrame, how: str, z: float) -> pl.LazyFrame:
+    """Add ``ci_low``, ``ci_high`` (closed form `how`) from the pick and ``value``."""
+    x1, m1, x2, m2 = (pl.col(f"__pf_{k}") for k in ("x1", "m1", "x2", "m2"))
+    value = pl.col("value")
+    if how == "newcombe":
         (l1, u1), (l2, u2) = wilson(x1, m1, z), wilson(x2, m2, z)
-        table = table.with_columns(
+        row = row.with_columns(
             safe_div(x1, m1).alias("__pf_p1"), safe_div(x2, m2).alias("__pf_p2"),
             l1.alias("__pf_l1"), u1.alias("__pf_u1"), l2.alias("__pf_l2"), u2.alias("__pf_u2"),
         )  # fmt: skip
-        if spec.kind == "difference":
-            low, high = newcombe_difference(
-                pl.col("__pf_p1"), (pl.col("__pf_l1"), pl.col("__pf_u1")),
-                pl.col("__pf_p2"), (pl.col("__pf_l2"), pl.col("__pf_u2")),
-            )  # fmt: skip
-        else:
-            low, high = katz_ratio(x2, m2, x1, m1, z)
-        out = table.select(*by, low.alias("ci_low"), high.alias("ci_high"))
-        return out.sort(by, nulls_last=True) if by else out
+        low, high = newcombe_difference(
+            pl.col("__pf_p1"), (pl.col("__pf_l1"), pl.col("__pf_u1")),
+            pl.col("__pf_p2"), (pl.col("__pf_l2"), pl.col("__pf_u2")),
+        )  # fmt: skip
+    elif how == "katz":
+        low, high = katz_ratio(x1, m1, x2, m2, z)
+    elif how == "delta":  # Cohen's d (Hedges and Olkin)
+        se = ((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt()
+        ok = (m1 > 0) & (m2 > 0)
+        low, high = pl.when(ok).then(value - z * se), pl.when(ok).then(value + z * se)
+    else:  # "normal": a z statistic, unit variance
+        low, high = value - z, value + z
+    return row.with_columns(
+        low.cast(pl.Float64).alias("ci_low"), high.cast(pl.Float64).alias("ci_high")
+    )
+
+
+def _bootstrap_intervals(
+    kept: pl.LazyFrame,
+    *,
+    criteria: Sequence[str],
+    method: str,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str,
+    zero_division: float | None,
+    confidence_level: float,
+) -> pl.LazyFrame:
+    """Percentile intervals ``by…, criterion, ci_low, ci_high`` from the counts bootstrap.
+
+    Redraws the (rounded) effective counts of the kept groups, inside the plan.
+    """
+    names = kept.collect_schema().names()
+    cells = next(
+        cs
+        for cs in (("tp", "fp", "fn", "tn"), ("pred_pos", "pred_neg"), ("pos", "neg"))
+        if all(x in names for x in cs)
+    )
+    base = kept.select(
+        *by, *sensitive, pl.col("n").round(0).cast(pl.Int64),
+        *(pl.col(x).round(0).cast(pl.Int64) for x in cells),
+    )  # fmt: skip
+    reps = resample_stats(
+        base, by=by, n_resamples=BOOTSTRAP_RESAMPLES, seed=BOOTSTRAP_SEED, scheme="stratified"
+    ).cache()
+    long = criteria_long(
+        reps, criteria=criteria, method=method, by=[*by, REPLICATE], sensitive=sensitive,
+        reference=reference, zero_division=zero_division, signed=True,
+    )  # fmt: skip
+    v = pl.col("value").drop_nulls()
+    tail = (1 - confidence_level) / 2
+    return long.group_by(*by, "criterion").agg(
+        v.quantile(tail, interpolation="linear").alias("ci_low"),
+        v.quantile(1 - tail, interpolation="linear").alias("ci_high"),
+    )
+
+
+def _attach(base: pl.LazyFrame, part: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     if by:
-        return table.group_by(by).agg(aggs).sort(by, nulls_last=True)
-    return table.select(aggs)
+        return base.join(part, on=by, how="left", nulls_equal=True, maintain_order="left")
+    return pl.concat([base, part], how="horizontal")
 
 
 def summary_table(
@@ -216,34 +391,108 @@ def summary_table(
     z: float,
     bands: Bands,
     min_group_size: float,
+    verdict_rule: str = "interval",
+    frequency_weights: bool = False,
+    confidence_level: float = 0.95,
 ) -> pl.LazyFrame:
-    """One row per (batch key, criterion): value, band, verdict, interval, p-value."""
-    stats = stats.cache()  # every criterion reads the same (small) table
+    """One row per (batch key, criterion): value, band, verdict, interval, the pair compared.
+
+    See the module docstring for the rules.
+    """
     ref = reference if reference is not None else "largest"
-    smallest = stats.group_by(by).agg(pl.col("n").min()) if by else stats.select(pl.col("n").min())
+    label = group_label(sensitive)
+    eff = effective_counts(stats, frequency_weights=frequency_weights).with_columns(label)
+    eff = eff.cache()
+    big = pl.col(_NEFF) >= min_group_size
+    helpers = [_NEFF, _LABEL]
+    # values from the weights as given (the point estimates); sizes, intervals and
+    # tests from the effective counts
+    n_eff = (
+        (pl.col("n").cast(pl.Float64) ** 2 / pl.col(WEIGHT_SQUARES))
+        if WEIGHT_SQUARES in stats.collect_schema().names() and not frequency_weights
+        else pl.col("n").cast(pl.Float64)
+    )
+    kept_values = stats.filter(n_eff >= min_group_size).cache()
+    kept = eff.filter(big).cache()
+    kept_counts = kept.drop(helpers)
+    keys = (
+        stats.select(by).unique().sort(by, nulls_last=True)
+        if by
+        else pl.LazyFrame({"__pf_one": [1]})
+    )
+    excluded_text = pl.format("{} (n={})", pl.col(_LABEL), _size_text(pl.col(_NEFF)))
+    groups_info = per_key(
+        eff,
+        [
+            big.sum().cast(pl.Int64).alias("n_groups"),
+            excluded_text.filter(~big).str.join("; ").alias("excluded"),
+        ],
+        by,
+    )
+    groups_info = groups_info.with_columns(
+        pl.when(pl.col("excluded") == "").then(None).otherwise(pl.col("excluded")).alias(
+            "excluded"
+        )
+    )
+    boot = [
+        name
+        for name in criteria
+        if _interval_method(name, method) == "bootstrap"
+    ]
+    boot_table = (
+        _bootstrap_intervals(
+            kept_counts, criteria=boot, method=method, by=by, sensitive=sensitive,
+            reference=ref, zero_division=zero_division, confidence_level=confidence_level,
+        ).cache()
+        if boot
+        else None
+    )  # fmt: skip
     parts = []
     for name in criteria:
-        value = criterion_value_table(
-            stats, name=name, method=method, by=by, sensitive=sensitive, reference=reference,
-            zero_division=zero_division,
-        ).rename({name: "value"})  # fmt: skip
-        interval = _interval(
-            stats, name=name, method=method, by=by, sensitive=sensitive, reference=ref, z=z
+        spec = CRITERIA[name]
+        how = _interval_method(name, method)
+        stat_method = method if spec.kind != "statistic" else (
+            "to_reference" if method == "to_reference" else "between_groups"
         )
-        if interval is None:
-            interval_cols = [pl.lit(None, dtype=pl.Float64).alias(c) for c in ("ci_low", "ci_high")]
-            row = value.with_columns(interval_cols)
-        elif by:
-            row = value.join(interval, on=by, how="left", nulls_equal=True)
+        kind = "ratio" if name == "four_fifths_rule" else (
+            "difference" if spec.kind == "statistic" else spec.kind
+        )
+        measures = spec.measures if name != "average_abs_odds_difference" else spec.measures
+        picks = [
+            _pick(
+                kept, measure=m, kind=kind, method=stat_method, by=by, sensitive=sensitive,
+                reference=ref,
+            )
+            for m in measures
+        ]  # fmt: skip
+        pick = _worst_pick(picks, by)
+        row = _attach(keys, pick, by)
+        if name in ("cohen_d", "two_sd_rule"):
+            row = row.with_columns(_statistic_from_pair(name).cast(pl.Float64).alias("value"))
         else:
-            row = pl.concat([value, interval], how="horizontal")
-        row = (
-            row.join(smallest, on=by, how="left", nulls_equal=True)
-            if by
-            else pl.concat([row, smallest], how="horizontal")
-        )
+            value = criterion_value_table(
+                kept_values, name=name, method=method, by=by, sensitive=sensitive,
+                reference=reference, zero_division=zero_division, signed=True,
+            ).rename({name: "value"})  # fmt: skip
+            row = _attach(row, value, by)
+        if how in ("newcombe", "katz", "delta", "normal"):
+            row = _closed_interval(row, how, z)
+        elif how == "bootstrap" and boot_table is not None:
+            row = _attach(
+                row, boot_table.filter(pl.col("criterion") == name).drop("criterion"), by
+            )
+        else:
+            row = row.with_columns(
+                pl.lit(None, dtype=pl.Float64).alias("ci_low"),
+                pl.lit(None, dtype=pl.Float64).alias("ci_high"),
+            )
+        row = _attach(row, groups_info, by)
         ideal, low, high = bands.of(name)
-        p_value = normal_two_sided_p(pl.col("value")) if name == "two_sd_rule" else None
+        p_value = (
+            normal_two_sided_p(pl.col("value"))
+            if name == "two_sd_rule"
+            else pl.lit(None, dtype=pl.Float64)
+        )
         parts.append(
             row.select(
                 *by,
@@ -254,27 +503,77 @@ def summary_table(
                 pl.lit(high).alias("fair_high"),
                 pl.col("ci_low").cast(pl.Float64),
                 pl.col("ci_high").cast(pl.Float64),
-                (p_value if p_value is not None else pl.lit(None, dtype=pl.Float64)).alias(
-                    "p_value"
-                ),
-                pl.col("n").alias("min_group_n"),
+                pl.lit(how).alias("interval_method"),
+                p_value.alias("p_value"),
+                pl.col("__pf_group").alias("group"),
+                pl.col("__pf_group_n").alias("group_n"),
+                pl.col("__pf_compared_with").alias("compared_with"),
+                pl.col("__pf_compared_n").alias("compared_n"),
+                pl.col("n_groups").fill_null(0),
+                pl.col("excluded"),
             )
         )
     table = pl.concat(parts, how="vertical")
     if by:  # by keys first, criteria in the order asked for within each key
         table = table.sort(by, nulls_last=True, maintain_order=True)
-    v = pl.col("value")
-    verdict = (
-        pl.when(v.is_null())
-        .then(pl.lit("undefined"))
-        .when(pl.col("min_group_n") < min_group_size)
-        .then(pl.lit("too_small"))
-        .when((v >= pl.col("fair_low")) & (v <= pl.col("fair_high")))
-        .then(pl.lit("fair"))
-        .otherwise(pl.lit("unfair"))
-        .cast(VERDICT_DTYPE)
+    return table.with_columns(_verdict(verdict_rule)).select(
+        *by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
+        "ci_high", "interval_method", "p_value", "group", "group_n", "compared_with",
+        "compared_n", "n_groups", "excluded", "note",
+        pl.min_horizontal("group_n", "compared_n").alias("min_group_n"),
+    )  # fmt: skip
+
+
+def _interval_method(name: str, method: str) -> str:
+    """The interval of criterion `name` under `method` (see ``INTERVAL_METHODS``)."""
+    spec = CRITERIA[name]
+    if spec.interval == "none":
+        return "none"
+    if spec.kind == "statistic":
+        return spec.interval
+    if method == "to_overall" or len(spec.measures) > 1:
+        return "bootstrap"
+    if name == "average_abs_odds_difference":
+        return "bootstrap"
+    return spec.interval
+
+
+def _verdict(rule: str) -> list[pl.Expr]:
+    """The ``verdict`` and ``note`` columns."""
+    v, lo, hi = pl.col("value"), pl.col("ci_low"), pl.col("ci_high")
+    fl, fh = pl.col("fair_low"), pl.col("fair_high")
+    few = pl.col("n_groups") < 2
+    point = pl.col("interval_method") == "none"
+    no_interval = lo.is_null() | hi.is_null() | lo.is_nan() | hi.is_nan()
+    inside = (v >= fl) & (v <= fh)
+    verdict = pl.when(v.is_null() | v.is_nan() | few).then(pl.lit("undefined"))
+    if rule == "point":
+        verdict = verdict.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair"))
+    else:
+        verdict = (
+            verdict.when(point)
+            .then(pl.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair")))
+            .when(no_interval)
+            .then(pl.lit("inconclusive"))
+            .when((lo >= fl) & (hi <= fh))
+            .then(pl.lit("fair"))
+            .when((hi < fl) | (lo > fh))
+            .then(pl.lit("unfair"))
+            .otherwise(pl.lit("inconclusive"))
+        )
+    note = (
+        pl.when(few)
+        .then(
+            pl.format(
+                "fewer than two groups compared ({} of at least min_group_size)",
+                pl.col("n_groups"),
+            )
+        )
+        .when(v.is_null() | v.is_nan())
+        .then(pl.lit("no value: a rate is undefined, or the reference group was left out"))
+        .when(point & pl.lit(rule == "interval"))
+        .then(pl.lit("no interval for a score criterion: judged on the point value"))
+        .when(no_interval & pl.lit(rule == "interval"))
+        .then(pl.lit("no interval (a zero count): inconclusive"))
     )
-    cols = [*by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict"]
-    return table.with_columns(verdict.alias("verdict")).select(
-        *cols, "ci_low", "ci_high", "p_value", "min_group_n"
-    )
+    return [verdict.cast(VERDICT_DTYPE).alias("verdict"), note.cast(pl.String).alias("note")]
