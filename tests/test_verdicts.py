@@ -5,9 +5,11 @@ arguments; the verdict is re-derived here from the value and the bands:
 
 * differences (ideal 0): fair iff |d| <= difference_band;
 * ratios (ideal 1): fair iff ratio_band[0] <= r <= ratio_band[1];
-* two_sd_rule: unfair iff |z| > 2; four_fifths_rule: fair iff >= 0.8;
-* "undefined" when the value is null, "too_small" when a compared group has
-  n < min_group_size.
+* two_sd_rule: unfair iff |z| > 2; four_fifths_rule: fair iff in [0.8, 1.25];
+* "undefined" when the value is null.
+
+These are the point rule (``verdict_rule="point"``); the interval rule, small-group
+exclusion, effective sizes and orientation are tested in ``test_verdicts_intervals.py``.
 """
 
 from __future__ import annotations
@@ -31,7 +33,15 @@ COLUMNS = [
     "verdict",
     "ci_low",
     "ci_high",
+    "interval_method",
     "p_value",
+    "group",
+    "group_n",
+    "compared_with",
+    "compared_n",
+    "n_groups",
+    "excluded",
+    "note",
     "min_group_n",
 ]
 CRITERIA = [
@@ -79,7 +89,7 @@ def _expected_verdict(
     if kind == "two_sd_rule":
         return "unfair" if abs(value) > 2 else "fair"
     if kind == "four_fifths_rule":
-        return "fair" if value >= 0.8 else "unfair"
+        return "fair" if 0.8 <= value <= 1.25 else "unfair"
     if kind == "ratio":
         return "fair" if ratio_band[0] <= value <= ratio_band[1] else "unfair"
     if kind == "difference":
@@ -105,16 +115,29 @@ def test_one_row_per_criterion_and_values(run: Any, data: Any, reference: Any) -
         "sensitive_features": "g",
         "reference_group": reference,
     }
-    out = run(df, "summary", **{k: v for k, v in kw.items() if v is not None}, criteria=CRITERIA)
+    out = run(
+        df,
+        "summary",
+        **{k: v for k, v in kw.items() if v is not None},
+        criteria=CRITERIA,
+        verdict_rule="point",
+    )
     assert out.columns == COLUMNS
     assert out["criterion"].to_list() == CRITERIA
     # api3.md says `verdict` is a str; the library returns an Enum of the four verdicts
     # (like `metric` in `disparities`): accepted, with exactly those categories
     dtype = out.schema["verdict"]
-    assert dtype == pl.String or dtype == pl.Enum(["fair", "unfair", "too_small", "undefined"])
+    assert dtype == pl.Enum(["fair", "unfair", "inconclusive", "undefined"])
     assert out.schema["criterion"] == pl.String
     for row in out.iter_rows(named=True):
         name = row["criterion"]
+        if _kind(name) in ("two_sd_rule", "four_fifths_rule", "cohen_d") and reference is None:
+            # one orientation: between the most and least selected groups (>= 0; the
+            # four-fifths ratio <= 1), checked against numpy in test_verdicts_intervals
+            assert row["value"] >= 0 if name != "four_fifths_rule" else row["value"] <= 1
+            continue
+        if name == "four_fifths_rule":  # signed against the reference: the DI
+            name = "disparate_impact_ratio"
         plain = _plain(df, name, **kw)
         assert plain is not None
         assert math.isclose(row["value"], plain, rel_tol=1e-12, abs_tol=1e-15), (row, plain)
@@ -145,7 +168,13 @@ def test_ideal_and_bands(data: Any) -> None:
 
 def test_configurable_bands(data: Any) -> None:
     df = _frame(data)
-    kw = {"y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g", "criteria": CRITERIA}
+    kw = {
+        "y_true": "y_true",
+        "y_pred": "y_pred",
+        "sensitive_features": "g",
+        "criteria": CRITERIA,
+        "verdict_rule": "point",
+    }
     default = df.fair.summary(**kw)
     values = dict(default.select("criterion", "value").iter_rows())
     # pick bands that fall strictly between the observed values and the defaults
@@ -216,7 +245,11 @@ def test_four_fifths_boundary_is_fair() -> None:
     )
     assert 0.4 / 0.5 >= 0.8
     out = df.fair.summary(
-        y_true="y_true", y_pred="y_pred", sensitive_features="g", criteria=["four_fifths_rule"]
+        y_true="y_true",
+        y_pred="y_pred",
+        sensitive_features="g",
+        criteria=["four_fifths_rule"],
+        verdict_rule="point",
     )
     assert out["verdict"].to_list() == ["fair"]
 
@@ -231,6 +264,7 @@ def test_undefined_verdict(run: Any) -> None:
         y_pred="y_pred",
         sensitive_features="g",
         criteria=["equal_opportunity_difference", "demographic_parity_difference"],
+        verdict_rule="point",
     )
     rows = {r["criterion"]: r for r in out.iter_rows(named=True)}
     assert rows["equal_opportunity_difference"]["value"] is None
@@ -239,8 +273,8 @@ def test_undefined_verdict(run: Any) -> None:
 
 
 @pytest.mark.parametrize("min_group_size", [None, 20, 60])
-def test_too_small_verdict(run: Any, min_group_size: int | None) -> None:
-    # group c has 25 rows: too small at the default 30 and at 60, fine at 20
+def test_small_groups_excluded(run: Any, min_group_size: int | None) -> None:
+    # group c has 25 rows: left out at the default 30 and at 60, kept at 20
     data = ref.make_data(311, rows=400, groups=("a", "b"))
     data["g"][:25] = ["c"] * 25
     df = _frame(data)
@@ -253,15 +287,20 @@ def test_too_small_verdict(run: Any, min_group_size: int | None) -> None:
     if min_group_size is not None:
         kw["min_group_size"] = min_group_size
     out = run(df, "summary", **kw)
-    sizes = df.group_by("g").len()
-    assert out["min_group_n"].to_list() == [sizes["len"].min()] * 2
     threshold = 30 if min_group_size is None else min_group_size
+    sizes = dict(df.group_by("g").len().iter_rows())
+    big = {g for g, n in sizes.items() if n >= threshold}
+    excluded = sorted(f"{g} (n={n})" for g, n in sizes.items() if n < threshold)
     for row in out.iter_rows(named=True):
-        if 25 < threshold:
-            assert row["verdict"] == "too_small", row
-        else:
-            assert row["verdict"] == _expected_verdict(row["criterion"], row["value"]), row
+        assert row["n_groups"] == len(big), row
+        assert row["excluded"] == ("; ".join(excluded) or None), row
+        assert {row["group"], row["compared_with"]} <= big, row
         assert row["value"] is not None
+        # the value is that of the kept groups only
+        sub = df.filter(pl.col("g").is_in(sorted(big)))
+        plain = _plain(sub, "demographic_parity_difference", **kw)
+        if row["criterion"] == "demographic_parity_difference":
+            assert math.isclose(row["value"], plain, rel_tol=1e-12), row
 
 
 def test_by_batches(run: Any) -> None:
@@ -276,6 +315,7 @@ def test_by_batches(run: Any) -> None:
         sensitive_features="g",
         by="batch",
         criteria=crits,
+        verdict_rule="point",
     )
     assert out.columns == ["batch", *COLUMNS]
     assert sorted(out.select("batch", "criterion").iter_rows()) == sorted(
@@ -286,9 +326,14 @@ def test_by_batches(run: Any) -> None:
         plain = _plain(
             sub, row["criterion"], y_true="y_true", y_pred="y_pred", sensitive_features="g"
         )
+        if row["criterion"] == "two_sd_rule":  # between the two groups: |z|
+            plain = abs(plain)
         assert math.isclose(row["value"], plain, rel_tol=1e-12), row
         assert row["verdict"] == _expected_verdict(row["criterion"], row["value"]), row
-        assert row["min_group_n"] == sub.group_by("g").len()["len"].min()
+        sizes = dict(sub.group_by("g").len().iter_rows())
+        assert row["group_n"] == sizes[row["group"]], row
+        assert row["compared_n"] == sizes[row["compared_with"]], row
+        assert row["min_group_n"] == min(row["group_n"], row["compared_n"])
 
 
 def test_weighted_values(run: Any) -> None:
