@@ -112,6 +112,8 @@ def report_params(
     min_group_size: float = 30,
     n_bins: int = 10,
     zero_division: float | None = None,
+    verdict_rule: str = "interval",
+    frequency_weights: bool = False,
 ) -> dict[str, Any]:
     """The parameters of a report as one dict (see :meth:`ReportMethods.report`)."""
     if y_true is None or y_pred is None:
@@ -128,7 +130,8 @@ def report_params(
         "criteria": list(criteria) if criteria is not None else None,
         "confidence_level": confidence_level, "difference_band": difference_band,
         "ratio_band": tuple(ratio_band), "min_group_size": min_group_size,
-        "n_bins": n_bins, "zero_division": zero_division,
+        "n_bins": n_bins, "zero_division": zero_division, "verdict_rule": verdict_rule,
+        "frequency_weights": frequency_weights,
     }  # fmt: skip
 
 
@@ -162,6 +165,8 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
                 reference_group=p["reference_group"], confidence_level=p["confidence_level"],
                 difference_band=p["difference_band"], ratio_band=p["ratio_band"],
                 min_group_size=p["min_group_size"], zero_division=p["zero_division"],
+                verdict_rule=p.get("verdict_rule", "interval"),
+                frequency_weights=p.get("frequency_weights", False),
             ),
             "tradeoffs": ns.tradeoffs(**common, reference_group=p["reference_group"]),
         }  # fmt: skip
@@ -242,6 +247,8 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         min_group_size: float = 30,
         n_bins: int = 10,
         zero_division: float | None = None,
+        verdict_rule: str = "interval",
+        frequency_weights: bool = False,
     ) -> FairnessReport:
         """
         A fairness report: every table of an audit, from one read of the data.
@@ -283,11 +290,16 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         difference_band, ratio_band
             Fair bands of the verdicts.
         min_group_size
-            Groups smaller than this are flagged and make verdicts ``"too_small"``.
+            Groups whose effective size is below this are flagged in ``by_group``
+            and left out of the summary's criteria (listed in ``excluded``).
         n_bins
             Calibration bins (with `y_prob`).
         zero_division
             None keeps undefined rates null; a float replaces them.
+        verdict_rule
+            ``"interval"`` (default: judge the interval) or ``"point"``.
+        frequency_weights
+            Read `sample_weight` as row counts instead of sampling weights.
 
         Returns
         -------
@@ -325,7 +337,8 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             reference_group=reference_group, method=method, criteria=criteria,
             confidence_level=confidence_level, difference_band=difference_band,
             ratio_band=ratio_band, min_group_size=min_group_size, n_bins=n_bins,
-            zero_division=zero_division,
+            zero_division=zero_division, verdict_rule=verdict_rule,
+            frequency_weights=frequency_weights,
         )  # fmt: skip
         plans = self._report_reductions(params)
         # several reductions (with a score): read the source once for all of them

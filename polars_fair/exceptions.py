@@ -14,6 +14,7 @@ __all__ = [
     "EmptyDataError",
     "FairError",
     "FairWarning",
+    "FairnessGateError",
     "InvalidParameterError",
     "LabelError",
     "NullDataWarning",
@@ -49,6 +50,18 @@ class ReferenceGroupError(FairError, ValueError):
 
 class EmptyDataError(FairError, ValueError):
     """The input has no rows to evaluate."""
+
+
+class FairnessGateError(FairError, AssertionError):
+    """A release gate failed: a verdict or a condition on a criterion holds.
+
+    ``failures`` holds one line per failure (criterion, value, the groups compared).
+    """
+
+    def __init__(self, failures: list[str]) -> None:
+        self.failures = list(failures)
+        lines = "\n".join(f"- {f}" for f in self.failures)
+        super().__init__(f"{len(self.failures)} fairness gate(s) failed:\n{lines}")
 
 
 class FairWarning(UserWarning):

@@ -13,14 +13,100 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Iterator
+import operator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import polars as pl
 
-__all__ = ["FairnessReport"]
+from polars_fair.exceptions import FairnessGateError, InvalidParameterError
+
+__all__ = ["Condition", "FairnessReport", "parse_condition"]
+
+_OPS: dict[str, Callable[[float, float], bool]] = {
+    "<=": operator.le, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+    "<": operator.lt, ">": operator.gt,
+}  # fmt: skip
+_CONDITION = re.compile(
+    r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?P<op><=|>=|==|!=|<|>)\s*(?P<num>\S+)\s*$"
+)
+#: Verdicts a gate can fail on.
+GATE_VERDICTS = ("unfair", "inconclusive", "undefined")
+
+
+class Condition(NamedTuple):
+    """A gate condition on a criterion: fails when ``value OP bound`` holds."""
+
+    text: str
+    name: str
+    op: str
+    bound: float
+
+
+def parse_condition(text: str) -> Condition:
+    """
+    Parse a gate condition ``"CRITERION OP NUMBER"`` (OP: ``< <= > >= == !=``).
+
+    Parameters
+    ----------
+    text
+        The condition, e.g. ``"disparate_impact_ratio < 0.8"``.
+
+    Returns
+    -------
+    Condition
+        The parsed condition.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the text is not of that form or the bound is not a finite number.
+
+    Examples
+    --------
+    >>> from polars_fair.report import parse_condition
+    >>> parse_condition("disparate_impact_ratio < 0.8")
+    Condition(text='disparate_impact_ratio < 0.8', name='disparate_impact_ratio', op='<', bound=0.8)
+    """
+    match = _CONDITION.match(text)
+    if match is None:
+        msg = (
+            f"condition {text!r} is not 'CRITERION OP NUMBER'\n\nHint: e.g. "
+            '"disparate_impact_ratio < 0.8" (OP: < <= > >= == !=)'
+        )
+        raise InvalidParameterError(msg)
+    name, op, num = match.group("name", "op", "num")
+    try:
+        bound = float(num)
+    except ValueError:
+        msg = f"condition {text!r}: {num!r} is not a number\n\nHint: e.g. 0.8"
+        raise InvalidParameterError(msg) from None
+    if not math.isfinite(bound):
+        msg = (
+            f"condition {text!r}: the bound must be a finite number, got {num!r} (a "
+            "comparison with NaN never holds)\n\nHint: e.g. \"disparate_impact_ratio < 0.8\""
+        )
+        raise InvalidParameterError(msg)
+    return Condition(text, name, op, bound)
+
+
+def _pair_text(row: dict[str, Any]) -> str:
+    """``group (n=…) vs compared_with (n=…)``, the comparison behind a value."""
+
+    def size(n: Any) -> str:
+        if n is None:
+            return "?"
+        return str(int(n)) if float(n).is_integer() else f"{n:.1f}"
+
+    if row.get("group") is None:
+        return "no groups compared"
+    return (
+        f"{row['group']} (n={size(row.get('group_n'))}) vs {row.get('compared_with')} "
+        f"(n={size(row.get('compared_n'))})"
+    )
 
 #: The report's tables, in the order they are shown.
 TABLES = ("summary", "by_group", "disparities", "tradeoffs", "calibration", "roc_auc", "roc_curve")
@@ -52,9 +138,19 @@ _RATES_SHOWN = (
 _VERDICT_COLOURS = {
     "fair": "#1a7f37",
     "unfair": "#cf222e",
-    "too_small": "#9a6700",
+    "inconclusive": "#9a6700",
     "undefined": "#6e7781",
 }
+
+
+def _value_text(row: dict[str, Any]) -> str:
+    value = row.get("value")
+    if value is None:
+        return "no value"
+    text = f"value {value:.4g}"
+    if row.get("ci_low") is not None and row.get("ci_high") is not None:
+        text += f", interval [{row['ci_low']:.4g}, {row['ci_high']:.4g}]"
+    return text + f", fair band [{row['fair_low']:g}, {row['fair_high']:g}]"
 
 
 def _json_value(value: Any) -> Any:
@@ -157,6 +253,168 @@ class FairnessReport:
         """The summary rows whose verdict is ``"unfair"``."""
         return self.summary.filter(pl.col("verdict") == "unfair")
 
+    def failures(
+        self,
+        *,
+        verdicts: Iterable[str] = ("unfair",),
+        conditions: Iterable[str | Condition] = (),
+        allow_undefined: bool = False,
+    ) -> list[str]:
+        """
+        The release gates that fail, one line each (empty when every gate passes).
+
+        A line names the criterion, its value and interval, the groups compared and
+        their (effective) sizes, and the batch key.
+
+        Parameters
+        ----------
+        verdicts
+            Verdicts that fail the gate: any of ``"unfair"``, ``"inconclusive"``,
+            ``"undefined"`` (default ``("unfair",)``; ``()`` for none).
+        conditions
+            Conditions ``"CRITERION OP NUMBER"`` that fail the gate when they hold,
+            e.g. ``"disparate_impact_ratio < 0.8"`` (one-sided: add
+            ``"disparate_impact_ratio > 1.25"`` for the other side).
+        allow_undefined
+            A condition on an undefined value fails (saying why) unless True.
+
+        Returns
+        -------
+        list of str
+            One line per failure.
+
+        Raises
+        ------
+        InvalidParameterError
+            A malformed condition, an unknown verdict, or a criterion that is not in
+            the summary (pass ``criteria=`` to the report).
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {
+        ...         "g": ["a"] * 100 + ["b"] * 100,
+        ...         "y": [1, 0] * 100,
+        ...         "p": [1] * 80 + [0] * 20 + [1] * 40 + [0] * 60,
+        ...     }
+        ... )
+        >>> report = df.fair.report(y_true="y", y_pred="p", sensitive_features="g")
+        >>> report.failures(verdicts=[], conditions=["demographic_parity_difference > 0.2"])
+        ['demographic_parity_difference = 0.4 > 0.2: a (n=100) vs b (n=100)']
+        """
+        wanted = list(verdicts)
+        bad = [v for v in wanted if v not in GATE_VERDICTS]
+        if bad:
+            msg = f"`verdicts` must be among {list(GATE_VERDICTS)}, got {bad}"
+            raise InvalidParameterError(msg)
+        parsed = [c if isinstance(c, Condition) else parse_condition(c) for c in conditions]
+        known = self.summary.get_column("criterion").unique(maintain_order=True).to_list()
+        for cond in parsed:
+            if cond.name not in known:
+                msg = (
+                    f"condition {cond.text!r}: {cond.name!r} is not in this report's summary"
+                    f"\n\nHint: add it with `criteria=[...]`; the summary has {known}"
+                )
+                raise InvalidParameterError(msg)
+        lines: list[str] = []
+        rows = list(self.summary.with_columns(pl.col("verdict").cast(pl.String)).iter_rows(named=True))
+        for row in rows:
+            where = ", ".join(f"{k}={row[k]}" for k in self.by)
+            suffix = f" ({where})" if where else ""
+            if row["verdict"] in wanted:
+                lines.append(
+                    f"{row['criterion']} is {row['verdict']}: {_value_text(row)}: "
+                    f"{_pair_text(row)}{suffix}"
+                )
+        for cond in parsed:
+            for row in rows:
+                if row["criterion"] != cond.name:
+                    continue
+                where = ", ".join(f"{k}={row[k]}" for k in self.by)
+                suffix = f" ({where})" if where else ""
+                value = row["value"]
+                if value is None or (isinstance(value, float) and math.isnan(value)):
+                    if not allow_undefined:
+                        why = row.get("note") or "no value"
+                        lines.append(
+                            f"{cond.text}: {cond.name} is undefined ({why}){suffix}; pass "
+                            "allow_undefined (--allow-undefined) to let it pass"
+                        )
+                    continue
+                if _OPS[cond.op](value, cond.bound):
+                    lines.append(
+                        f"{cond.name} = {value:.4g} {cond.op} {cond.bound:g}: "
+                        f"{_pair_text(row)}{suffix}"
+                    )
+        return lines
+
+    def check(
+        self,
+        *,
+        verdicts: Iterable[str] = ("unfair",),
+        conditions: Iterable[str | Condition] = (),
+        allow_undefined: bool = False,
+    ) -> None:
+        """
+        Raise :class:`~polars_fair.exceptions.FairnessGateError` if a gate fails.
+
+        The same gates as :meth:`failures`, for notebooks and test suites
+        (``report.check()`` fails a test when any verdict is unfair).
+
+        Parameters
+        ----------
+        verdicts, conditions, allow_undefined
+            As for :meth:`failures`.
+
+        Raises
+        ------
+        FairnessGateError
+            With one line per failure (also in its ``failures`` attribute).
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {"g": ["a"] * 100 + ["b"] * 100, "y": [1, 0] * 100, "p": [1, 0] * 100}
+        ... )
+        >>> df.fair.report(y_true="y", y_pred="p", sensitive_features="g").check()
+        """
+        lines = self.failures(
+            verdicts=verdicts, conditions=conditions, allow_undefined=allow_undefined
+        )
+        if lines:
+            raise FairnessGateError(lines)
+
+    def one_sided_misses(self, conditions: Iterable[str | Condition]) -> list[str]:
+        """Conditions that pass while their criterion is unfair on the other side.
+
+        ``"disparate_impact_ratio < 0.8"`` passes on a ratio of 1.74, which lies
+        above the fair band: one line each, suggesting the two-sided form.
+        """
+        out = []
+        for c in conditions:
+            cond = c if isinstance(c, Condition) else parse_condition(c)
+            rows = self.summary.filter(pl.col("criterion") == cond.name)
+            for row in rows.with_columns(pl.col("verdict").cast(pl.String)).iter_rows(named=True):
+                value = row["value"]
+                if value is None or row["verdict"] != "unfair" or _OPS[cond.op](value, cond.bound):
+                    continue
+                side = "above" if value > row["fair_high"] else "below"
+                other = (
+                    f"{cond.name} > {row['fair_high']:g}"
+                    if side == "above"
+                    else f"{cond.name} < {row['fair_low']:g}"
+                )
+                out.append(
+                    f"{cond.text!r} passes, but {cond.name} = {value:.4g} is {side} its fair "
+                    f"band [{row['fair_low']:g}, {row['fair_high']:g}] (unfair): add "
+                    f"'{other}', or gate on the verdict (--fail-on-verdict unfair)"
+                )
+        return out
+
     # ---- serialisation ---------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
@@ -209,6 +467,9 @@ class FairnessReport:
             The Markdown document.
         """
         lines = ["# Fairness report", "", _describe(self.params), ""]
+        left_out = excluded_groups(self.summary, self.by)
+        if left_out:
+            lines += ["Left out of the criteria (too small): " + "; ".join(left_out) + ".", ""]
         with pl.Config(
             tbl_formatting="MARKDOWN",
             tbl_width_chars=65_535,  # never wrap a cell: Markdown rows are single lines
@@ -260,8 +521,9 @@ class FairnessReport:
             rates = [c for c in table.columns if c.startswith(_RATES_SHOWN)]
             return table.select(*keys, "n", *rates)
         if name == "summary":
-            cols = ["criterion", "value", "ideal", "fair_low", "fair_high", "verdict",
-                    "ci_low", "ci_high", "p_value", "min_group_n"]  # fmt: skip
+            cols = ["criterion", "value", "fair_low", "fair_high", "verdict", "ci_low",
+                    "ci_high", "interval_method", "group", "group_n", "compared_with",
+                    "compared_n", "note"]  # fmt: skip
             return table.select(*self.by, *(c for c in cols if c in table.columns))
         wanted = _SHOWN.get(name)
         if wanted is None:
@@ -279,8 +541,55 @@ def _describe(params: dict[str, Any]) -> str:
     for key, label in (("y_true", "labels"), ("y_pred", "predictions"), ("y_prob", "scores")):
         if params.get(key) is not None:
             parts.append(f"{label}: `{params[key]}`")
-    parts.append(f"reference: {params.get('reference_group') or 'largest'}")
+    parts.append(orientation(params))
+    if params.get("sample_weight") is not None:
+        parts.append(
+            "weights: read as row counts"
+            if params.get("frequency_weights")
+            else "weights: sampling weights (sizes and intervals use Kish effective sizes)"
+        )
+    rule = params.get("verdict_rule", "interval")
+    parts.append(
+        "verdicts: "
+        + (
+            "the point value against the fair band"
+            if rule == "point"
+            else "the interval against the fair band (inconclusive when it straddles it)"
+        )
+    )
+    parts.append(
+        f"groups below min_group_size={params.get('min_group_size', 30):g} effective rows "
+        "are left out of the criteria"
+    )
     return "; ".join(parts) + "."
+
+
+def orientation(params: dict[str, Any]) -> str:
+    """The orientation of an audit's criteria, in words (the report's header)."""
+    reference = params.get("reference_group")
+    method = params.get("method")
+    if method == "to_overall":
+        return "orientation: each group against the whole population (largest gap)"
+    if reference is not None or method == "to_reference":
+        shown = reference if reference is not None else "the largest group"
+        return (
+            f"orientation: signed against the reference group {shown} "
+            "(group - reference, group / reference; the group farthest from it)"
+        )
+    return "orientation: between groups (max - min, min / max; no reference group)"
+
+
+def excluded_groups(summary: pl.DataFrame, by: list[str]) -> list[str]:
+    """One line per batch key listing the groups left out as too small."""
+    if "excluded" not in summary.columns:
+        return []
+    rows = summary.select(*by, "excluded").unique(maintain_order=True)
+    out = []
+    for row in rows.iter_rows(named=True):
+        if row["excluded"]:
+            where = ", ".join(f"{k}={row[k]}" for k in by)
+            out.append((f"{where}: " if where else "") + row["excluded"])
+    return out
 
 
 def _format(value: Any) -> str:
@@ -324,6 +633,13 @@ def _html_body(report: FairnessReport) -> str:
         "<h1>Fairness report</h1>",
         f"<p>{html.escape(_describe(report.params))}</p>",
     ]
+    left_out = excluded_groups(report.summary, report.by)
+    if left_out:
+        parts.append(
+            "<p>Left out of the criteria (too small): "
+            + html.escape("; ".join(left_out))
+            + ".</p>"
+        )
     charts = _charts(report)
     if charts:
         parts.append("<h2>Charts</h2><div class='pf-charts'>")

@@ -78,7 +78,8 @@ def _params(**overrides: Any) -> dict[str, Any]:
         "sensitive_features": ["group"], "by": [], "sample_weight": None, "pos_label": 1,
         "reference_group": None, "method": None, "criteria": None, "confidence_level": 0.95,
         "difference_band": 0.1, "ratio_band": (0.8, 1.25), "min_group_size": 30,
-        "n_bins": 10, "zero_division": None,
+        "n_bins": 10, "zero_division": None, "verdict_rule": "interval",
+        "frequency_weights": False,
     }  # fmt: skip
     params.update(overrides)
     return params
@@ -473,7 +474,7 @@ def test_to_json_round_trip(scored: FairnessReport) -> None:
     assert loaded["params"]["ratio_band"] == [0.8, 1.25]
     assert loaded["params"]["reference_group"] == {"group": "a", "sex": "F"}
     verdicts = {r["verdict"] for r in loaded["tables"]["summary"]}
-    assert verdicts <= {"fair", "unfair", "too_small", "undefined"}
+    assert verdicts <= {"fair", "unfair", "inconclusive", "undefined"}
     metrics = {r["metric"] for r in loaded["tables"]["disparities"]}
     assert metrics == set(DISPARITY_RATES)
     assert "\n" not in scored.to_json(indent=None)
@@ -630,13 +631,17 @@ def test_compas_report() -> None:
         (pl.col("metric") == "selection_rate") & (pl.col("race") == largest)
     )
     assert reference.item(0, "ratio") == 1.0
-    # groups smaller than min_group_size make the verdicts "too_small"
+    # groups smaller than min_group_size are flagged and left out of the verdicts
     small = compas.group_by("race").len().filter(pl.col("len") < 30)
     assert small.height > 0
     assert report.by_group.filter(pl.col("small_group")).get_column("race").sort().to_list() == (
         small.get_column("race").sort().to_list()
     )
-    assert set(report.summary.get_column("verdict").cast(pl.String).to_list()) == {"too_small"}
+    excluded = report.summary.get_column("excluded").unique().to_list()
+    assert len(excluded) == 1
+    for race in small.get_column("race").to_list():
+        assert race in excluded[0]
+    assert "undefined" not in set(report.summary.get_column("verdict").cast(pl.String).to_list())
     page = report.to_html()
     _check_page(page)
     assert "African-American" in page

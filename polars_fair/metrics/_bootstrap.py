@@ -38,7 +38,7 @@ def _cells(names: list[str]) -> tuple[str, ...]:
 
 def _draw(
     df: pl.DataFrame, by: list[str], cells: tuple[str, ...], n_resamples: int, seed: int,
-    scheme: str,
+    scheme: str, seed_per_key: bool = False,
 ) -> pl.DataFrame:  # fmt: skip
     counts = df.select(cells).to_numpy().astype(np.int64)  # (R, C)
     if by:
@@ -64,7 +64,18 @@ def _draw(
         drawn_sizes = np.broadcast_to(sizes, (n_resamples, n_blocks, width))
     probs = np.where(sizes[..., None] > 0, grid / np.maximum(sizes, 1)[..., None], 0.0)
     probs[sizes == 0, 0] = 1.0  # empty slot: any valid distribution (it draws 0 rows)
-    drawn = rng.multinomial(drawn_sizes, probs, size=(n_resamples, n_blocks, width))
+    if seed_per_key and scheme == "stratified":
+        # each batch key redrawn from its own generator seeded with `seed`: a key's
+        # replicates do not depend on the other keys (one loop step per batch key,
+        # over its few groups; never over rows)
+        drawn = np.zeros((n_resamples, n_blocks, width, n_cells), dtype=np.int64)
+        used = np.bincount(block, minlength=n_blocks)
+        for k in range(n_blocks):
+            g = int(used[k])
+            key_rng = np.random.default_rng(seed)
+            drawn[:, k, :g] = key_rng.multinomial(sizes[k, :g], probs[k, :g], size=(n_resamples, g))
+    else:
+        drawn = rng.multinomial(drawn_sizes, probs, size=(n_resamples, n_blocks, width))
     per_row = drawn[:, block, slot_, :]  # (B, R, C)
     per_row = np.transpose(per_row, (1, 0, 2)).reshape(-1, n_cells)  # row-major (R, B)
     keys = [c for c in df.columns if c not in (*cells, "n", "n_null", "sum_w2")]
@@ -81,11 +92,19 @@ def _draw(
 
 
 def resample_stats(
-    stats: pl.LazyFrame, *, by: list[str], n_resamples: int, seed: int, scheme: str
+    stats: pl.LazyFrame,
+    *,
+    by: list[str],
+    n_resamples: int,
+    seed: int,
+    scheme: str,
+    seed_per_key: bool = False,
 ) -> pl.LazyFrame:
     """Replicate statistics tables, stacked, with ``replicate`` after the batch keys.
 
-    Runs inside the plan (on the statistics table, never on rows).
+    Runs inside the plan (on the statistics table, never on rows). `seed_per_key`
+    (stratified only) seeds every batch key alike, so that a key's replicates are
+    those of its own audit whatever the other keys.
     """
     schema = stats.collect_schema()
     cells = _cells(schema.names())
@@ -98,7 +117,7 @@ def resample_stats(
         **dict.fromkeys(cells, pl.Int64),
     }
     return stats.map_batches(
-        lambda df: _draw(df, by, cells, n_resamples, seed, scheme),
+        lambda df: _draw(df, by, cells, n_resamples, seed, scheme, seed_per_key),
         schema=out_schema,
         streamable=False,
     )

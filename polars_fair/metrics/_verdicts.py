@@ -359,7 +359,8 @@ def _bootstrap_intervals(
         *(pl.col(x).round(0).cast(pl.Int64) for x in cells),
     )  # fmt: skip
     reps = resample_stats(
-        base, by=by, n_resamples=BOOTSTRAP_RESAMPLES, seed=BOOTSTRAP_SEED, scheme="stratified"
+        base, by=by, n_resamples=BOOTSTRAP_RESAMPLES, seed=BOOTSTRAP_SEED, scheme="stratified",
+        seed_per_key=True,
     ).cache()
     long = criteria_long(
         reps, criteria=criteria, method=method, by=[*by, REPLICATE], sensitive=sensitive,
