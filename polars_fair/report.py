@@ -87,7 +87,7 @@ def parse_condition(text: str) -> Condition:
     if not math.isfinite(bound):
         msg = (
             f"condition {text!r}: the bound must be a finite number, got {num!r} (a "
-            "comparison with NaN never holds)\n\nHint: e.g. \"disparate_impact_ratio < 0.8\""
+            'comparison with NaN never holds)\n\nHint: e.g. "disparate_impact_ratio < 0.8"'
         )
         raise InvalidParameterError(msg)
     return Condition(text, name, op, bound)
@@ -107,6 +107,7 @@ def _pair_text(row: dict[str, Any]) -> str:
         f"{row['group']} (n={size(row.get('group_n'))}) vs {row.get('compared_with')} "
         f"(n={size(row.get('compared_n'))})"
     )
+
 
 #: The report's tables, in the order they are shown.
 TABLES = ("summary", "by_group", "disparities", "tradeoffs", "calibration", "roc_auc", "roc_curve")
@@ -319,7 +320,9 @@ class FairnessReport:
                 )
                 raise InvalidParameterError(msg)
         lines: list[str] = []
-        rows = list(self.summary.with_columns(pl.col("verdict").cast(pl.String)).iter_rows(named=True))
+        rows = list(
+            self.summary.with_columns(pl.col("verdict").cast(pl.String)).iter_rows(named=True)
+        )
         for row in rows:
             where = ", ".join(f"{k}={row[k]}" for k in self.by)
             suffix = f" ({where})" if where else ""
@@ -335,7 +338,8 @@ class FairnessReport:
                 where = ", ".join(f"{k}={row[k]}" for k in self.by)
                 suffix = f" ({where})" if where else ""
                 value = row["value"]
-                if value is None or (isinstance(value, float) and math.isnan(value)):
+                no_value = value is None or (isinstance(value, float) and math.isnan(value))
+                if no_value or row["verdict"] == "undefined":
                     if not allow_undefined:
                         why = row.get("note") or "no value"
                         lines.append(
@@ -636,9 +640,7 @@ def _html_body(report: FairnessReport) -> str:
     left_out = excluded_groups(report.summary, report.by)
     if left_out:
         parts.append(
-            "<p>Left out of the criteria (too small): "
-            + html.escape("; ".join(left_out))
-            + ".</p>"
+            "<p>Left out of the criteria (too small): " + html.escape("; ".join(left_out)) + ".</p>"
         )
     charts = _charts(report)
     if charts:

@@ -116,9 +116,7 @@ def statistic_table(
         over(pl.col("__pf_n").filter(is_ref).first(), by).alias("__pf_n_r"),
         over(pl.col("__pf_pp").filter(is_ref).first(), by).alias("__pf_pp_r"),
     )
-    table = table.with_columns(
-        safe_div(pl.col("__pf_pp_r"), pl.col("__pf_n_r")).alias("__pf_sr_r")
-    )
+    table = table.with_columns(safe_div(pl.col("__pf_pp_r"), pl.col("__pf_n_r")).alias("__pf_sr_r"))
     if name == "four_fifths_rule" and signed:
         di = safe_div(pl.col("__pf_sr"), pl.col("__pf_sr_r"))
         table = table.with_columns(di.alias("__pf_stat"))

@@ -359,7 +359,11 @@ def _bootstrap_intervals(
         *(pl.col(x).round(0).cast(pl.Int64) for x in cells),
     )  # fmt: skip
     reps = resample_stats(
-        base, by=by, n_resamples=BOOTSTRAP_RESAMPLES, seed=BOOTSTRAP_SEED, scheme="stratified",
+        base,
+        by=by,
+        n_resamples=BOOTSTRAP_RESAMPLES,
+        seed=BOOTSTRAP_SEED,
+        scheme="stratified",
         seed_per_key=True,
     ).cache()
     long = criteria_long(
@@ -431,15 +435,9 @@ def summary_table(
         by,
     )
     groups_info = groups_info.with_columns(
-        pl.when(pl.col("excluded") == "").then(None).otherwise(pl.col("excluded")).alias(
-            "excluded"
-        )
+        pl.when(pl.col("excluded") == "").then(None).otherwise(pl.col("excluded")).alias("excluded")
     )
-    boot = [
-        name
-        for name in criteria
-        if _interval_method(name, method) == "bootstrap"
-    ]
+    boot = [name for name in criteria if _interval_method(name, method) == "bootstrap"]
     boot_table = (
         _bootstrap_intervals(
             kept_counts, criteria=boot, method=method, by=by, sensitive=sensitive,
@@ -452,11 +450,15 @@ def summary_table(
     for name in criteria:
         spec = CRITERIA[name]
         how = _interval_method(name, method)
-        stat_method = method if spec.kind != "statistic" else (
-            "to_reference" if method == "to_reference" else "between_groups"
+        stat_method = (
+            method
+            if spec.kind != "statistic"
+            else ("to_reference" if method == "to_reference" else "between_groups")
         )
-        kind = "ratio" if name == "four_fifths_rule" else (
-            "difference" if spec.kind == "statistic" else spec.kind
+        kind = (
+            "ratio"
+            if name == "four_fifths_rule"
+            else ("difference" if spec.kind == "statistic" else spec.kind)
         )
         measures = spec.measures if name != "average_abs_odds_difference" else spec.measures
         picks = [
@@ -479,9 +481,7 @@ def summary_table(
         if how in ("newcombe", "katz", "delta", "normal"):
             row = _closed_interval(row, how, z)
         elif how == "bootstrap" and boot_table is not None:
-            row = _attach(
-                row, boot_table.filter(pl.col("criterion") == name).drop("criterion"), by
-            )
+            row = _attach(row, boot_table.filter(pl.col("criterion") == name).drop("criterion"), by)
         else:
             row = row.with_columns(
                 pl.lit(None, dtype=pl.Float64).alias("ci_low"),
