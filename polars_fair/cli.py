@@ -198,6 +198,9 @@ def _convert(value: str, dtype: pl.DataType) -> Any:
 def _column_or_sql(text: str, schema: pl.Schema, flag: str) -> str | pl.Expr:
     if text in schema:
         return text
+    if text.isidentifier():  # a plain name: a column that is not there
+        msg = f"{flag} column {text!r} not found\nHint: columns are {list(schema.names())}"
+        raise UsageError(msg)
     try:
         expr = pl.sql_expr(text)
         assert isinstance(expr, pl.Expr)
@@ -490,7 +493,7 @@ def _audit(args: argparse.Namespace) -> int:
         verdicts=verdicts, conditions=conditions, allow_undefined=args.allow_undefined
     )
     for line in crossed:
-        print(f"polars-fair: fail: {line}", file=sys.stderr)
+        print(f"polars-fair: fail-on: {line}", file=sys.stderr)
     return FAILED if crossed else OK
 
 

@@ -399,14 +399,20 @@ class FairnessReport:
         above the fair band: one line each, suggesting the two-sided form.
         """
         out = []
-        for c in conditions:
-            cond = c if isinstance(c, Condition) else parse_condition(c)
+        parsed = [c if isinstance(c, Condition) else parse_condition(c) for c in conditions]
+        watched = {(c.name, c.op in ("<", "<=")) for c in parsed if c.op not in ("==", "!=")}
+        for cond in parsed:
             rows = self.summary.filter(pl.col("criterion") == cond.name)
             for row in rows.with_columns(pl.col("verdict").cast(pl.String)).iter_rows(named=True):
                 value = row["value"]
                 if value is None or row["verdict"] != "unfair" or _OPS[cond.op](value, cond.bound):
                     continue
                 side = "above" if value > row["fair_high"] else "below"
+                fails_low = cond.op in ("<", "<=")
+                if cond.op in ("==", "!=") or fails_low != (side == "above"):
+                    continue  # the gate watches this side: its bound is the user's choice
+                if (cond.name, side == "below") in watched:
+                    continue  # another condition watches the other side
                 other = (
                     f"{cond.name} > {row['fair_high']:g}"
                     if side == "above"
