@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
