@@ -231,8 +231,9 @@ def _sensitive(
         given = [_COMPAS["sensitive"]]
     added = []
     for text in given:
-        if text not in schema:
-            added.append(_column_or_sql(text, schema, "--sensitive-features").alias(text))
+        expr = _column_or_sql(text, schema, "--sensitive-features")
+        if isinstance(expr, pl.Expr):
+            added.append(expr.alias(text))
     if added:
         frames = [f.with_columns(added) for f in frames]
         schema = frames[0].collect_schema()

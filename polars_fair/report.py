@@ -347,10 +347,22 @@ class FairnessReport:
                             "allow_undefined (--allow-undefined) to let it pass"
                         )
                     continue
+                # a one-sided gate reads the extreme on its side: "> 1.25" fails when
+                # any group compared is above 1.25, not only the farthest one
+                side = {"<": "lowest", "<=": "lowest", ">": "highest", ">=": "highest"}
+                extreme = side.get(cond.op)
+                pair = row
+                if extreme is not None and row.get(extreme) is not None:
+                    value = row[extreme]
+                    pair = {
+                        **row,
+                        "group": row[f"{extreme}_group"],
+                        "group_n": row[f"{extreme}_n"],
+                    }
                 if _OPS[cond.op](value, cond.bound):
                     lines.append(
                         f"{cond.name} = {value:.4g} {cond.op} {cond.bound:g}: "
-                        f"{_pair_text(row)}{suffix}"
+                        f"{_pair_text(pair)}{suffix}"
                     )
         return lines
 
@@ -393,35 +405,52 @@ class FairnessReport:
             raise FairnessGateError(lines)
 
     def one_sided_misses(self, conditions: Iterable[str | Condition]) -> list[str]:
-        """Conditions that pass while their criterion is unfair on the other side.
+        """
+        One-sided conditions blind to a group outside the fair band on the other side.
 
-        ``"disparate_impact_ratio < 0.8"`` passes on a ratio of 1.74, which lies
-        above the fair band: one line each, suggesting the two-sided form.
+        ``"disparate_impact_ratio < 0.8"`` never fires on a ratio of 1.74, above the
+        band: one line each such condition and batch key, suggesting the other side
+        (or the verdict gate). A side watched by another condition is not reported.
+
+        Parameters
+        ----------
+        conditions
+            The gate conditions, as for :meth:`failures`.
+
+        Returns
+        -------
+        list of str
+            One line per blind spot.
         """
         out = []
         parsed = [c if isinstance(c, Condition) else parse_condition(c) for c in conditions]
         watched = {(c.name, c.op in ("<", "<=")) for c in parsed if c.op not in ("==", "!=")}
         for cond in parsed:
+            if cond.op in ("==", "!="):
+                continue
+            low_gate = cond.op in ("<", "<=")
+            if (cond.name, not low_gate) in watched:
+                continue  # another condition watches the other side
             rows = self.summary.filter(pl.col("criterion") == cond.name)
-            for row in rows.with_columns(pl.col("verdict").cast(pl.String)).iter_rows(named=True):
-                value = row["value"]
-                if value is None or row["verdict"] != "unfair" or _OPS[cond.op](value, cond.bound):
+            for row in rows.iter_rows(named=True):
+                key = "highest" if low_gate else "lowest"
+                value = row.get(key, row["value"])
+                if value is None:
                     continue
-                side = "above" if value > row["fair_high"] else "below"
-                fails_low = cond.op in ("<", "<=")
-                if cond.op in ("==", "!=") or fails_low != (side == "above"):
-                    continue  # the gate watches this side: its bound is the user's choice
-                if (cond.name, side == "below") in watched:
-                    continue  # another condition watches the other side
-                other = (
-                    f"{cond.name} > {row['fair_high']:g}"
-                    if side == "above"
-                    else f"{cond.name} < {row['fair_low']:g}"
+                outside = value > row["fair_high"] if low_gate else value < row["fair_low"]
+                if not outside:
+                    continue
+                side, bound = (
+                    ("above", row["fair_high"]) if low_gate else ("below", row["fair_low"])
                 )
+                where = ", ".join(f"{k}={row[k]}" for k in self.by)
+                other = f"{cond.name} {'>' if low_gate else '<'} {bound:g}"
                 out.append(
-                    f"{cond.text!r} passes, but {cond.name} = {value:.4g} is {side} its fair "
-                    f"band [{row['fair_low']:g}, {row['fair_high']:g}] (unfair): add "
-                    f"'{other}', or gate on the verdict (--fail-on-verdict unfair)"
+                    f"{cond.text!r} watches one side only: {cond.name} = {value:.4g} "
+                    f"({row.get(f'{key}_group', row.get('group'))}"
+                    f"{', ' + where if where else ''}) is {side} its fair band "
+                    f"[{row['fair_low']:g}, {row['fair_high']:g}]: add '{other}', or gate on "
+                    "the verdict (--fail-on-verdict unfair)"
                 )
         return out
 

@@ -203,6 +203,9 @@ def _log_distance(q: pl.Expr) -> pl.Expr:
 
 
 _PICK = ("group", "group_n", "compared_with", "compared_n", "x1", "m1", "x2", "m2", "dist")
+#: The extremes of the per-group comparisons (against the reference): what a
+#: one-sided gate reads ("> 1.25" fails on the highest group, "< 0.8" the lowest).
+_EXTREMES = ("lowest", "lowest_group", "lowest_n", "highest", "highest_group", "highest_n")
 
 
 def _pick(
@@ -248,6 +251,18 @@ def _pick(
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
         aggs += [pl.col(src).filter(ref).first().alias(f"__pf_{k}") for k, src in other.items()]
         aggs.append(pl.col("__pf_d").filter(keep).max().alias("__pf_dist"))
+        signed = v - vr if kind == "difference" else safe_div(v, vr)
+        t = t.with_columns(signed.alias("__pf_s"))
+        sv = pl.col("__pf_s").filter(keep)
+        lo_i, hi_i = sv.arg_min(), sv.arg_max()
+        aggs += [
+            sv.get(lo_i).alias("__pf_lowest"),
+            pl.col(_LABEL).filter(keep).get(lo_i).alias("__pf_lowest_group"),
+            pl.col(_NEFF).filter(keep).get(lo_i).alias("__pf_lowest_n"),
+            sv.get(hi_i).alias("__pf_highest"),
+            pl.col(_LABEL).filter(keep).get(hi_i).alias("__pf_highest_group"),
+            pl.col(_NEFF).filter(keep).get(hi_i).alias("__pf_highest_n"),
+        ]
     elif method == "between_groups":
         keep = v.is_not_null()
         top, bottom = v.filter(keep).arg_max(), v.filter(keep).arg_min()
@@ -288,7 +303,9 @@ def _worst_pick(picks: list[pl.LazyFrame], by: list[str]) -> pl.LazyFrame:
     # the largest distance; ties (and nulls) go to the first measure
     order = pl.col("__pf_dist").fill_null(-1.0)
     best = stacked.sort([*by, "__pf_part"], nulls_last=True)
+    names = set(best.collect_schema().names())
     aggs = [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _PICK]
+    aggs += [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _EXTREMES if f"__pf_{k}" in names]
     return per_key(best, aggs, by)
 
 
@@ -469,6 +486,10 @@ def summary_table(
             for m in measures
         ]  # fmt: skip
         pick = _worst_pick(picks, by)
+        if len(measures) > 1 or spec.kind == "statistic" and name != "four_fifths_rule":
+            pick = pick.drop(
+                [f"__pf_{k}" for k in _EXTREMES], strict=False
+            )  # a composite or a test statistic: its value is the one extreme
         row = _attach(keys, pick, by)
         if name in ("cohen_d", "two_sd_rule"):
             row = row.with_columns(_statistic_from_pair(name).cast(pl.Float64).alias("value"))
@@ -512,6 +533,7 @@ def summary_table(
                 pl.col("__pf_compared_n").alias("compared_n"),
                 pl.col("n_groups").fill_null(0),
                 pl.col("excluded"),
+                *_extremes(row.collect_schema().names()),
             )
         )
     table = pl.concat(parts, how="vertical")
@@ -521,8 +543,20 @@ def summary_table(
         *by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
         "ci_high", "interval_method", "p_value", "group", "group_n", "compared_with",
         "compared_n", "n_groups", "excluded", "note",
-        pl.min_horizontal("group_n", "compared_n").alias("min_group_n"),
+        pl.min_horizontal("group_n", "compared_n").alias("min_group_n"), *_EXTREMES,
     )  # fmt: skip
+
+
+def _extremes(names: Sequence[str]) -> list[pl.Expr]:
+    """The lowest / highest comparison columns: the pick's own where not computed."""
+    if "__pf_lowest" in names:
+        return [pl.col(f"__pf_{k}").alias(k) for k in _EXTREMES]
+    value = pl.col("value").cast(pl.Float64)
+    return [
+        value.alias("lowest"), pl.col("__pf_group").alias("lowest_group"),
+        pl.col("__pf_group_n").alias("lowest_n"), value.alias("highest"),
+        pl.col("__pf_group").alias("highest_group"), pl.col("__pf_group_n").alias("highest_n"),
+    ]  # fmt: skip
 
 
 def _interval_method(name: str, method: str) -> str:
@@ -547,12 +581,13 @@ def _verdict(rule: str) -> list[pl.Expr]:
     point = pl.col("interval_method") == "none"
     no_interval = lo.is_null() | hi.is_null() | lo.is_nan() | hi.is_nan()
     inside = (v >= fl) & (v <= fh)
-    verdict = pl.when(v.is_null() | v.is_nan() | few).then(pl.lit("undefined"))
+    start = pl.when(v.is_null() | v.is_nan() | few).then(pl.lit("undefined"))
+    verdict: pl.Expr
     if rule == "point":
-        verdict = verdict.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair"))
+        verdict = start.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair"))
     else:
         verdict = (
-            verdict.when(point)
+            start.when(point)
             .then(pl.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair")))
             .when(no_interval)
             .then(pl.lit("inconclusive"))
