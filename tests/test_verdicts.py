@@ -43,6 +43,12 @@ COLUMNS = [
     "excluded",
     "note",
     "min_group_n",
+    "lowest",
+    "lowest_group",
+    "lowest_n",
+    "highest",
+    "highest_group",
+    "highest_n",
 ]
 CRITERIA = [
     "demographic_parity_difference",
