@@ -387,12 +387,33 @@ def _bootstrap_intervals(
         reps, criteria=criteria, method=method, by=[*by, REPLICATE], sensitive=sensitive,
         reference=reference, zero_division=zero_division, signed=True,
     )  # fmt: skip
-    v = pl.col("value").drop_nulls()
+    # the distance from the ideal (|d|, or |log r| for ratios): a signed "farthest
+    # group" criterion may change sign between replicates (another group or part is
+    # farthest); its distance does not. The summary signs the interval like the value.
+    ratios = [n for n in criteria if CRITERIA[n].kind == "ratio"]
+    value = pl.col("value")
+    dist = pl.when(pl.col("criterion").is_in(ratios)).then(_log_distance(value))
+    long = long.with_columns(dist.otherwise(value.abs()).alias("__pf_dist"))
+    d = pl.col("__pf_dist").drop_nulls()
     tail = (1 - confidence_level) / 2
     return long.group_by(*by, "criterion").agg(
-        v.quantile(tail, interpolation="linear").alias("ci_low"),
-        v.quantile(1 - tail, interpolation="linear").alias("ci_high"),
+        d.quantile(tail, interpolation="linear").alias("__pf_dlow"),
+        d.quantile(1 - tail, interpolation="linear").alias("__pf_dhigh"),
     )
+
+
+def _signed_interval(kind: str) -> list[pl.Expr]:
+    """``ci_low``, ``ci_high`` from the bootstrap distances, on the value's side."""
+    lo, hi, v = pl.col("__pf_dlow"), pl.col("__pf_dhigh"), pl.col("value")
+    if kind == "ratio":
+        up = v >= 1
+        low = pl.when(up).then(lo.exp()).otherwise((-hi).exp())
+        high = pl.when(up).then(hi.exp()).otherwise((-lo).exp())
+    else:
+        up = v >= 0
+        low = pl.when(up).then(lo).otherwise(-hi)
+        high = pl.when(up).then(hi).otherwise(-lo)
+    return [low.alias("ci_low"), high.alias("ci_high")]
 
 
 def _attach(base: pl.LazyFrame, part: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -502,7 +523,8 @@ def summary_table(
         if how in ("newcombe", "katz", "delta", "normal"):
             row = _closed_interval(row, how, z)
         elif how == "bootstrap" and boot_table is not None:
-            row = _attach(row, boot_table.filter(pl.col("criterion") == name).drop("criterion"), by)
+            part = boot_table.filter(pl.col("criterion") == name).drop("criterion")
+            row = _attach(row, part, by).with_columns(_signed_interval(spec.kind))
         else:
             row = row.with_columns(
                 pl.lit(None, dtype=pl.Float64).alias("ci_low"),
