@@ -665,7 +665,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         │ str                           ┆ f64       ┆ enum    ┆ f64       ┆ f64       ┆ f64      │
         ╞═══════════════════════════════╪═══════════╪═════════╪═══════════╪═══════════╪══════════╡
         │ demographic_parity_difference ┆ -0.4      ┆ unfair  ┆ -0.551731 ┆ -0.210021 ┆ null     │
-        │ two_sd_rule                   ┆ -4.082483 ┆ unfair  ┆ null      ┆ null      ┆ 0.000045 │
+        │ two_sd_rule                   ┆ -4.082483 ┆ unfair  ┆ -6.042447 ┆ -2.122519 ┆ 0.000045 │
         └───────────────────────────────┴───────────┴─────────┴───────────┴───────────┴──────────┘
         """
         zd = check_zd(zero_division)

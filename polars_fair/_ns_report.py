@@ -320,16 +320,16 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         >>> report = df.lazy().fair.report(
         ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", min_group_size=5
         ... )
-        >>> report.summary.select("criterion", "verdict").head(2)
+        >>> report.summary.select("criterion", "verdict").head(2)  # 5 rows a group: unsure
         shape: (2, 2)
-        ┌───────────────────────────────┬─────────┐
-        │ criterion                     ┆ verdict │
-        │ ---                           ┆ ---     │
-        │ str                           ┆ enum    │
-        ╞═══════════════════════════════╪═════════╡
-        │ demographic_parity_difference ┆ unfair  │
-        │ disparate_impact_ratio        ┆ unfair  │
-        └───────────────────────────────┴─────────┘
+        ┌───────────────────────────────┬──────────────┐
+        │ criterion                     ┆ verdict      │
+        │ ---                           ┆ ---          │
+        │ str                           ┆ enum         │
+        ╞═══════════════════════════════╪══════════════╡
+        │ demographic_parity_difference ┆ inconclusive │
+        │ disparate_impact_ratio        ┆ inconclusive │
+        └───────────────────────────────┴──────────────┘
         """
         params = report_params(
             y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features, y_prob=y_prob,

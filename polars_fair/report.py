@@ -196,7 +196,9 @@ class FairnessReport:
     ...         "y_pred": [1, 1, 0, 1, 0, 1, 1, 0, 0, 0],
     ...     }
     ... )
-    >>> report = df.fair.report(y_true="y_true", y_pred="y_pred", sensitive_features="group")
+    >>> report = df.fair.report(
+    ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", min_group_size=5
+    ... )
     >>> dp = report.summary.filter(pl.col("criterion") == "demographic_parity_difference")
     >>> round(dp.item(0, "value"), 4)
     0.2

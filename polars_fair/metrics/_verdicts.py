@@ -419,7 +419,8 @@ def _signed_interval(kind: str) -> list[pl.Expr]:
 def _attach(base: pl.LazyFrame, part: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     if by:
         return base.join(part, on=by, how="left", nulls_equal=True, maintain_order="left")
-    return pl.concat([base, part], how="horizontal")
+    # one row each (an empty part, e.g. no group kept, gives one row of nulls)
+    return pl.concat([base, part.select(pl.all().first())], how="horizontal")
 
 
 def summary_table(
