@@ -381,3 +381,17 @@ def test_gate_on_an_undefined_value_fails(compas: pl.DataFrame) -> None:
     assert "undefined (fewer than two groups compared" in lines[0]
     assert report.failures(verdicts=[], conditions=cond, allow_undefined=True) == []
     assert report.failures(verdicts=["undefined"])  # and as a verdict gate
+
+
+def test_by_group_flags_small_groups_by_effective_size(adult: pl.DataFrame) -> None:
+    # weights summing to about 1 would make every group "small" read as row counts
+    df = adult.with_columns((pl.col("fnlwgt") / pl.col("fnlwgt").sum()).alias("w"))
+    table = df.fair.by_group(
+        y_true="y", y_pred="pred", sensitive_features="race", sample_weight="w", min_group_size=30
+    )
+    race, w = df["race"].to_numpy(), df["w"].to_numpy()
+    for row in table.iter_rows(named=True):
+        m = race == row["race"]
+        n_eff = w[m].sum() ** 2 / (w[m] ** 2).sum()
+        assert row["small_group"] == (n_eff < 30), (row, n_eff)
+    assert not table["small_group"].all()

@@ -59,7 +59,8 @@ def rates_table(
 
     With `confidence_level`, each proportion rate gets Wilson interval columns
     ``<rate>_ci_low`` and ``<rate>_ci_high`` (after all rates, in rate order); with
-    `min_group_size`, a Boolean ``small_group`` column (``n < min_group_size``).
+    `min_group_size`, a Boolean ``small_group`` column (``n < min_group_size``, with the
+    Kish effective size ``n**2 / sum_w2`` as ``n`` in a weighted table).
     """
     names = stats.collect_schema().names()
     cols = rate_columns(names, by)
@@ -73,7 +74,11 @@ def rates_table(
             bounds += [low.alias(f"{rate}_ci_low"), high.alias(f"{rate}_ci_high")]
         table = table.with_columns(bounds)
     if min_group_size is not None:
-        table = table.with_columns((pl.col("n") < min_group_size).alias("small_group"))
+        # the effective size with weights (Kish: n**2 / sum_w2), as the summary reads it
+        size = pl.col("n").cast(pl.Float64)
+        if "sum_w2" in names:
+            size = pl.when(pl.col("sum_w2") > 0).then(size**2 / pl.col("sum_w2")).otherwise(0.0)
+        table = table.with_columns((size < min_group_size).alias("small_group"))
     return table
 
 
