@@ -617,12 +617,13 @@ def test_empty_input_for_group_stats_is_an_empty_table(
     )  # fmt: skip
     count = pl.Float64 if weighted else pl.Int64
     assert out.height == 0
-    assert out.schema == pl.Schema(
-        {
-            "h": pl.String, "g": pl.String, "n": count, "tp": count, "fp": count,
-            "fn": count, "tn": count, "n_null": pl.Int64,
-        }
-    )  # fmt: skip
+    expected = {
+        "h": pl.String, "g": pl.String, "n": count, "tp": count, "fp": count,
+        "fn": count, "tn": count, "n_null": pl.Int64,
+    }  # fmt: skip
+    if weighted:  # the sum of squared weights (effective sizes)
+        expected["sum_w2"] = pl.Float64
+    assert out.schema == pl.Schema(expected)
 
 
 # ---- one base class ----------------------------------------------------------------------

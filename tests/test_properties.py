@@ -152,7 +152,8 @@ def test_additivity_of_any_split(df: pl.DataFrame, data: st.DataObject) -> None:
     weighted = "w" in df.columns
     if weighted:
         assert whole.schema == tables[0].schema
-        assert whole.select(pl.exclude("n_null")).dtypes == [pl.String] + [pl.Float64] * 5
+        # n, tp, fp, fn, tn and the sum of squared weights (additive too)
+        assert whole.select(pl.exclude("n_null")).dtypes == [pl.String] + [pl.Float64] * 6
     else:
         assert whole.select(pl.exclude("g")).dtypes == [pl.Int64] * 6
     assert_tables_equal(pf.merge_group_stats(*tables).collect(), whole, weighted=weighted)
@@ -169,6 +170,7 @@ def test_label_complement(df: pl.DataFrame) -> None:
     swapped = s1.select(
         "g", "n", pl.col("tn").alias("tp"), pl.col("fn").alias("fp"),
         pl.col("fp").alias("fn"), pl.col("tp").alias("tn"), "n_null",
+        *(["sum_w2"] if "sum_w2" in s1.columns else []),
     )  # fmt: skip
     assert_frame_equal(s0, swapped, check_exact=True)
 

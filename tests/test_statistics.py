@@ -207,7 +207,8 @@ def test_min_group_size_flag(run: Any, k: int) -> None:
     assert got["small_group"].to_list() == [sizes[g] < k for g in sizes]
 
 
-def test_min_group_size_weighted_uses_n_column(run: Any) -> None:
+def test_min_group_size_weighted_uses_effective_size(run: Any) -> None:
+    # issue 13: weights are sampling weights, a group's size is (sum w)^2 / sum w^2
     data = ref.make_data(132, rows=200, weights="float")
     got = run(
         _frame(data),
@@ -218,7 +219,9 @@ def test_min_group_size_weighted_uses_n_column(run: Any) -> None:
         sample_weight="w",
         min_group_size=60,
     )
-    assert got["small_group"].to_list() == [n < 60 for n in got["n"].to_list()]
+    w, g = np.asarray(data["w"], dtype=float), np.asarray(data["g"])
+    kish = {k: w[g == k].sum() ** 2 / (w[g == k] ** 2).sum() for k in np.unique(g)}
+    assert got["small_group"].to_list() == [kish[k] < 60 for k in got["g"].to_list()]
 
 
 def test_no_small_group_column_by_default() -> None:

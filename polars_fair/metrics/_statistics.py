@@ -72,14 +72,15 @@ def statistic_table(
 ) -> pl.LazyFrame:
     """One row per batch key and one column `name` (see the module docstring).
 
-    `reference` None compares the most and the least selected groups (the
-    between-groups orientation): Cohen's d and the 2-SD z of ``max - min`` (>= 0)
-    and the four-fifths ratio ``min / max``. With a reference, `signed` makes the
-    four-fifths rule the signed ``SR_g / SR_ref`` of the farthest group (one
-    orientation with the disparate impact) instead of ``min(DI, 1 / DI)``.
+    `reference` None: the four-fifths ratio is ``min / max``; Cohen's d and the 2-SD
+    z compare with the largest group, or, with `signed` (the summary's one
+    orientation per audit), the most with the least selected group (>= 0). With a
+    reference, `signed` makes the four-fifths rule the signed ``SR_g / SR_ref`` of
+    the farthest group (one orientation with the disparate impact) instead of
+    ``min(DI, 1 / DI)``.
     """
     c = Counts.from_columns(stats.collect_schema().names())
-    if reference is None:
+    if reference is None and (signed or name == "four_fifths_rule"):
         table = stats.with_columns(_pair_columns(c))
         sr = safe_div(pl.col("__pf_pp"), pl.col("__pf_n"))
         table = table.with_columns(sr.alias("__pf_sr_all"))
@@ -108,7 +109,7 @@ def statistic_table(
         )
         value = pl.when(pl.col("__pf_two")).then(stat).cast(pl.Float64).alias(name)
         return pairs.select(*by, value)
-    mask = is_reference(reference, sensitive, by)
+    mask = is_reference(reference if reference is not None else "largest", sensitive, by)
     table = stats.with_columns(mask.alias(_REF), *_pair_columns(c))
     is_ref = pl.col(_REF)
     table = table.with_columns(

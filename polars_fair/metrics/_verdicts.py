@@ -443,6 +443,7 @@ def summary_table(
 
     See the module docstring for the rules.
     """
+    stats = stats.cache()  # every part reads the same (small) table: one read
     ref = reference if reference is not None else "largest"
     label = group_label(sensitive)
     eff = effective_counts(stats, frequency_weights=frequency_weights).with_columns(label)
@@ -499,7 +500,7 @@ def summary_table(
             if name == "four_fifths_rule"
             else ("difference" if spec.kind == "statistic" else spec.kind)
         )
-        measures = spec.measures if name != "average_abs_odds_difference" else spec.measures
+        measures = spec.measures
         picks = [
             _pick(
                 kept, measure=m, kind=kind, method=stat_method, by=by, sensitive=sensitive,
