@@ -18,6 +18,7 @@ import inspect
 import math
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 import reference_stats as ref
@@ -332,8 +333,14 @@ def test_by_batches(run: Any) -> None:
         plain = _plain(
             sub, row["criterion"], y_true="y_true", y_pred="y_pred", sensitive_features="g"
         )
-        if row["criterion"] == "two_sd_rule":  # between the two groups: |z|
-            plain = abs(plain)
+        if row["criterion"] == "two_sd_rule":
+            # one orientation: the z of the most against the least selected group (numpy)
+            sizes = sub.group_by("g").agg(pl.len().alias("n"), pl.col("y_pred").sum().alias("pp"))
+            n, pp = sizes["n"].to_numpy().astype(float), sizes["pp"].to_numpy().astype(float)
+            hi, lo = int(np.argmax(pp / n)), int(np.argmin(pp / n))
+            pooled = (pp[hi] + pp[lo]) / (n[hi] + n[lo])
+            se = math.sqrt(pooled * (1 - pooled) * (1 / n[hi] + 1 / n[lo]))
+            plain = (pp[hi] / n[hi] - pp[lo] / n[lo]) / se
         assert math.isclose(row["value"], plain, rel_tol=1e-12), row
         assert row["verdict"] == _expected_verdict(row["criterion"], row["value"]), row
         sizes = dict(sub.group_by("g").len().iter_rows())
