@@ -22,6 +22,7 @@ __all__ = [
     "find_stacklevel",
     "over",
     "per_key",
+    "stack",
 ]
 
 
@@ -114,3 +115,22 @@ def check_in_plan(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], None]) -> pl
         return df
 
     return lf.map_batches(_run, streamable=False)
+
+
+#: The part index :func:`stack` sorts by (dropped before the table is returned).
+_PART = "__pf_part"
+
+
+def stack(parts: Sequence[pl.LazyFrame], by: Sequence[str] = ()) -> pl.LazyFrame:
+    """Concatenate small derived tables vertically: by keys, then in the order of `parts`.
+
+    The parts of a summary share cached subplans (the statistics table). Polars'
+    streaming engine pushes a ``head``/``slice`` of a plain vertical concat into the
+    union, which then stops polling the later parts while a shared cache still
+    feeds them, and panics (``pipe.send_state == PortState::Done``, Polars 2.1).
+    Sorting by a part index (stable, a few rows) makes the union run to the end
+    before anything is sliced, on either engine, and fixes the row order.
+    """
+    numbered = [p.with_columns(pl.lit(i, dtype=pl.Int32).alias(_PART)) for i, p in enumerate(parts)]
+    table = pl.concat(numbered, how="vertical")
+    return table.sort([*by, _PART], nulls_last=True, maintain_order=True).drop(_PART)

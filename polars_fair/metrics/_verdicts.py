@@ -21,7 +21,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import over
+from polars_fair._utils import over, stack
 from polars_fair.metrics._criteria import criterion_table
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
@@ -107,7 +107,7 @@ def criteria_long(
         ).select(*by, pl.lit(name).alias("criterion"), pl.col(name).alias("value"))
         for name in criteria
     ]  # fmt: skip
-    return pl.concat(parts, how="vertical")
+    return stack(parts)
 
 
 def _interval(
@@ -260,9 +260,7 @@ def summary_table(
                 pl.col("n").alias("min_group_n"),
             )
         )
-    table = pl.concat(parts, how="vertical")
-    if by:  # by keys first, criteria in the order asked for within each key
-        table = table.sort(by, nulls_last=True, maintain_order=True)
+    table = stack(parts, by)  # by keys first, criteria in the order asked for within each key
     v = pl.col("value")
     verdict = (
         pl.when(v.is_null())
