@@ -31,14 +31,17 @@ __all__ = [
     "resolve_weight",
     "check_confidence",
     "check_min_size",
+    "INTERNAL_PREFIX",
     "MSG_AGG",
     "MSG_COLUMN_NOT_FOUND",
     "MSG_DUPLICATE_KEY",
     "MSG_EMPTY",
     "MSG_FRAME",
+    "MSG_INTERNAL_NAME",
     "MSG_LABEL_DTYPE",
     "MSG_LABEL_VALUES",
     "MSG_METHOD",
+    "MSG_MULTI_OUTPUT",
     "MSG_NO_SENSITIVE",
     "MSG_REFERENCE_ABSENT",
     "MSG_REFERENCE_POLICY",
@@ -49,6 +52,7 @@ __all__ = [
     "MSG_WEIGHT_DTYPE",
     "MSG_WEIGHT_VALUES",
     "MSG_ZERO_DIVISION",
+    "OUTPUT_NAMES",
     "RESERVED_NAMES",
 ]
 
@@ -123,6 +127,116 @@ RESERVED_NAMES = frozenset(
     }
 )  # fmt: skip
 
+# ---- names of output columns: a key column may not take one (issue 14, class 1) ----
+
+#: The prefix of polars_fair's internal columns; no key column may start with it.
+INTERNAL_PREFIX = "__pf_"
+
+MSG_INTERNAL_NAME = (
+    "column {name!r} (given as `{param}`) starts with {prefix!r}, the prefix polars_fair "
+    "uses for its internal columns\n\nHint: rename it first, e.g. "
+    "`.rename({{{name!r}: {new!r}}})`, and pass the new name"
+)
+MSG_MULTI_OUTPUT = (
+    "`{param}` must be one column, got the expression {expr}, which has several outputs"
+    '\n\nHint: pass one column or an expression with one output, e.g. `{param}=pl.col("a")`'
+)
+
+_RATE_NAMES = (
+    "selection_rate", "base_rate", "true_positive_rate", "false_negative_rate",
+    "false_positive_rate", "true_negative_rate", "positive_predictive_value",
+    "negative_predictive_value", "false_discovery_rate", "false_omission_rate", "accuracy",
+    "error_rate", "predicted_positive_share", "f1", "balanced_accuracy",
+    "balance_for_positive_class", "balance_for_negative_class",
+)  # fmt: skip
+_BINARY_CRITERIA = (
+    "demographic_parity_difference", "demographic_parity_ratio",
+    "statistical_parity_difference", "disparate_impact_ratio",
+    "equal_opportunity_difference", "equal_opportunity_ratio",
+    "predictive_equality_difference", "predictive_equality_ratio",
+    "predictive_parity_difference", "predictive_parity_ratio",
+    "equalized_odds_difference", "equalized_odds_ratio", "average_odds_difference",
+    "average_abs_odds_difference", "conditional_use_accuracy_difference",
+    "conditional_use_accuracy_ratio", "treatment_equality_difference",
+    "treatment_equality_ratio", "cohen_d", "two_sd_rule", "four_fifths_rule",
+    "generalized_entropy_index", "theil_index", "coefficient_of_variation",
+    "between_group_generalized_entropy_index", "between_group_theil_index", "abroca",
+    "calibration_difference", "expected_calibration_error", "roc_auc",
+)  # fmt: skip
+_BINARY_TABLE_COLUMNS = (
+    # intervals, flags, summary and bootstrap tables
+    "ci_low", "ci_high", "small_group", "criterion", "ideal", "fair_low", "fair_high",
+    "verdict", "p_value", "min_group_n", "replicate", "n_defined",
+    "difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high",
+    # score reductions, calibration, ROC and threshold tables
+    "sum_prob_pos", "sum_prob_neg", "bin", "bin_low", "bin_high", "mean_prob",
+    "fraction_positive", "calibration_gap", "gap", "threshold", "tpr", "fpr",
+    # trade-offs and the inequality indices
+    "criteria", "condition", "compatible", "required", "actual", "mean", "std",
+)  # fmt: skip
+_REGRESSION_MEASURES = (
+    "mean_prediction", "std_prediction", "mean_true", "rmse", "mae", "correlation",
+)  # fmt: skip
+_REGRESSION_COLUMNS = (
+    "sum_pred", "sum_pred_sq", "sum_true", "sum_true_sq", "sum_pred_true", "sum_abs_error",
+    "sum_sq_error", "quantile", "threshold", "average_score_difference",
+    "average_score_ratio", "zscore_difference", "disparate_impact_quantile",
+    "statistical_parity_quantile", "max_statistical_parity", "statistical_parity_auc",
+    "no_disparate_impact_level",
+)  # fmt: skip
+_ENSEMBLE_MEASURES = (
+    "label_stability", "std", "iqr", "jitter", "aleatoric_uncertainty",
+    "epistemic_uncertainty", "overall_uncertainty",
+)  # fmt: skip
+_MULTICLASS_COLUMNS = ("class", "n_classes", "worst_class", "criterion")
+
+
+def _with_comparisons(names: Iterable[str], suffixes: Sequence[str]) -> frozenset[str]:
+    return frozenset(f"{n}{s}" for n in names for s in ("", *suffixes))
+
+
+#: Per family of methods (which reduction it reads), every column its results can
+#: carry besides the keys. A test builds every method's plan and checks that each
+#: output column is listed here, so a new output column cannot clash unnoticed.
+OUTPUT_NAMES: Mapping[str, frozenset[str]] = {
+    "binary": RESERVED_NAMES
+    | _with_comparisons(_RATE_NAMES, ("_difference", "_ratio", "_ci_low", "_ci_high"))
+    | frozenset(_BINARY_CRITERIA)
+    | frozenset(_BINARY_TABLE_COLUMNS),
+    "regression": RESERVED_NAMES
+    | _with_comparisons(_REGRESSION_MEASURES, ("_difference", "_ratio"))
+    | frozenset(_REGRESSION_COLUMNS),
+    "ensemble": RESERVED_NAMES
+    | _with_comparisons(_ENSEMBLE_MEASURES, ("_difference", "_ratio"))
+    | frozenset(f"sum_{m}" for m in _ENSEMBLE_MEASURES),
+    "multiclass": RESERVED_NAMES | frozenset(_RATE_NAMES) | frozenset(_MULTICLASS_COLUMNS),
+}
+
+
+def check_key_name(name: str, param: str, family: str = "binary") -> None:
+    """Refuse a key column named like an output column of `family` or an internal one.
+
+    Key columns are carried into every result under their own names, so a key
+    named like a column polars_fair adds would be overwritten (or raise Polars'
+    ``DuplicateError``) somewhere downstream.
+    """
+    if name.startswith(INTERNAL_PREFIX):
+        msg = MSG_INTERNAL_NAME.format(
+            name=name, param=param, prefix=INTERNAL_PREFIX, new=name.lstrip("_")
+        )
+        raise InvalidParameterError(msg)
+    if name in OUTPUT_NAMES[family]:
+        msg = MSG_RESERVED.format(name=name, param=param)
+        raise InvalidParameterError(msg)
+
+
+def check_single_output(expr: pl.Expr, param: str) -> None:
+    """Refuse an expression with several outputs (``pl.col("a", "b")``) as one column."""
+    if expr.meta.has_multiple_outputs():
+        msg = MSG_MULTI_OUTPUT.format(param=param, expr=expr)
+        raise InvalidParameterError(msg)
+
+
 _METHODS = ("between_groups", "to_overall", "to_reference")
 _AGGS = ("worst_case", "mean")
 _REFERENCE_POLICIES = ("largest", "min", "overall", "rest")
@@ -174,8 +288,14 @@ def column_not_found(name: str, param: str, schema: pl.Schema, hint: str) -> Col
     return ColumnNotFoundError(msg)
 
 
-def check_keys(schema: pl.Schema, sensitive: Sequence[str], by: Sequence[str]) -> None:
-    """Check that the grouping columns exist, are distinct and do not clash."""
+def check_keys(
+    schema: pl.Schema, sensitive: Sequence[str], by: Sequence[str], family: str = "binary"
+) -> None:
+    """Check that the grouping columns exist, are distinct and do not clash.
+
+    `family` names the kind of reduction (``"binary"``, ``"regression"``,
+    ``"ensemble"``, ``"multiclass"``): its results' columns are refused as key names.
+    """
     if not sensitive:
         msg = MSG_NO_SENSITIVE.format(value=list(sensitive))
         raise InvalidParameterError(msg)
@@ -191,9 +311,7 @@ def check_keys(schema: pl.Schema, sensitive: Sequence[str], by: Sequence[str]) -
             if name in seen:
                 msg = MSG_DUPLICATE_KEY.format(name=name)
                 raise InvalidParameterError(msg)
-            if name in RESERVED_NAMES:
-                msg = MSG_RESERVED.format(name=name, param=param)
-                raise InvalidParameterError(msg)
+            check_key_name(name, param, family)
             seen.add(name)
 
 
@@ -209,6 +327,7 @@ def resolve_column(
             raise column_not_found(spec, param, schema, hint)
         return pl.col(spec), schema[spec], spec
     if isinstance(spec, pl.Expr):
+        check_single_output(spec, param)
         name = spec.meta.output_name(raise_if_undetermined=False) or str(spec)
         try:
             dtype = lf.select(spec.alias("__pf_probe")).collect_schema()["__pf_probe"]
@@ -254,12 +373,16 @@ def resolve_keys(
     frame: pl.DataFrame | pl.LazyFrame,
     sensitive_features: IntoColumns | None,
     by: IntoColumns | None,
+    family: str = "binary",
 ) -> tuple[pl.LazyFrame, pl.Schema, list[str], list[str]]:
-    """The frame as a LazyFrame, its schema, and the checked group and batch keys."""
+    """The frame as a LazyFrame, its schema, and the checked group and batch keys.
+
+    `family` is the kind of reduction the keys feed (see :func:`check_keys`).
+    """
     lf = ensure_lazy(frame)
     sens, by_ = as_names(sensitive_features), as_names(by)
     schema = lf.collect_schema()
-    check_keys(schema, sens, by_)
+    check_keys(schema, sens, by_, family)
     return lf, schema, sens, by_
 
 

@@ -275,7 +275,7 @@ def ensemble_stats(
     if not number or not 0 <= float(threshold) <= 1:
         msg = f"`threshold` must be a number in [0, 1], got {threshold!r}\n\nHint: e.g. `threshold=0.5`"
         raise InvalidParameterError(msg)
-    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by, "ensemble")
     members, name = _members(lf, schema, y_prob)
     weight, weight_name = resolve_weight(lf, schema, sample_weight)
     keys = [*by_, *sens]

@@ -171,7 +171,7 @@ def multiclass_stats(
     │ z     ┆ b   ┆ 1   ┆ 1   ┆ 0   ┆ 0   ┆ 0   ┆ 0      │
     └───────┴─────┴─────┴─────┴─────┴─────┴─────┴────────┘
     """
-    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by, "multiclass")
     if CLASS in (*sens, *by_):
         msg = (
             f"column {CLASS!r} clashes with the class column of the multiclass tables"

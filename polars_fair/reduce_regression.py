@@ -170,7 +170,7 @@ def regression_stats(
     │ b   ┆ 1   ┆ 0      ┆ 2.0      ┆ … ┆ 16.0        ┆ 8.0           ┆ 2.0           ┆ 4.0          │
     └─────┴─────┴────────┴──────────┴───┴─────────────┴───────────────┴───────────────┴──────────────┘
     """
-    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by, "regression")
     columns = [_numeric(lf, schema, y_pred, "y_pred")]
     if y_true is not None:
         columns.append(_numeric(lf, schema, y_true, "y_true"))
@@ -319,7 +319,7 @@ def quantile_grid_stats(
     │ 0.5      ┆ b   ┆ 2.5       ┆ 2   ┆ 1        ┆ 1        ┆ 0      │
     └──────────┴─────┴───────────┴─────┴──────────┴──────────┴────────┘
     """
-    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by, "regression")
     for name in QUANTILE_KEYS:
         if name in (*sens, *by_):
             msg = (

@@ -78,6 +78,7 @@ def frame(n: int = 120, *, group: str = "g", batch: str = "b", seed: int = 0) ->
             "m3": np.clip(s - rng.normal(0, 0.1, n), 0, 1),
             "yc": np.arange(n) % 3,
             "pc": (np.arange(n) + (np.arange(n) % 7 == 0)) % 3,
+            "w": rng.uniform(0.5, 2.0, n),
         }
     )
 
@@ -110,3 +111,35 @@ def method_kwargs(name: str, *, group: str = "g", by: str | None = None) -> dict
     if "min_group_size" in params:
         kw["min_group_size"] = 5
     return kw
+
+
+def family(name: str) -> str:
+    """The reduction family of a method (the key of ``_validate.OUTPUT_NAMES``)."""
+    if name in _REGRESSION:
+        return "regression"
+    if name.startswith("multiclass_"):
+        return "multiclass"
+    if is_ensemble(name):
+        return "ensemble"
+    return "binary"
+
+
+def option_sets(name: str) -> list[dict[str, Any]]:
+    """Optional arguments that add output columns (weights, intervals, scores)."""
+    params = inspect.signature(getattr(LazyFrameFairNamespace, name)).parameters
+    sets: list[dict[str, Any]] = [{}]
+    if "sample_weight" in params and not name.startswith("bootstrap"):
+        sets.append({"sample_weight": "w"})
+    if "confidence_level" in params:
+        sets.append({"confidence_level": 0.9})
+    y_prob = params.get("y_prob")
+    if family(name) == "binary" and y_prob is not None and y_prob.default is None:
+        sets.append({"y_prob": "s"})
+    return sets
+
+
+def collect(out: Any, kind: str) -> Any:
+    """Collect a lazy result on the engine of `kind` ('lazy' or 'streaming')."""
+    if kind == "eager":
+        return out
+    return out.collect(engine="in-memory" if kind == "lazy" else "streaming")

@@ -1,0 +1,172 @@
+"""Issue 14, class 1: a user's column name survives intact or gets a named error.
+
+Key columns (`sensitive_features`, `by`) are carried into every result under their
+own names; a key named like a column polars_fair adds used to be overwritten
+silently (`selection_rate` in a lazy `by_group`, `rmse` in `regression_by_group`)
+or end in Polars' `DuplicateError`. The mechanism is one check in
+``_validate.check_keys``: per family of methods, the names its results can carry
+(``OUTPUT_NAMES``) and the internal prefix ``__pf_`` are refused with a message that
+names the column and the fix. The tests below enumerate every method, derive its
+output columns from its plan's schema, and check that each one is refused as a key,
+on eager, lazy and streaming frames.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any
+
+import polars as pl
+import pytest
+from hardening_cases import (
+    TERMINAL,
+    collect,
+    family,
+    frame,
+    lazy_methods,
+    method_kwargs,
+    option_sets,
+)
+from polars.testing import assert_frame_equal, assert_series_equal
+
+from polars_fair._validate import (
+    INTERNAL_PREFIX,
+    MSG_INTERNAL_NAME,
+    MSG_MULTI_OUTPUT,
+    MSG_RESERVED,
+    OUTPUT_NAMES,
+)
+from polars_fair.exceptions import InvalidParameterError
+
+KINDS = ("eager", "lazy", "streaming")
+METHODS = [m for m in lazy_methods() if m not in TERMINAL]
+
+
+def _outputs(name: str) -> set[str]:
+    """Every column the method's plans can carry besides the keys (schema only)."""
+    df = frame()
+    names: set[str] = set()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for by in (None, "b"):
+            for extra in option_sets(name):
+                lf = getattr(df.lazy().fair, name)(**method_kwargs(name, by=by), **extra)
+                names |= set(lf.collect_schema().names())
+    return names - {"g", "b"}
+
+
+def _call(df: pl.DataFrame, kind: str, name: str, **kw: Any) -> Any:
+    target = df if kind == "eager" else df.lazy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return collect(getattr(target.fair, name)(**kw), kind)
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_every_output_column_is_declared(name: str) -> None:
+    undeclared = _outputs(name) - OUTPUT_NAMES[family(name)]
+    assert not undeclared, f"{name} outputs {sorted(undeclared)}: add them to OUTPUT_NAMES"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", METHODS)
+def test_key_named_like_any_output_column_is_refused(name: str, kind: str) -> None:
+    outputs = sorted(_outputs(name))
+    assert outputs
+    for clash in outputs:
+        for param in ("sensitive_features", "by"):
+            if param == "by" and "by" not in method_kwargs(name, by="b"):
+                continue
+            df = frame(group=clash) if param == "sensitive_features" else frame(batch=clash)
+            kw = method_kwargs(name, group=clash if param == "sensitive_features" else "g")
+            if param == "by":
+                kw["by"] = clash
+            msg = MSG_RESERVED.format(name=clash, param=param)
+            with pytest.raises(InvalidParameterError, match=re.escape(msg)):
+                _call(df, kind, name, **kw)
+
+
+CASES = [
+    ("by_group", "selection_rate", "sensitive_features"),
+    ("regression_by_group", "rmse", "sensitive_features"),
+    ("regression_by_group", "mae", "sensitive_features"),
+    ("regression_by_group", "mean_prediction", "sensitive_features"),
+    ("regression_by_group", "correlation", "sensitive_features"),
+    ("regression_stats", "sum_pred", "by"),
+    ("calibration", "bin", "by"),
+    ("threshold_sweep", "threshold", "by"),
+    ("summary", "criterion", "by"),
+    ("ensemble_by_group", "label_stability", "sensitive_features"),
+]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(("name", "clash", "param"), CASES)
+def test_reported_clashes(name: str, clash: str, param: str, kind: str) -> None:
+    df = frame(group=clash) if param == "sensitive_features" else frame(batch=clash)
+    kw = method_kwargs(name, group=clash if param == "sensitive_features" else "g")
+    if param == "by":
+        kw["by"] = clash
+    with pytest.raises(InvalidParameterError) as info:
+        _call(df, kind, name, **kw)
+    text = str(info.value)
+    assert repr(clash) in text
+    assert "clashes with an output column" in text
+    assert "Hint: rename it first" in text
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("param", ["sensitive_features", "by"])
+def test_internal_prefix_is_refused(kind: str, param: str) -> None:
+    name = f"{INTERNAL_PREFIX}rows"
+    df = frame(group=name) if param == "sensitive_features" else frame(batch=name)
+    kw = method_kwargs("by_group", group=name if param == "sensitive_features" else "g")
+    if param == "by":
+        kw["by"] = name
+    msg = MSG_INTERNAL_NAME.format(name=name, param=param, prefix=INTERNAL_PREFIX, new="pf_rows")
+    with pytest.raises(InvalidParameterError, match=re.escape(msg)):
+        _call(df, kind, "by_group", **kw)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    ("name", "param"),
+    [("by_group", "y_pred"), ("by_group", "y_true"), ("regression_by_group", "y_pred")],
+)
+def test_multi_output_expression_is_refused(kind: str, name: str, param: str) -> None:
+    kw = method_kwargs(name)
+    kw[param] = pl.col("p", "y")
+    msg = MSG_MULTI_OUTPUT.format(param=param, expr=pl.col("p", "y"))
+    with pytest.raises(InvalidParameterError, match=re.escape(msg)):
+        _call(frame(), kind, name, **kw)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        # names of another family's outputs are free: they survive intact
+        ("by_group", "rmse"),
+        ("by_group", "class"),
+        ("regression_by_group", "selection_rate"),
+        ("multiclass_by_group", "label_stability"),
+        ("ensemble_by_group", "mean_prediction"),
+    ],
+)
+def test_other_names_survive_intact(kind: str, name: str, key: str) -> None:
+    df = frame(group=key)
+    out = _call(df, kind, name, **method_kwargs(name, group=key))
+    expected = pl.Series(key, sorted(set(df.get_column(key).to_list())))
+    assert_series_equal(out.get_column(key).unique(maintain_order=True), expected)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_value_columns_may_use_output_names(kind: str) -> None:
+    # labels, scores and weights are read through internal aliases: any name works
+    df = frame().rename({"y": "n", "p": "tp", "w": "fp"})
+    out = _call(df, kind, "by_group", y_true="n", y_pred="tp", sensitive_features="g",
+                sample_weight="fp")  # fmt: skip
+    ref = _call(frame(), kind, "by_group", y_true="y", y_pred="p", sensitive_features="g",
+                sample_weight="w")  # fmt: skip
+    assert_frame_equal(out, ref, check_exact=False)  # sums in another order
