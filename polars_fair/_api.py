@@ -35,6 +35,7 @@ from polars_fair.metrics import (
     rates_table,
     require_nonempty,
     require_reference,
+    require_unshadowed,
 )
 from polars_fair.metrics._criteria import Formula
 from polars_fair.metrics._measures import measure_disparity_table
@@ -130,7 +131,7 @@ class Audit:
     ) -> pl.LazyFrame:
         """The long comparison table."""
         reference = normalize_reference(reference_group, self.sensitive)
-        stats = require_nonempty(stats)
+        stats = require_unshadowed(require_nonempty(stats), reference_group, self.sensitive)
         if isinstance(reference, tuple):
             stats = require_reference(stats, reference, self.sensitive, self.by)
         check_metrics(metrics)
@@ -168,7 +169,7 @@ def checked_reference(
 ) -> tuple[pl.LazyFrame, tuple[Any, ...] | str]:
     """Validate `reference_group` for a criterion; the stats gain the in-plan checks."""
     reference: tuple[Any, ...] | str = "largest"
-    stats = require_nonempty(stats)
+    stats = require_unshadowed(require_nonempty(stats), reference_group, sensitive)
     if reference_group is not None:
         if method != "to_reference":
             msg = (
@@ -222,7 +223,7 @@ def measure_disparities_plan(
 ) -> pl.LazyFrame:
     """The long comparison table of formula measures, after checking the reference."""
     reference = normalize_reference(reference_group, sensitive)
-    stats = require_nonempty(stats)
+    stats = require_unshadowed(require_nonempty(stats), reference_group, sensitive)
     if isinstance(reference, tuple):
         stats = require_reference(stats, reference, sensitive, by)
     return measure_disparity_table(

@@ -16,7 +16,7 @@ import polars as pl
 
 from polars_fair._api import Audit, check_zd
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
-from polars_fair._validate import check_confidence, check_method, check_min_size
+from polars_fair._validate import as_python, check_confidence, check_method, check_min_size
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, require_reference
 from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats
@@ -51,6 +51,7 @@ _example = with_example(_DATA)
 
 
 def _check_alpha(alpha: object) -> float:
+    alpha = as_python(alpha)
     ok = isinstance(alpha, (int, float)) and not isinstance(alpha, bool)
     if not ok or not math.isfinite(float(alpha)):  # type: ignore[arg-type]
         msg = f"`alpha` must be a finite number, got {alpha!r}\n\nHint: e.g. `alpha=2`"
@@ -701,6 +702,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
                 "replicate rows by their integer weights first"
             )
             raise InvalidParameterError(msg)
+        n_resamples, seed = as_python(n_resamples), as_python(seed)
         if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
             msg = (
                 f"`n_resamples` must be a positive integer, got {n_resamples!r}\n\nHint: e.g. 1000"
@@ -1018,6 +1020,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
 
 
 def _bands(difference_band: object, ratio_band: object) -> Bands:
+    difference_band, ratio_band = as_python(difference_band), as_python(ratio_band)
     ok = isinstance(difference_band, (int, float)) and not isinstance(difference_band, bool)
     if not ok or not 0 <= float(difference_band) < math.inf:  # type: ignore[arg-type]
         msg = f"`difference_band` must be a non-negative number, got {difference_band!r}"

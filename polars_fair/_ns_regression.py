@@ -25,7 +25,7 @@ from polars_fair._api import (
 )
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
 from polars_fair._utils import as_names
-from polars_fair._validate import check_method
+from polars_fair._validate import as_python, check_method
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, require_reference
 from polars_fair.metrics._measures import measure_table
@@ -179,6 +179,7 @@ def _measures(y_true: IntoColumn | None) -> tuple[str, ...]:
 
 
 def _check_n(value: object, param: str) -> int:
+    value = as_python(value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
         return value
     msg = f"`{param}` must be an integer >= 2, got {value!r}\n\nHint: e.g. `{param}=150`"
@@ -186,6 +187,7 @@ def _check_n(value: object, param: str) -> int:
 
 
 def _check_band(band: object) -> tuple[float, float]:
+    band = as_python(band)
     ok = (
         isinstance(band, tuple)
         and len(band) == 2

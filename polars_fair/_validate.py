@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "as_python",
+    "check_reference_dtypes",
     "resolve_keys",
     "resolve_weight",
     "check_confidence",
@@ -44,7 +46,10 @@ __all__ = [
     "MSG_MULTI_OUTPUT",
     "MSG_NO_SENSITIVE",
     "MSG_REFERENCE_ABSENT",
+    "MSG_PANDAS",
+    "MSG_REFERENCE_DTYPE",
     "MSG_REFERENCE_POLICY",
+    "MSG_REFERENCE_SHADOWED",
     "MSG_REFERENCE_SHAPE",
     "MSG_RESERVED",
     "MSG_SCORE_DTYPE",
@@ -53,6 +58,7 @@ __all__ = [
     "MSG_WEIGHT_VALUES",
     "MSG_ZERO_DIVISION",
     "OUTPUT_NAMES",
+    "POLICY_NAMES",
     "RESERVED_NAMES",
 ]
 
@@ -237,9 +243,96 @@ def check_single_output(expr: pl.Expr, param: str) -> None:
         raise InvalidParameterError(msg)
 
 
+# ---- parameter values against column dtypes (issue 14, class 3) ----------------------
+
+MSG_PANDAS = (
+    "expected a polars DataFrame or LazyFrame, got a pandas {type_name}"
+    "\n\nHint: convert it first with `pl.from_pandas(df)` (polars_fair never uses pandas)"
+)
+MSG_REFERENCE_DTYPE = (
+    "`reference_group` value {value!r} ({vtype}) cannot be compared with column {name!r} "
+    "of dtype {dtype}\n\nHint: {hint}"
+)
+MSG_REFERENCE_SHADOWED = (
+    "`reference_group`={value!r} is read as the policy {value!r}, but column {name!r} also "
+    "has a group called {value!r}\n\nHint: to compare with that group, pass "
+    "`reference_group={{{name!r}: {value!r}}}` (or the tuple `({value!r},)`); to use the "
+    "policy, rename the group first, e.g. `pl.col({name!r}).replace({value!r}, "
+    "{value!r} + '_')`"
+)
+
+
+def as_python(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds (``np.int64(1)`` -> ``1``); others as is.
+
+    Tuples and dicts (intersectional reference groups) are converted element-wise.
+    """
+    if isinstance(value, tuple):
+        return tuple(as_python(v) for v in value)
+    if isinstance(value, dict):
+        return {k: as_python(v) for k, v in value.items()}
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        return value.item()
+    return value
+
+
+def frame_error(frame: object) -> InvalidParameterError:
+    """The error for an input that is not a polars frame (naming pandas where it is one)."""
+    kind = type(frame)
+    if kind.__module__.split(".")[0] == "pandas":
+        return InvalidParameterError(MSG_PANDAS.format(type_name=kind.__name__))
+    return InvalidParameterError(MSG_FRAME.format(type_name=kind.__name__))
+
+
+def _reference_hint(value: Any, dtype: pl.DataType) -> str:
+    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        return f"the groups are strings: pass `reference_group={str(value)!r}`"
+    if dtype.is_numeric():
+        try:
+            text = str(value).strip()
+            number: float | int = int(text) if text.lstrip("-").isdigit() else float(text)
+            return f"the groups are numbers: pass `reference_group={number!r}`"
+        except (TypeError, ValueError):
+            return "the groups are numbers: pass a number"
+    if isinstance(dtype, pl.Datetime):
+        if dtype.time_zone is not None:
+            return (
+                f"the column is timezone-aware ({dtype.time_zone}): pass an aware datetime, "
+                f"e.g. `datetime(2024, 1, 1, tzinfo=ZoneInfo({dtype.time_zone!r}))`"
+            )
+        return "the column holds naive datetimes: pass a datetime without `tzinfo`"
+    if dtype == pl.Date:
+        return "pass a `datetime.date`, e.g. `date(2024, 1, 1)`"
+    return f"pass a Python value of the column's type ({dtype})"
+
+
+def check_reference_dtypes(
+    reference: tuple[Any, ...], sensitive: Sequence[str], schema: Mapping[str, pl.DataType]
+) -> None:
+    """Check that each reference value can be compared with its sensitive column's dtype.
+
+    The comparison is compiled on an empty frame of that dtype, so Polars' own rules
+    decide (string against number, naive against aware datetimes, ...); no data is read.
+    """
+    for value, name in zip(reference, sensitive, strict=True):
+        dtype = schema[name]
+        if value is None or dtype == pl.Null:
+            continue
+        try:
+            pl.LazyFrame(schema={name: dtype}).select(pl.col(name) == value).collect()
+        except (pl.exceptions.PolarsError, TypeError, ValueError) as exc:
+            msg = MSG_REFERENCE_DTYPE.format(
+                value=value, vtype=type(value).__name__, name=name, dtype=dtype,
+                hint=_reference_hint(value, dtype),
+            )  # fmt: skip
+            raise InvalidParameterError(msg) from exc
+
+
 _METHODS = ("between_groups", "to_overall", "to_reference")
 _AGGS = ("worst_case", "mean")
 _REFERENCE_POLICIES = ("largest", "min", "overall", "rest")
+#: The strings `reference_group` reads as policies rather than as group values.
+POLICY_NAMES = frozenset(_REFERENCE_POLICIES)
 
 
 def ensure_lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
@@ -248,12 +341,12 @@ def ensure_lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
         return frame
     if isinstance(frame, pl.DataFrame):
         return frame.lazy()
-    msg = MSG_FRAME.format(type_name=type(frame).__name__)
-    raise InvalidParameterError(msg)
+    raise frame_error(frame)
 
 
 def check_zero_division(value: object) -> float | None:
     """Validate `zero_division` (None keeps undefined rates null)."""
+    value = as_python(value)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
@@ -345,6 +438,7 @@ def resolve_column(
 
 def check_label_dtype(dtype: pl.DataType, pos_label: PosLabel, param: str, name: str) -> None:
     """Check that `pos_label` can be compared with a label column of this dtype."""
+    pos_label = as_python(pos_label)
     ok: bool
     if dtype == pl.Null:
         return  # an all-null column of unknown type: every row is excluded (n_null)
@@ -408,6 +502,7 @@ def check_weight_dtype(dtype: pl.DataType, name: str) -> None:
 
 def check_confidence(confidence_level: object) -> float | None:
     """Check `confidence_level`: None or a float strictly between 0 and 1."""
+    confidence_level = as_python(confidence_level)
     if confidence_level is None:
         return None
     ok = isinstance(confidence_level, (int, float)) and not isinstance(confidence_level, bool)
@@ -422,6 +517,7 @@ def check_confidence(confidence_level: object) -> float | None:
 
 def check_min_size(min_group_size: object, param: str = "min_group_size") -> float | None:
     """Check a minimum group size: None or a non-negative number."""
+    min_group_size = as_python(min_group_size)
     if min_group_size is None:
         return None
     ok = isinstance(min_group_size, (int, float)) and not isinstance(min_group_size, bool)
@@ -447,6 +543,7 @@ def normalize_reference(reference_group: Any, sensitive: Sequence[str]) -> tuple
     None means "not given" (the default, ``"largest"``); the group of null values
     is referenced as ``(None,)``.
     """
+    reference_group = as_python(reference_group)
     if reference_group is None:
         return "largest"
     if isinstance(reference_group, str) and reference_group in _REFERENCE_POLICIES:

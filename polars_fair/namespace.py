@@ -2556,8 +2556,6 @@ def fair(frame: pl.DataFrame | pl.LazyFrame) -> DataFrameFairNamespace | LazyFra
         return DataFrameFairNamespace(frame)
     if isinstance(frame, pl.LazyFrame):
         return LazyFrameFairNamespace(frame)
-    from polars_fair._validate import MSG_FRAME
-    from polars_fair.exceptions import InvalidParameterError
+    from polars_fair._validate import frame_error
 
-    msg = MSG_FRAME.format(type_name=type(frame).__name__)
-    raise InvalidParameterError(msg)
+    raise frame_error(frame)

@@ -29,6 +29,7 @@ import polars as pl
 from polars_fair._utils import check_in_plan
 from polars_fair._validate import (
     MSG_WEIGHT_VALUES,
+    as_python,
     resolve_column,
     resolve_keys,
     resolve_weight,
@@ -271,6 +272,7 @@ def ensemble_stats(
     │ b   ┆ 1   ┆ 0.0                 ┆ 1.0        │
     └─────┴─────┴─────────────────────┴────────────┘
     """
+    threshold = as_python(threshold)
     number = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
     if not number or not 0 <= float(threshold) <= 1:
         msg = f"`threshold` must be a number in [0, 1], got {threshold!r}\n\nHint: e.g. `threshold=0.5`"

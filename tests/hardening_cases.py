@@ -138,8 +138,15 @@ def option_sets(name: str) -> list[dict[str, Any]]:
     return sets
 
 
-def collect(out: Any, kind: str) -> Any:
-    """Collect a lazy result on the engine of `kind` ('lazy' or 'streaming')."""
+def collect(out: Any, kind: str, name: str | None = None) -> Any:
+    """Collect a lazy result on the engine of `kind` ('lazy' or 'streaming').
+
+    A one-row, one-column result named after the method `name` (a criterion without
+    `by`) is unwrapped to its value, as the DataFrame namespace returns it.
+    """
     if kind == "eager":
         return out
-    return out.collect(engine="in-memory" if kind == "lazy" else "streaming")
+    result = out.collect(engine="in-memory" if kind == "lazy" else "streaming")
+    if name is not None and result.shape == (1, 1) and result.columns == [name]:
+        return result.item()
+    return result

@@ -60,7 +60,7 @@ def _call(df: pl.DataFrame, kind: str, name: str, **kw: Any) -> Any:
     target = df if kind == "eager" else df.lazy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return collect(getattr(target.fair, name)(**kw), kind)
+        return collect(getattr(target.fair, name)(**kw), kind, name)
 
 
 @pytest.mark.parametrize("name", METHODS)

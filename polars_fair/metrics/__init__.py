@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from polars_fair.metrics._criteria import criterion_table
 from polars_fair.metrics._rates import COMPOSITES, RATES, SCORE_RATES, Counts, rate_expr, safe_div
-from polars_fair.metrics._reference import require_nonempty, require_reference
+from polars_fair.metrics._reference import require_nonempty, require_reference, require_unshadowed
 from polars_fair.metrics._tables import METRIC_DTYPE, disparity_table, rates_table
 
 __all__ = [
@@ -23,5 +23,6 @@ __all__ = [
     "rates_table",
     "require_nonempty",
     "require_reference",
+    "require_unshadowed",
     "safe_div",
 ]

@@ -12,10 +12,17 @@ from typing import Any
 import polars as pl
 
 from polars_fair._utils import check_in_plan, over
-from polars_fair._validate import MSG_EMPTY, MSG_REFERENCE_ABSENT, format_values
+from polars_fair._validate import (
+    MSG_EMPTY,
+    MSG_REFERENCE_ABSENT,
+    MSG_REFERENCE_SHADOWED,
+    POLICY_NAMES,
+    check_reference_dtypes,
+    format_values,
+)
 from polars_fair.exceptions import EmptyDataError, ReferenceGroupError
 
-__all__ = ["is_reference", "require_nonempty", "require_reference"]
+__all__ = ["is_reference", "require_nonempty", "require_reference", "require_unshadowed"]
 
 
 def _equals(col: str, value: Any) -> pl.Expr:
@@ -47,7 +54,13 @@ def is_reference(
 def require_reference(
     stats: pl.LazyFrame, reference: tuple[Any, ...], sensitive: Sequence[str], by: list[str]
 ) -> pl.LazyFrame:
-    """Raise :class:`ReferenceGroupError` at collect time if the group is absent."""
+    """Raise :class:`ReferenceGroupError` at collect time if the group is absent.
+
+    A value that cannot be compared with its column's dtype (a number against a
+    string column, a naive datetime against an aware one) is refused at once, from
+    the schema.
+    """
+    check_reference_dtypes(reference, sensitive, stats.collect_schema())
 
     def check(df: pl.DataFrame) -> None:
         flagged = df.with_columns(is_reference(reference, sensitive, []).alias("__pf_ref"))
@@ -78,5 +91,33 @@ def require_nonempty(stats: pl.LazyFrame) -> pl.LazyFrame:
     def check(df: pl.DataFrame) -> None:
         if df.height == 0:
             raise EmptyDataError(MSG_EMPTY.format(where=""))
+
+    return check_in_plan(stats, check)
+
+
+def require_unshadowed(
+    stats: pl.LazyFrame, reference_group: Any, sensitive: Sequence[str]
+) -> pl.LazyFrame:
+    """Refuse a policy name (``"largest"``, ...) that is also a group of the data.
+
+    `reference_group` is the value the user passed: a string naming a policy is
+    read as the policy, so a real group of that name would be silently shadowed.
+    The check runs at collect time on the statistics table (one row per group).
+    """
+    is_policy = isinstance(reference_group, str) and reference_group in POLICY_NAMES
+    if not is_policy or len(sensitive) != 1:  # with several features a group is a tuple
+        return stats
+    columns = [
+        c for c, t in stats.collect_schema().items()
+        if c in sensitive and (t == pl.String or isinstance(t, (pl.Categorical, pl.Enum)))
+    ]  # fmt: skip
+    if not columns:
+        return stats
+
+    def check(df: pl.DataFrame) -> None:
+        for name in columns:
+            if df.get_column(name).cast(pl.String).eq(reference_group).any():
+                msg = MSG_REFERENCE_SHADOWED.format(value=reference_group, name=name)
+                raise ReferenceGroupError(msg)
 
     return check_in_plan(stats, check)
