@@ -20,6 +20,7 @@ from polars_fair._validate import (
     MSG_REFERENCE_POLICY,
     check_agg,
     check_method,
+    check_name_list,
     check_zero_division,
     ensure_lazy,
     normalize_reference,
@@ -236,6 +237,7 @@ def check_names(param: str, given: Sequence[str] | None, known: Sequence[str]) -
     """Check a list of measure or criterion names; None means all of `known`."""
     if given is None:
         return list(known)
+    check_name_list(param, given, "criterion" if param == "criteria" else "measure", known[0])
     if isinstance(given, str):
         msg = f"`{param}` must be a list of names, got {given!r}\n\nHint: `{param}=[{given!r}]`"
         raise InvalidParameterError(msg)
@@ -299,6 +301,7 @@ def check_metrics(metrics: Sequence[str] | None) -> None:
     """Check that `metrics` names known rates."""
     if metrics is None:
         return
+    check_name_list("metrics", metrics, "rate", "selection_rate")
     if isinstance(metrics, str):
         msg = f"`metrics` must be a list of rate names, got {metrics!r}\n\nHint: `metrics=[{metrics!r}]`"
         raise InvalidParameterError(msg)

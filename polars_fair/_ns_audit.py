@@ -16,7 +16,13 @@ import polars as pl
 
 from polars_fair._api import Audit, check_zd
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
-from polars_fair._validate import as_python, check_confidence, check_method, check_min_size
+from polars_fair._validate import (
+    as_python,
+    check_confidence,
+    check_method,
+    check_min_size,
+    check_name_list,
+)
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, require_reference
 from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats
@@ -62,6 +68,7 @@ def _check_alpha(alpha: object) -> float:
 def _check_criteria(criteria: Sequence[str] | None, default: Sequence[str]) -> list[str]:
     if criteria is None:
         return list(default)
+    check_name_list("criteria", criteria, "criterion", default[0])
     if isinstance(criteria, str):
         msg = f"`criteria` must be a list of names, got {criteria!r}\n\nHint: `criteria=[{criteria!r}]`"
         raise InvalidParameterError(msg)

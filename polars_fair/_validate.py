@@ -21,6 +21,7 @@ from polars_fair.exceptions import (
     ColumnNotFoundError,
     InvalidParameterError,
     LabelError,
+    ValueRangeError,
 )
 
 if TYPE_CHECKING:
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "as_python",
+    "check_name_list",
+    "check_sums_finite",
     "check_reference_dtypes",
     "resolve_keys",
     "resolve_weight",
@@ -38,6 +41,14 @@ __all__ = [
     "MSG_COLUMN_NOT_FOUND",
     "MSG_DUPLICATE_KEY",
     "MSG_EMPTY",
+    "CANCELLATION_TOLERANCE",
+    "MSG_CANCELLATION",
+    "MSG_EMPTY_NAMES",
+    "MSG_MIXED_SIGNS",
+    "MSG_SUM_OVERFLOW",
+    "WEIGHT_HINT",
+    "MSG_ONE_GROUP",
+    "MSG_POS_LABEL_ABSENT",
     "MSG_FRAME",
     "MSG_INTERNAL_NAME",
     "MSG_LABEL_DTYPE",
@@ -326,6 +337,82 @@ def check_reference_dtypes(
                 hint=_reference_hint(value, dtype),
             )  # fmt: skip
             raise InvalidParameterError(msg) from exc
+
+
+# ---- empty and degenerate input (issue 14, class 4) ----------------------------------
+
+MSG_EMPTY_NAMES = (
+    "`{param}` must name at least one {what}, got {value!r}\n\nHint: leave `{param}` out "
+    "for the default set, or name one, e.g. `{param}=[{example!r}]`"
+)
+MSG_POS_LABEL_ABSENT = (
+    "`{param}` column {name!r} never equals `pos_label`={pos_label!r} (values found: "
+    "{found}), so every row counts as negative\n\nHint: set `pos_label` to the "
+    "favourable value, e.g. `pos_label={example!r}`"
+)
+MSG_ONE_GROUP = (
+    "only one group of {names} has rows{where} ({group!r}), so the comparison is of "
+    "that group with itself and says nothing about fairness"
+    "\n\nHint: check the sensitive column (an all-null column is one group, null)"
+)
+
+
+def check_name_list(param: str, given: Sequence[str] | None, what: str, example: str) -> None:
+    """Refuse an empty list of names (None means the default set)."""
+    if given is not None and not isinstance(given, str) and len(given) == 0:
+        msg = MSG_EMPTY_NAMES.format(param=param, what=what, value=given, example=example)
+        raise InvalidParameterError(msg)
+
+
+# ---- overflow and precision (issue 14, class 5) ----------------------------------------
+
+MSG_SUM_OVERFLOW = (
+    "the sum {table_column!r} overflows float64 (it is {value}) although every value of "
+    "{source} is finite{where}\n\nHint: {hint}"
+)
+MSG_CANCELLATION = (
+    "`{param}` column {name!r} varies by less than {tolerance:g} of its magnitude in "
+    "groups {groups} (e.g. values {example}): the standard deviation, correlation and "
+    "z-score computed from its sums lose their precision there (a spread this small "
+    "reads as 0)\n\nHint: centre the column first, e.g. `{param}=pl.col({name!r}) - "
+    "{centre!r}`"
+)
+MSG_MIXED_SIGNS = (
+    "the ratio of mean predictions compares groups whose means have different signs or "
+    "include 0{where}, so it is not a measure of disparity and is reported as null"
+    "\n\nHint: use `average_score_difference`, or shift the predictions to be positive"
+)
+WEIGHT_HINT = (
+    "rescale the weights, e.g. divide them by their maximum: multiplying every weight "
+    "by the same factor changes no rate or criterion"
+)
+#: Relative spread (range / root mean square) below which sums of squares cancel.
+CANCELLATION_TOLERANCE = 1e-5
+
+
+def check_sums_finite(
+    table: pl.DataFrame, sources: Mapping[str, str], hint: str, keys: Sequence[str] = ()
+) -> None:
+    """Raise :class:`ValueRangeError` if a sum column of an aggregate overflowed.
+
+    `sources` maps each sum column to the input it adds up (for the message). The
+    values were checked finite before, so an infinite or NaN sum is an overflow.
+    """
+    for column, source in sources.items():
+        if column not in table.columns:
+            continue
+        values = table.get_column(column).cast(pl.Float64)
+        bad = ~values.is_finite()
+        if bad.any():
+            where = ""
+            if keys:
+                first = table.filter(bad).select(keys).row(0)
+                where = f", in group {first[0] if len(first) == 1 else first!r}"
+            msg = MSG_SUM_OVERFLOW.format(
+                table_column=column, value=values.filter(bad)[0], source=source, where=where,
+                hint=hint,
+            )  # fmt: skip
+            raise ValueRangeError(msg)
 
 
 _METHODS = ("between_groups", "to_overall", "to_reference")

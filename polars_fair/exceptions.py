@@ -14,8 +14,10 @@ __all__ = [
     "EmptyDataError",
     "FairError",
     "FairWarning",
+    "DegenerateDataWarning",
     "InvalidParameterError",
     "LabelError",
+    "NumericalWarning",
     "NullDataWarning",
     "ReferenceGroupError",
     "UndefinedMetricWarning",
@@ -61,3 +63,15 @@ class UndefinedMetricWarning(FairWarning):
 
 class NullDataWarning(FairWarning):
     """Rows were excluded because a label, score or weight was null."""
+
+
+class DegenerateDataWarning(FairWarning):
+    """The data cannot support the comparison asked for.
+
+    For example a label column that never equals `pos_label`, or a single group
+    compared with itself.
+    """
+
+
+class NumericalWarning(FairWarning):
+    """A result lost its precision (cancellation, overflow) or is not meaningful as computed."""

@@ -27,6 +27,7 @@ from polars_fair._ns_report import ReportMethods
 from polars_fair._ns_scores import ScoreMethods
 from polars_fair._utils import derive_engine
 from polars_fair._validate import check_confidence, check_min_size
+from polars_fair.metrics import build_nonempty, require_rows
 
 if TYPE_CHECKING:
     from polars_fair._typing import (
@@ -2462,10 +2463,11 @@ class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
             return reduced
         if self._serve is not None:  # derive from an already collected reduction
             table = self._serve(reduced)
+            require_rows(table, build)
             warned = table if warn_rows is None else warn_rows(table)
             warn_about(warned, keys, measures, zero_division)
             return build(table.lazy())
-        return build(reduced)
+        return build_nonempty(reduced, build)
 
     def _derive_scalar(
         self,
@@ -2493,6 +2495,7 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> pl.DataFrame:
         table = reduced.collect()
+        require_rows(table, build)
         warn_about(table if warn_rows is None else warn_rows(table), keys, measures, zero_division)
         return build(table.lazy()).collect(engine=derive_engine(table.height))
 

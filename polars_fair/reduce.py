@@ -21,26 +21,35 @@ scale-out rely on (see :func:`merge_group_stats`).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_fair._utils import check_in_plan
+from polars_fair._utils import check_in_plan, find_stacklevel
 from polars_fair._validate import (
     MSG_LABEL_VALUES,
+    MSG_POS_LABEL_ABSENT,
     MSG_SCORE_VALUES,
     MSG_WEIGHT_VALUES,
+    WEIGHT_HINT,
     check_label_dtype,
     check_score_dtype,
+    check_sums_finite,
     ensure_lazy,
     format_values,
     resolve_column,
     resolve_keys,
     resolve_weight,
 )
-from polars_fair.exceptions import InvalidParameterError, LabelError, ValueRangeError
+from polars_fair.exceptions import (
+    DegenerateDataWarning,
+    InvalidParameterError,
+    LabelError,
+    ValueRangeError,
+)
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -93,6 +102,22 @@ def _hint_labels(label: _Label) -> str:
     return "recode the labels to two values, or set `pos_label` to the favourable value"
 
 
+def warn_if_never_positive(label: _Label, values: Sequence[object], pos_label: object) -> None:
+    """Warn when a label column has values but none equals `pos_label` (all negative).
+
+    Runs on the partial aggregate inside the plan, so it costs no pass; on the lazy
+    path the warning is issued when the plan is collected.
+    """
+    if not values or any(v == pos_label for v in values):
+        return
+    example = next((v for v in values if v is not None), pos_label)
+    msg = MSG_POS_LABEL_ABSENT.format(
+        param=label.param, name=label.name, pos_label=pos_label,
+        found=format_values(_sorted_values(list(values))), example=example,
+    )  # fmt: skip
+    warnings.warn(msg, DegenerateDataWarning, stacklevel=find_stacklevel())
+
+
 def _label_checker(
     labels: Sequence[_Label], pos_label: PosLabel, weight: str | None, score: str | None
 ) -> Callable[[pl.DataFrame], None]:
@@ -102,8 +127,11 @@ def _label_checker(
         negatives: dict[str, set[object]] = {}
         for label in labels:
             if label.is_bool:
+                bools = partial.get_column(label.alias).drop_nulls().unique().to_list()
+                warn_if_never_positive(label, bools, True)
                 continue
             values = partial.get_column(label.alias).drop_nulls().unique().to_list()
+            warn_if_never_positive(label, values, pos_label)
             others = {v for v in values if v != pos_label}
             negatives[label.alias] = others
             if len(others) > 1:
@@ -135,6 +163,9 @@ def _label_checker(
                     name=weight, found=f"{bad} negative, infinite or NaN weight(s)"
                 )
                 raise ValueRangeError(msg)
+            # every count is a sum of weights at most their total: check the total
+            total = pl.DataFrame({"n": [partial.get_column(_WSUM).sum()]})
+            check_sums_finite(total, {"n": f"`sample_weight` column {weight!r}"}, WEIGHT_HINT)
         if score is not None and partial.height:
             low = partial.get_column(_SMIN).min()
             high = partial.get_column(_SMAX).max()

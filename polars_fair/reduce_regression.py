@@ -18,6 +18,7 @@ Two reductions, both lazy:
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,14 +26,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from polars_fair._utils import check_in_plan
+from polars_fair._utils import check_in_plan, find_stacklevel
 from polars_fair._validate import (
+    CANCELLATION_TOLERANCE,
+    MSG_CANCELLATION,
     MSG_WEIGHT_VALUES,
+    check_sums_finite,
+    format_values,
     resolve_column,
     resolve_keys,
     resolve_weight,
 )
-from polars_fair.exceptions import InvalidParameterError, ValueRangeError
+from polars_fair.exceptions import InvalidParameterError, NumericalWarning, ValueRangeError
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns
@@ -70,6 +75,8 @@ MSG_REGRESSION_VALUES = (
 
 _BAD = "__pf_bad_"
 _WBAD = "__pf_wbad"
+_RANGE = "__pf_range_"
+_SQ = "__pf_sq_"
 _Y = "__pf_y"
 _J = "__pf_j"
 
@@ -91,11 +98,39 @@ def _numeric(lf: pl.LazyFrame, schema: pl.Schema, spec: IntoColumn, param: str) 
 
 
 def _finite_checker(
-    columns: Sequence[_Column], weight: str | None
+    columns: Sequence[_Column], weight: str | None, keys: Sequence[str] = ()
 ) -> Callable[[pl.DataFrame], None]:
-    """In-plan check of the aggregated table: no NaN or infinite value was counted."""
+    """In-plan check of the aggregated table: no NaN or infinite value was counted.
+
+    Then (the values being finite) no sum overflowed, and no column varies so little
+    against its magnitude that its sums of squares cancel (a warning, where the
+    ranges were aggregated).
+    """
 
     def check(table: pl.DataFrame) -> None:
+        _check_values(table)
+        _check_sums(table)
+
+    def _check_sums(table: pl.DataFrame) -> None:
+        names = {c.param: f"`{c.param}` column {c.name!r}" for c in columns}
+        both = " and ".join(names.values())
+        sources = {
+            "sum_pred": names["y_pred"], "sum_pred_sq": names["y_pred"],
+            "sum_true": names.get("y_true", ""), "sum_true_sq": names.get("y_true", ""),
+            "sum_pred_true": both, "sum_abs_error": both, "sum_sq_error": both,
+        }  # fmt: skip
+        if weight is not None:
+            sources["n"] = f"`sample_weight` column {weight!r}"
+        hint = (
+            "rescale the values, e.g. `pl.col(...) / 1e100` (predictions and true values by "
+            "the same factor): ratios and correlations do not change"
+        )
+        check_sums_finite(table, sources, hint, keys)
+        for column in columns:
+            if _RANGE + column.param in table.columns:
+                warn_cancellation(table, column, keys)
+
+    def _check_values(table: pl.DataFrame) -> None:
         for column in columns:
             bad = int(table.get_column(_BAD + column.param).sum())
             if bad:
@@ -110,6 +145,29 @@ def _finite_checker(
                 raise ValueRangeError(MSG_WEIGHT_VALUES.format(name=weight, found=found))
 
     return check
+
+
+def warn_cancellation(table: pl.DataFrame, column: _Column, keys: Sequence[str]) -> None:
+    """Warn about groups whose values vary by less than ``CANCELLATION_TOLERANCE`` of their size.
+
+    There ``sum_sq / n - mean²`` loses most of its digits to cancellation (values of
+    1e6 ± 1 give a standard deviation of 0): the aggregated range and mean square of
+    each group tell, at no extra pass.
+    """
+    spread = pl.col(_RANGE + column.param)
+    rms = pl.col(_SQ + column.param).sqrt()
+    flagged = table.filter((spread > 0) & (spread < CANCELLATION_TOLERANCE * rms))
+    if not flagged.height:
+        return
+    rows = flagged.select(keys).rows() if keys else [("all",)]
+    groups = format_values([r[0] if len(r) == 1 else r for r in rows])
+    centre = float(flagged.select(rms).item(0, 0))
+    msg = MSG_CANCELLATION.format(
+        param=column.param, name=column.name, tolerance=CANCELLATION_TOLERANCE,
+        groups=groups, example=f"{centre:.6g} ± {flagged.get_column(_RANGE + column.param)[0]:.3g}",
+        centre=float(f"{centre:.3g}"),
+    )  # fmt: skip
+    warnings.warn(msg, NumericalWarning, stacklevel=find_stacklevel())
 
 
 def regression_stats(
@@ -203,14 +261,22 @@ def regression_stats(
             kept(err.abs()).sum().alias("sum_abs_error"),
             kept(err * err).sum().alias("sum_sq_error"),
         ]
-    # validity checks cost one cheap aggregate per column
+    # validity checks cost one cheap aggregate per column; the precision check two more
+    # (the range and the unweighted mean square of each column)
     aggs += [(~c.expr.is_finite()).sum().alias(_BAD + c.param) for c in columns]
+    for c in columns:
+        counted = pl.when(valid).then(c.expr)
+        aggs += [
+            (counted.max() - counted.min()).alias(_RANGE + c.param),
+            (counted * counted).mean().alias(_SQ + c.param),
+        ]
     if weight is not None:
         aggs.append(((weight < 0) | ~weight.is_finite()).sum().alias(_WBAD))
     keys = [*by_, *sens]
     table = lf.group_by(keys).agg(aggs)
-    table = check_in_plan(table, _finite_checker(columns, weight_name))
-    drop = [_BAD + c.param for c in columns] + ([_WBAD] if weight is not None else [])
+    table = check_in_plan(table, _finite_checker(columns, weight_name, keys))
+    drop = [_BAD + c.param for c in columns] + [_RANGE + c.param for c in columns]
+    drop += [_SQ + c.param for c in columns] + ([_WBAD] if weight is not None else [])
     table = table.drop(drop)
     if weight is None:
         table = table.with_columns(pl.col("n").cast(pl.Int64))
@@ -242,8 +308,10 @@ def _numpy_quantiles(sorted_values: pl.Expr, levels: Sequence[float]) -> pl.Expr
     Reproducing the rounding as well makes the thresholds (and so which rows
     reach them) identical to numpy's.
     """
-    s = sorted_values
-    n = s.count().cast(pl.Int64)  # the non-null values come first
+    n = sorted_values.count().cast(pl.Int64)  # the non-null values come first
+    # a trailing null keeps every index in bounds when a key has no values (n = 0:
+    # the index is -1 or 0), so the quantile is null there rather than an error
+    s = sorted_values.append(pl.lit(None, dtype=pl.Float64))
     q = pl.lit(pl.Series(np.asarray(levels, dtype=np.float64)))
     h = (n - 1).cast(pl.Float64) * q
     lo = h.floor()

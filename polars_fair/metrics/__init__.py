@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from polars_fair.metrics._criteria import criterion_table
 from polars_fair.metrics._rates import COMPOSITES, RATES, SCORE_RATES, Counts, rate_expr, safe_div
-from polars_fair.metrics._reference import require_nonempty, require_reference, require_unshadowed
+from polars_fair.metrics._reference import (
+    build_nonempty,
+    require_nonempty,
+    require_reference,
+    require_rows,
+    require_unshadowed,
+)
 from polars_fair.metrics._tables import METRIC_DTYPE, disparity_table, rates_table
 
 __all__ = [
@@ -21,7 +27,9 @@ __all__ = [
     "disparity_table",
     "rate_expr",
     "rates_table",
+    "build_nonempty",
     "require_nonempty",
+    "require_rows",
     "require_reference",
     "require_unshadowed",
     "safe_div",

@@ -6,7 +6,7 @@ statistics table (one row per group), so a reference costs no extra pass.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import polars as pl
@@ -22,7 +22,14 @@ from polars_fair._validate import (
 )
 from polars_fair.exceptions import EmptyDataError, ReferenceGroupError
 
-__all__ = ["is_reference", "require_nonempty", "require_reference", "require_unshadowed"]
+__all__ = [
+    "build_nonempty",
+    "is_reference",
+    "require_nonempty",
+    "require_reference",
+    "require_rows",
+    "require_unshadowed",
+]
 
 
 def _equals(col: str, value: Any) -> pl.Expr:
@@ -121,3 +128,34 @@ def require_unshadowed(
                 raise ReferenceGroupError(msg)
 
     return check_in_plan(stats, check)
+
+
+# ---- empty input: one rule for every method (issue 14, class 4) ----------------------
+#
+# A derivation that returns its reduction unchanged (``group_stats``,
+# ``regression_stats``, ...) *is* the reduction table, and an empty one is valid: it
+# is the identity of merging partitions. Every other result needs rows, so an empty
+# reduction raises :class:`EmptyDataError` (at collect time on the lazy path),
+# before a derivation can turn "no rows" into an empty table, a None or a raw
+# Polars error.
+
+
+def build_nonempty(
+    reduced: pl.LazyFrame, build: Callable[[pl.LazyFrame], pl.LazyFrame]
+) -> pl.LazyFrame:
+    """``build(reduced)``, raising :class:`EmptyDataError` at collect on an empty reduction.
+
+    A `build` that returns its input unchanged gets the reduction as it is.
+    """
+    checked = require_nonempty(reduced)
+    out = build(checked)
+    return reduced if out is checked else out
+
+
+def require_rows(table: pl.DataFrame, build: Callable[[pl.LazyFrame], pl.LazyFrame]) -> None:
+    """Raise :class:`EmptyDataError` if a collected reduction is empty and `build` needs rows."""
+    if table.height:
+        return
+    probe = table.lazy()
+    if build(probe) is not probe:
+        raise EmptyDataError(MSG_EMPTY.format(where=""))
