@@ -37,6 +37,7 @@ from polars_fair.metrics import (
     require_nonempty,
     require_reference,
     require_unshadowed,
+    warn_one_group,
 )
 from polars_fair.metrics._criteria import Formula
 from polars_fair.metrics._measures import measure_disparity_table
@@ -205,6 +206,7 @@ def criterion_plan(
     method_ = check_method(method, reference_group)
     agg_ = check_agg(agg)
     stats, reference = checked_reference(stats, method_, reference_group, by, sensitive)
+    stats = warn_one_group(stats, sensitive, by)
     return criterion_table(
         stats, name=name, measures=measures, kind=kind,  # type: ignore[arg-type]
         method=method_, agg=agg_, by=by, sensitive=sensitive,

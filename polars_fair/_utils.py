@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Final
 
 import polars as pl
@@ -21,8 +23,10 @@ __all__ = [
     "derive_engine",
     "find_stacklevel",
     "over",
+    "eager_warnings",
     "per_key",
     "stack",
+    "warn_data",
 ]
 
 
@@ -134,3 +138,29 @@ def stack(parts: Sequence[pl.LazyFrame], by: Sequence[str] = ()) -> pl.LazyFrame
     numbered = [p.with_columns(pl.lit(i, dtype=pl.Int32).alias(_PART)) for i, p in enumerate(parts)]
     table = pl.concat(numbered, how="vertical")
     return table.sort([*by, _PART], nulls_last=True, maintain_order=True).drop(_PART)
+
+
+#: How many eager runs are under way (see :func:`eager_warnings`).
+_EAGER_RUNS = [0]
+
+
+@contextlib.contextmanager
+def eager_warnings() -> Iterator[None]:
+    """Let the in-plan checks warn while the DataFrame namespace runs a plan.
+
+    polars_fair warns on the eager path only (a LazyFrame method returns a plan and
+    stays silent): checks that run inside the plan on a tiny aggregate (a label that
+    never equals `pos_label`, a lone group, cancelling sums) find things worth a
+    warning, and :func:`warn_data` issues it only within this context.
+    """
+    _EAGER_RUNS[0] += 1
+    try:
+        yield
+    finally:
+        _EAGER_RUNS[0] -= 1
+
+
+def warn_data(msg: str, category: type[Warning]) -> None:
+    """Issue a warning found by an in-plan check, on the eager path only."""
+    if _EAGER_RUNS[0]:
+        warnings.warn(msg, category, stacklevel=find_stacklevel())

@@ -398,6 +398,8 @@ def check_sums_finite(
     `sources` maps each sum column to the input it adds up (for the message). The
     values were checked finite before, so an infinite or NaN sum is an overflow.
     """
+    if keys:
+        table = table.sort(keys, nulls_last=True)
     for column, source in sources.items():
         if column not in table.columns:
             continue

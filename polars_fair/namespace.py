@@ -25,7 +25,7 @@ from polars_fair._ns_multiclass import MulticlassMethods
 from polars_fair._ns_regression import RegressionMethods
 from polars_fair._ns_report import ReportMethods
 from polars_fair._ns_scores import ScoreMethods
-from polars_fair._utils import derive_engine
+from polars_fair._utils import derive_engine, eager_warnings
 from polars_fair._validate import check_confidence, check_min_size
 from polars_fair.metrics import build_nonempty, require_rows
 
@@ -2494,10 +2494,12 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
         zero_division: float | None = None,
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> pl.DataFrame:
-        table = reduced.collect()
-        require_rows(table, build)
-        warn_about(table if warn_rows is None else warn_rows(table), keys, measures, zero_division)
-        return build(table.lazy()).collect(engine=derive_engine(table.height))
+        with eager_warnings():
+            table = reduced.collect()
+            require_rows(table, build)
+            warned = table if warn_rows is None else warn_rows(table)
+            warn_about(warned, keys, measures, zero_division)
+            return build(table.lazy()).collect(engine=derive_engine(table.height))
 
     def _derive_scalar(
         self,

@@ -21,14 +21,13 @@ scale-out rely on (see :func:`merge_group_stats`).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_fair._utils import check_in_plan, find_stacklevel
+from polars_fair._utils import check_in_plan, warn_data
 from polars_fair._validate import (
     MSG_LABEL_VALUES,
     MSG_POS_LABEL_ABSENT,
@@ -115,7 +114,7 @@ def warn_if_never_positive(label: _Label, values: Sequence[object], pos_label: o
         param=label.param, name=label.name, pos_label=pos_label,
         found=format_values(_sorted_values(list(values))), example=example,
     )  # fmt: skip
-    warnings.warn(msg, DegenerateDataWarning, stacklevel=find_stacklevel())
+    warn_data(msg, DegenerateDataWarning)
 
 
 def _label_checker(

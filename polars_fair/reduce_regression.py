@@ -18,7 +18,6 @@ Two reductions, both lazy:
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from polars_fair._utils import check_in_plan, find_stacklevel
+from polars_fair._utils import check_in_plan, warn_data
 from polars_fair._validate import (
     CANCELLATION_TOLERANCE,
     MSG_CANCELLATION,
@@ -157,6 +156,8 @@ def warn_cancellation(table: pl.DataFrame, column: _Column, keys: Sequence[str])
     spread = pl.col(_RANGE + column.param)
     rms = pl.col(_SQ + column.param).sqrt()
     flagged = table.filter((spread > 0) & (spread < CANCELLATION_TOLERANCE * rms))
+    if keys:
+        flagged = flagged.sort(keys, nulls_last=True)
     if not flagged.height:
         return
     rows = flagged.select(keys).rows() if keys else [("all",)]
@@ -167,7 +168,7 @@ def warn_cancellation(table: pl.DataFrame, column: _Column, keys: Sequence[str])
         groups=groups, example=f"{centre:.6g} ± {flagged.get_column(_RANGE + column.param)[0]:.3g}",
         centre=float(f"{centre:.3g}"),
     )  # fmt: skip
-    warnings.warn(msg, NumericalWarning, stacklevel=find_stacklevel())
+    warn_data(msg, NumericalWarning)
 
 
 def regression_stats(

@@ -14,6 +14,7 @@ from polars_fair.metrics._reference import (
     require_reference,
     require_rows,
     require_unshadowed,
+    warn_one_group,
 )
 from polars_fair.metrics._tables import METRIC_DTYPE, disparity_table, rates_table
 
@@ -32,5 +33,6 @@ __all__ = [
     "require_rows",
     "require_reference",
     "require_unshadowed",
+    "warn_one_group",
     "safe_div",
 ]

@@ -11,16 +11,17 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import check_in_plan, over
+from polars_fair._utils import check_in_plan, over, warn_data
 from polars_fair._validate import (
     MSG_EMPTY,
+    MSG_ONE_GROUP,
     MSG_REFERENCE_ABSENT,
     MSG_REFERENCE_SHADOWED,
     POLICY_NAMES,
     check_reference_dtypes,
     format_values,
 )
-from polars_fair.exceptions import EmptyDataError, ReferenceGroupError
+from polars_fair.exceptions import DegenerateDataWarning, EmptyDataError, ReferenceGroupError
 
 __all__ = [
     "build_nonempty",
@@ -29,6 +30,7 @@ __all__ = [
     "require_reference",
     "require_rows",
     "require_unshadowed",
+    "warn_one_group",
 ]
 
 
@@ -159,3 +161,33 @@ def require_rows(table: pl.DataFrame, build: Callable[[pl.LazyFrame], pl.LazyFra
     probe = table.lazy()
     if build(probe) is not probe:
         raise EmptyDataError(MSG_EMPTY.format(where=""))
+
+
+def warn_one_group(stats: pl.LazyFrame, sensitive: Sequence[str], by: list[str]) -> pl.LazyFrame:
+    """Warn at collect time when a batch key has fewer than two groups with rows.
+
+    A criterion then compares a group with itself (0 or 1, fairlearn's value) and
+    says nothing about fairness: an all-null sensitive column is the usual cause.
+    """
+
+    def check(df: pl.DataFrame) -> None:
+        counted = df.filter(pl.col("n") > 0) if "n" in df.columns else df
+        per_key = (
+            counted.group_by(by).agg(pl.len().alias("__pf_groups"), pl.col(*sensitive).first())
+            if by
+            else counted.select(pl.len().alias("__pf_groups"), pl.col(*sensitive).first())
+        )
+        lonely = per_key.filter(pl.col("__pf_groups") == 1)
+        if lonely.height == 0:
+            return
+        if by:
+            lonely = lonely.sort(by, nulls_last=True)
+        first = lonely.row(0, named=True)
+        group = tuple(first[s] for s in sensitive)
+        where = f" for {dict((k, first[k]) for k in by)}" if by else ""
+        msg = MSG_ONE_GROUP.format(
+            names=list(sensitive), where=where, group=group[0] if len(group) == 1 else group
+        )
+        warn_data(msg, DegenerateDataWarning)
+
+    return check_in_plan(stats, check)
