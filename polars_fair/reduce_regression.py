@@ -29,6 +29,7 @@ from polars_fair._utils import check_in_plan, warn_data
 from polars_fair._validate import (
     CANCELLATION_TOLERANCE,
     MSG_CANCELLATION,
+    MSG_EMPTY,
     MSG_WEIGHT_VALUES,
     check_sums_finite,
     format_values,
@@ -36,7 +37,12 @@ from polars_fair._validate import (
     resolve_keys,
     resolve_weight,
 )
-from polars_fair.exceptions import InvalidParameterError, NumericalWarning, ValueRangeError
+from polars_fair.exceptions import (
+    EmptyDataError,
+    InvalidParameterError,
+    NumericalWarning,
+    ValueRangeError,
+)
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns
@@ -327,6 +333,11 @@ def _numpy_quantiles(sorted_values: pl.Expr, levels: Sequence[float]) -> pl.Expr
     return upper * (b - d * (1 - gamma)) + (1 - upper) * (a + d * gamma)
 
 
+def _require_rows(table: pl.DataFrame) -> None:
+    if table.height == 0:
+        raise EmptyDataError(MSG_EMPTY.format(where=""))
+
+
 def quantile_grid_stats(
     frame: pl.DataFrame | pl.LazyFrame,
     *,
@@ -402,7 +413,10 @@ def quantile_grid_stats(
     y = pl.col(_Y)
 
     # sorted once (nulls last); the thresholds and the row matching both read it
-    ranked = lf.select(*keys, column.expr.alias(_Y)).sort(_Y, nulls_last=True).cache()
+    ranked = lf.select(*keys, column.expr.alias(_Y)).sort(_Y, nulls_last=True)
+    # no rows: EmptyDataError here, before the per-key quantiles (Polars 2.1 panics on
+    # those over an empty frame with batch keys); the sort materialises the rows anyway
+    ranked = check_in_plan(ranked, _require_rows).cache()
     level_frame = pl.LazyFrame(
         {
             _J: pl.Series(range(len(levels)), dtype=pl.Int64),
