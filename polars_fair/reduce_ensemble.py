@@ -29,7 +29,9 @@ import polars as pl
 from polars_fair._utils import check_in_plan
 from polars_fair._validate import (
     MSG_WEIGHT_VALUES,
+    WEIGHT_HINT,
     as_python,
+    check_sums_finite,
     resolve_column,
     resolve_keys,
     resolve_weight,
@@ -208,6 +210,9 @@ def _checker(name: str, weight: str | None) -> Callable[[pl.DataFrame], None]:
         if weight is not None and int(table["__pf_wbad"].sum()):
             found = f"{int(table['__pf_wbad'].sum())} negative, infinite or NaN weight(s)"
             raise ValueRangeError(MSG_WEIGHT_VALUES.format(name=weight, found=found))
+        if weight is not None:  # every weighted sum is at most the weight total
+            total = pl.DataFrame({"n": [table.get_column("n").sum()]})
+            check_sums_finite(total, {"n": f"`sample_weight` column {weight!r}"}, WEIGHT_HINT)
 
     return check
 

@@ -19,6 +19,8 @@ import polars as pl
 from polars_fair._utils import check_in_plan
 from polars_fair._validate import (
     MSG_WEIGHT_VALUES,
+    WEIGHT_HINT,
+    check_sums_finite,
     format_values,
     resolve_column,
     resolve_keys,
@@ -76,6 +78,9 @@ def _checker(
         if weight is not None and int(cells[_WBAD].sum()):
             bad = f"{int(cells[_WBAD].sum())} negative, infinite or NaN weight(s)"
             raise ValueRangeError(MSG_WEIGHT_VALUES.format(name=weight, found=bad))
+        if weight is not None:  # every weighted count is at most the weight total
+            total = pl.DataFrame({"n": [cells.get_column("__pf_wsum").sum()]})
+            check_sums_finite(total, {"n": f"`sample_weight` column {weight!r}"}, WEIGHT_HINT)
 
     return check
 

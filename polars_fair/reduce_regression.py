@@ -31,6 +31,7 @@ from polars_fair._validate import (
     MSG_CANCELLATION,
     MSG_EMPTY,
     MSG_WEIGHT_VALUES,
+    WEIGHT_HINT,
     check_sums_finite,
     format_values,
     resolve_column,
@@ -119,13 +120,14 @@ def _finite_checker(
     def _check_sums(table: pl.DataFrame) -> None:
         names = {c.param: f"`{c.param}` column {c.name!r}" for c in columns}
         both = " and ".join(names.values())
+        if weight is not None:
+            weights = {"n": f"`sample_weight` column {weight!r}"}
+            check_sums_finite(table, weights, WEIGHT_HINT, keys)
         sources = {
             "sum_pred": names["y_pred"], "sum_pred_sq": names["y_pred"],
             "sum_true": names.get("y_true", ""), "sum_true_sq": names.get("y_true", ""),
             "sum_pred_true": both, "sum_abs_error": both, "sum_sq_error": both,
         }  # fmt: skip
-        if weight is not None:
-            sources["n"] = f"`sample_weight` column {weight!r}"
         hint = (
             "rescale the values, e.g. `pl.col(...) / 1e100` (predictions and true values by "
             "the same factor): ratios and correlations do not change"
