@@ -148,6 +148,9 @@ RESERVED_NAMES = frozenset(
 
 #: The prefix of polars_fair's internal columns; no key column may start with it.
 INTERNAL_PREFIX = "__pf_"
+#: Keys polars_fair adds itself (the whole population as one group, for the
+#: inequality indices without `sensitive_features`): exempt from the prefix rule.
+INTERNAL_KEYS = frozenset({"__pf_population"})
 
 MSG_INTERNAL_NAME = (
     "column {name!r} (given as `{param}`) starts with {prefix!r}, the prefix polars_fair "
@@ -237,7 +240,7 @@ def check_key_name(name: str, param: str, family: str = "binary") -> None:
     named like a column polars_fair adds would be overwritten (or raise Polars'
     ``DuplicateError``) somewhere downstream.
     """
-    if name.startswith(INTERNAL_PREFIX):
+    if name.startswith(INTERNAL_PREFIX) and name not in INTERNAL_KEYS:
         msg = MSG_INTERNAL_NAME.format(
             name=name, param=param, prefix=INTERNAL_PREFIX, new=name.lstrip("_")
         )
