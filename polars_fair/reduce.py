@@ -123,14 +123,18 @@ def _label_checker(
     """Build the in-plan check of label values and weights on the partial table."""
 
     def check(partial: pl.DataFrame) -> None:
+        _check(partial)
+        # the data is valid: say so where a label column never equals `pos_label`
+        for label in labels:
+            values = partial.get_column(label.alias).drop_nulls().unique().to_list()
+            warn_if_never_positive(label, values, True if label.is_bool else pos_label)
+
+    def _check(partial: pl.DataFrame) -> None:
         negatives: dict[str, set[object]] = {}
         for label in labels:
             if label.is_bool:
-                bools = partial.get_column(label.alias).drop_nulls().unique().to_list()
-                warn_if_never_positive(label, bools, True)
                 continue
             values = partial.get_column(label.alias).drop_nulls().unique().to_list()
-            warn_if_never_positive(label, values, pos_label)
             others = {v for v in values if v != pos_label}
             negatives[label.alias] = others
             if len(others) > 1:
