@@ -69,6 +69,7 @@ __all__ = [
     "MSG_WEIGHT_VALUES",
     "MSG_ZERO_DIVISION",
     "OUTPUT_NAMES",
+    "TABLE_NAMES",
     "POLICY_NAMES",
     "RESERVED_NAMES",
 ]
@@ -184,16 +185,39 @@ _BINARY_CRITERIA = (
     "calibration_difference", "expected_calibration_error", "roc_auc",
 )  # fmt: skip
 _BINARY_TABLE_COLUMNS = (
-    # intervals, flags, summary and bootstrap tables
-    "ci_low", "ci_high", "small_group", "criterion", "ideal", "fair_low", "fair_high",
-    "verdict", "p_value", "min_group_n", "replicate", "n_defined",
-    "difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high",
-    # score reductions, calibration, ROC and threshold tables
-    "sum_prob_pos", "sum_prob_neg", "bin", "bin_low", "bin_high", "mean_prob",
-    "fraction_positive", "calibration_gap", "gap", "threshold", "tpr", "fpr",
-    # trade-offs and the inequality indices
-    "criteria", "condition", "compatible", "required", "actual", "mean", "std",
+    # flags and intervals of by_group and disparities, score sums of group_stats
+    "small_group", "difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high",
+    "sum_prob_pos", "sum_prob_neg",
 )  # fmt: skip
+_SCORE_COLUMNS = (
+    # calibration, ROC and threshold tables (their keys are `by` and the groups)
+    "bin", "bin_low", "bin_high", "mean_prob", "fraction_positive", "calibration_gap",
+    "threshold", "tpr", "fpr",
+)  # fmt: skip
+#: Long tables whose keys are the `by` columns only: a `by` column may not take
+#: one of their column names (the groups are summarised away, so any name works).
+TABLE_NAMES: Mapping[str, frozenset[str]] = {
+    "summary": frozenset(
+        (
+            "criterion",
+            "value",
+            "ideal",
+            "fair_low",
+            "fair_high",
+            "verdict",
+            "ci_low",
+            "ci_high",
+            "p_value",
+            "min_group_n",
+        )
+    ),  # fmt: skip
+    "criteria_long": frozenset(("criterion", "value")),
+    "replicates": frozenset(("replicate",)),
+    "bootstrap": frozenset(
+        ("criterion", "value", "mean", "std", "ci_low", "ci_high", "n_defined", "replicate")
+    ),
+    "tradeoffs": frozenset(("criteria", "compatible", "condition", "required", "actual", "gap")),
+}
 _REGRESSION_MEASURES = (
     "mean_prediction", "std_prediction", "mean_true", "rmse", "mae", "correlation",
 )  # fmt: skip
@@ -226,6 +250,11 @@ OUTPUT_NAMES: Mapping[str, frozenset[str]] = {
     "regression": RESERVED_NAMES
     | _with_comparisons(_REGRESSION_MEASURES, ("_difference", "_ratio"))
     | frozenset(_REGRESSION_COLUMNS),
+    "scores": RESERVED_NAMES
+    | _with_comparisons(_RATE_NAMES, ("_difference", "_ratio", "_ci_low", "_ci_high"))
+    | frozenset(_BINARY_CRITERIA)
+    | frozenset(_BINARY_TABLE_COLUMNS)
+    | frozenset(_SCORE_COLUMNS),
     "ensemble": RESERVED_NAMES
     | _with_comparisons(_ENSEMBLE_MEASURES, ("_difference", "_ratio"))
     | frozenset(f"sum_{m}" for m in _ENSEMBLE_MEASURES),
@@ -248,6 +277,20 @@ def check_key_name(name: str, param: str, family: str = "binary") -> None:
     if name in OUTPUT_NAMES[family]:
         msg = MSG_RESERVED.format(name=name, param=param)
         raise InvalidParameterError(msg)
+
+
+def check_table_keys(table: str, by: Sequence[str], sensitive: Sequence[str] = ()) -> None:
+    """Refuse key columns named like a column of the long table `table` (``TABLE_NAMES``).
+
+    Called by the builders of the long tables (summary, bootstrap, trade-offs), whose
+    columns depend on the method rather than on the reduction it reads.
+    """
+    names = TABLE_NAMES[table]
+    for param, keys in (("by", by), ("sensitive_features", sensitive)):
+        for i, name in enumerate(keys):
+            if name in names or name in keys[:i]:  # a repeat: a column the table adds
+                msg = MSG_RESERVED.format(name=name, param=param)
+                raise InvalidParameterError(msg)
 
 
 def check_single_output(expr: pl.Expr, param: str) -> None:

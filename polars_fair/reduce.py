@@ -288,9 +288,14 @@ def resolve_inputs(
     sample_weight: IntoColumn | None,
     pos_label: PosLabel,
     y_prob: IntoColumn | None = None,
+    family: str = "binary",
 ) -> Inputs:
-    """Check the schema and resolve every column of a reduction (reads no data)."""
-    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
+    """Check the schema and resolve every column of a reduction (reads no data).
+
+    `family` names the tables the reduction feeds (``"scores"`` for the score
+    histograms): their columns are refused as key names.
+    """
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by, family)
     labels: list[_Label] = []
     for param, spec, alias in (
         ("y_true", y_true, "__pf_y_true"),

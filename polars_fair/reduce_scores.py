@@ -90,7 +90,7 @@ def _inputs(
 ) -> Inputs:
     return resolve_inputs(
         frame, y_true=y_true, y_pred=None, sensitive_features=sensitive_features, by=by,
-        sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
+        sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob, family="scores",
     )  # fmt: skip
 
 

@@ -113,8 +113,16 @@ def method_kwargs(name: str, *, group: str = "g", by: str | None = None) -> dict
     return kw
 
 
+_SCORES = frozenset(
+    {"abroca", "calibration", "calibration_difference", "expected_calibration_error",
+     "roc_auc", "roc_curve", "threshold_sweep"}
+)  # fmt: skip
+
+
 def family(name: str) -> str:
     """The reduction family of a method (the key of ``_validate.OUTPUT_NAMES``)."""
+    if name in _SCORES:
+        return "scores"
     if name in _REGRESSION:
         return "regression"
     if name.startswith("multiclass_"):
@@ -136,6 +144,14 @@ def option_sets(name: str) -> list[dict[str, Any]]:
     if family(name) == "binary" and y_prob is not None and y_prob.default is None:
         sets.append({"y_prob": "s"})
     return sets
+
+
+def all_options(name: str) -> dict[str, Any]:
+    """Every optional argument that adds output columns, at once."""
+    out: dict[str, Any] = {}
+    for options in option_sets(name):
+        out.update(options)
+    return out
 
 
 def collect(out: Any, kind: str, name: str | None = None) -> Any:

@@ -21,12 +21,11 @@ import polars as pl
 import pytest
 from hardening_cases import (
     TERMINAL,
+    all_options,
     collect,
-    family,
     frame,
     lazy_methods,
     method_kwargs,
-    option_sets,
 )
 from polars.testing import assert_frame_equal, assert_series_equal
 
@@ -35,7 +34,6 @@ from polars_fair._validate import (
     MSG_INTERNAL_NAME,
     MSG_MULTI_OUTPUT,
     MSG_RESERVED,
-    OUTPUT_NAMES,
 )
 from polars_fair.exceptions import InvalidParameterError
 
@@ -50,9 +48,8 @@ def _outputs(name: str) -> set[str]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for by in (None, "b"):
-            for extra in option_sets(name):
-                lf = getattr(df.lazy().fair, name)(**method_kwargs(name, by=by), **extra)
-                names |= set(lf.collect_schema().names())
+            lf = getattr(df.lazy().fair, name)(**method_kwargs(name, by=by), **all_options(name))
+            names |= set(lf.collect_schema().names())
     return names - {"g", "b"}
 
 
@@ -63,28 +60,52 @@ def _call(df: pl.DataFrame, kind: str, name: str, **kw: Any) -> Any:
         return collect(getattr(target.fair, name)(**kw), kind, name)
 
 
-@pytest.mark.parametrize("name", METHODS)
-def test_every_output_column_is_declared(name: str) -> None:
-    undeclared = _outputs(name) - OUTPUT_NAMES[family(name)]
-    assert not undeclared, f"{name} outputs {sorted(undeclared)}: add them to OUTPUT_NAMES"
+def _key_frame(param: str, key: str) -> tuple[pl.DataFrame, dict[str, Any]]:
+    """The audit frame with its `param` key column named `key`, and the call's keywords."""
+    if param == "sensitive_features":
+        return frame(group=key), {"sensitive_features": key}
+    return frame(batch=key), {"by": key}
 
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name", METHODS)
-def test_key_named_like_any_output_column_is_refused(name: str, kind: str) -> None:
+def test_key_named_like_an_output_survives_or_is_refused(name: str, kind: str) -> None:
+    """Rename invariance: naming a key like any output column changes nothing but that name.
+
+    For every column the method's plans can output, a key (sensitive feature or batch
+    key) of that name either gives an error naming the column and the fix, or the
+    same result as a neutral name, with the key column renamed.
+    """
     outputs = sorted(_outputs(name))
     assert outputs
-    for clash in outputs:
-        for param in ("sensitive_features", "by"):
-            if param == "by" and "by" not in method_kwargs(name, by="b"):
+    options = all_options(name)
+    refused = 0
+    for param, neutral_name in (("sensitive_features", "g"), ("by", "b")):
+        df, keys = _key_frame(param, neutral_name)
+        neutral = _call(df, kind, name, **{**method_kwargs(name), **options, **keys})
+        for clash in outputs:
+            df, keys = _key_frame(param, clash)
+            kw = {**method_kwargs(name, group="g"), **options, **keys}
+            try:
+                got = _call(df, kind, name, **kw)
+            except InvalidParameterError as exc:
+                message = str(exc)
+                refused += 1
+            else:
+                message = ""
+            if message:
+                assert message == MSG_RESERVED.format(name=clash, param=param)
                 continue
-            df = frame(group=clash) if param == "sensitive_features" else frame(batch=clash)
-            kw = method_kwargs(name, group=clash if param == "sensitive_features" else "g")
-            if param == "by":
-                kw["by"] = clash
-            msg = MSG_RESERVED.format(name=clash, param=param)
-            with pytest.raises(InvalidParameterError, match=re.escape(msg)):
-                _call(df, kind, name, **kw)
+            if isinstance(neutral, pl.DataFrame):
+                expected = (
+                    neutral.rename({neutral_name: clash})
+                    if neutral_name in neutral.columns
+                    else neutral
+                )
+                assert_frame_equal(got, expected, check_exact=False)
+            else:
+                assert got == neutral, (name, param, clash)
+    assert refused  # at least the method's own output columns are refused as keys
 
 
 CASES = [

@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair._utils import over, stack
+from polars_fair._validate import check_table_keys
 from polars_fair.metrics._criteria import criterion_table
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
@@ -100,6 +101,7 @@ def criteria_long(
     zero_division: float | None,
 ) -> pl.LazyFrame:
     """Several criteria as a long table ``by…, criterion, value`` (criteria in order)."""
+    check_table_keys("criteria_long", by)
     parts = [
         criterion_value_table(
             stats, name=name, method=method, by=by, sensitive=sensitive, reference=reference,
@@ -218,6 +220,7 @@ def summary_table(
     min_group_size: float,
 ) -> pl.LazyFrame:
     """One row per (batch key, criterion): value, band, verdict, interval, p-value."""
+    check_table_keys("summary", by)
     stats = stats.cache()  # every criterion reads the same (small) table
     ref = reference if reference is not None else "largest"
     smallest = stats.group_by(by).agg(pl.col("n").min()) if by else stats.select(pl.col("n").min())
