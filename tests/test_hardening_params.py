@@ -169,3 +169,63 @@ def test_group_named_like_a_policy_is_not_shadowed(kind: str, name: str, policy:
         assert_frame_equal(got, expected, check_row_order=False, check_exact=False)
     else:
         assert got == pytest.approx(expected, rel=1e-12)
+
+
+# ---- the same checks through the command line (real subprocess runs) ------------------
+
+
+def _cli(cwd: Any, *args: str) -> Any:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]  # this checkout's package, not another
+    env = {**__import__("os").environ, "PYTHONPATH": str(root)}
+    return subprocess.run(
+        [sys.executable, "-m", "polars_fair", "audit", *args],
+        capture_output=True, text=True, cwd=cwd, timeout=120, check=False, env=env,
+    )  # fmt: skip
+
+
+def _write(tmp_path: Any, dtype: pl.DataType) -> str:
+    a, x = {
+        pl.Int64: (1, 2),
+        pl.Datetime("us", "UTC"): (dt.datetime(2020, 1, 1, tzinfo=dt.UTC),
+                                  dt.datetime(2021, 1, 1, tzinfo=dt.UTC)),
+    }[dtype]  # fmt: skip
+    path = tmp_path / "audit.parquet"
+    _with_groups(frame(), a, x, dtype).write_parquet(path)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "given", "words"),
+    [
+        (pl.Int64, "one", ["value 'one' (str)", "dtype Int64", "the groups are numbers"]),
+        (pl.Datetime("us", "UTC"), "banana", ["dtype Datetime", "timezone-aware (UTC)"]),
+    ],
+)
+def test_cli_reference_group_of_the_wrong_type(
+    tmp_path: Any, dtype: pl.DataType, given: str, words: list[str]
+) -> None:
+    path = _write(tmp_path, dtype)
+    proc = _cli(tmp_path, path, "--y-true", "y", "--y-pred", "p", "--sensitive-features", "g",
+                "--reference-group", given)  # fmt: skip
+    assert proc.returncode == 2
+    assert "`reference_group`" in proc.stderr
+    assert "column 'g'" in proc.stderr
+    for word in words:
+        assert word in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("dtype", "given"), [(pl.Int64, "1"), (pl.Datetime("us", "UTC"), "2020-01-01")]
+)
+def test_cli_reference_group_is_read_as_the_column_type(
+    tmp_path: Any, dtype: pl.DataType, given: str
+) -> None:
+    path = _write(tmp_path, dtype)
+    proc = _cli(tmp_path, path, "--y-true", "y", "--y-pred", "p", "--sensitive-features", "g",
+                "--reference-group", given, "--format", "json")  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr  # 1: a verdict gate, not an input error
+    assert "polars-fair: error" not in proc.stderr
