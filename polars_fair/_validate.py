@@ -44,7 +44,6 @@ __all__ = [
     "CANCELLATION_TOLERANCE",
     "MSG_CANCELLATION",
     "MSG_EMPTY_NAMES",
-    "MSG_MIXED_SIGNS",
     "MSG_SUM_OVERFLOW",
     "WEIGHT_HINT",
     "MSG_ONE_GROUP",
@@ -423,11 +422,6 @@ MSG_CANCELLATION = (
     "reads as 0)\n\nHint: centre the column first, e.g. `{param}=pl.col({name!r}) - "
     "{centre!r}`"
 )
-MSG_MIXED_SIGNS = (
-    "the ratio of mean predictions compares groups whose means have different signs or "
-    "include 0{where}, so it is not a measure of disparity and is reported as null"
-    "\n\nHint: use `average_score_difference`, or shift the predictions to be positive"
-)
 WEIGHT_HINT = (
     "rescale the weights, e.g. divide them by their maximum: multiplying every weight "
     "by the same factor changes no rate or criterion"
@@ -521,7 +515,7 @@ def check_keys(
 ) -> None:
     """Check that the grouping columns exist, are distinct and do not clash.
 
-    `family` names the kind of reduction (``"binary"``, ``"regression"``,
+    `family` names the kind of reduction (``"binary"``, ``"scores"``, ``"regression"``,
     ``"ensemble"``, ``"multiclass"``): its results' columns are refused as key names.
     """
     if not sensitive:
