@@ -82,7 +82,6 @@ MSG_REGRESSION_VALUES = (
 _BAD = "__pf_bad_"
 _WBAD = "__pf_wbad"
 _RANGE = "__pf_range_"
-_SQ = "__pf_sq_"
 _Y = "__pf_y"
 _J = "__pf_j"
 
@@ -162,7 +161,8 @@ def warn_cancellation(table: pl.DataFrame, column: _Column, keys: Sequence[str])
     each group tell, at no extra pass.
     """
     spread = pl.col(_RANGE + column.param)
-    rms = pl.col(_SQ + column.param).sqrt()
+    squares = "sum_pred_sq" if column.param == "y_pred" else "sum_true_sq"
+    rms = (pl.col(squares) / pl.col("n")).sqrt()  # the (weighted) root mean square
     flagged = table.filter((spread > 0) & (spread < CANCELLATION_TOLERANCE * rms))
     if keys:
         flagged = flagged.sort(keys, nulls_last=True)
@@ -270,22 +270,19 @@ def regression_stats(
             kept(err.abs()).sum().alias("sum_abs_error"),
             kept(err * err).sum().alias("sum_sq_error"),
         ]
-    # validity checks cost one cheap aggregate per column; the precision check two more
-    # (the range and the unweighted mean square of each column)
+    # validity checks cost one cheap aggregate per column; the precision check one more
+    # (the range of each column, read against its mean square from the sums)
     aggs += [(~c.expr.is_finite()).sum().alias(_BAD + c.param) for c in columns]
     for c in columns:
         counted = pl.when(valid).then(c.expr)
-        aggs += [
-            (counted.max() - counted.min()).alias(_RANGE + c.param),
-            (counted * counted).mean().alias(_SQ + c.param),
-        ]
+        aggs.append((counted.max() - counted.min()).alias(_RANGE + c.param))
     if weight is not None:
         aggs.append(((weight < 0) | ~weight.is_finite()).sum().alias(_WBAD))
     keys = [*by_, *sens]
     table = lf.group_by(keys).agg(aggs)
     table = check_in_plan(table, _finite_checker(columns, weight_name, keys))
     drop = [_BAD + c.param for c in columns] + [_RANGE + c.param for c in columns]
-    drop += [_SQ + c.param for c in columns] + ([_WBAD] if weight is not None else [])
+    drop += [_WBAD] if weight is not None else []
     table = table.drop(drop)
     if weight is None:
         table = table.with_columns(pl.col("n").cast(pl.Int64))
