@@ -10,24 +10,70 @@ once, warns about excluded rows, then derives and collects the result. Mixins ca
 
 from __future__ import annotations
 
+import functools
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import polars as pl
 
 from polars_fair._api import check_zd, criterion_plan
 from polars_fair._validate import normalize_reference
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics._catalogue import CATALOGUE, Criterion
 from polars_fair.metrics._criteria import Formula
 
-__all__ = ["Build", "NamespaceBase", "ScalarT", "TableT", "pair_reference", "with_example"]
+__all__ = [
+    "STUBS",
+    "Build",
+    "NamespaceBase",
+    "ScalarT",
+    "TableT",
+    "criterion_stub",
+    "pair_reference",
+    "with_example",
+]
 
 TableT = TypeVar("TableT", pl.DataFrame, pl.LazyFrame)
 ScalarT = TypeVar("ScalarT")
 F = TypeVar("F", bound=Callable[..., Any])
 #: A derivation: from the (lazy or collected) reduction to the result plan.
 Build = Callable[[pl.LazyFrame], pl.LazyFrame]
+#: Computes a criterion: (namespace, its catalogue entry, every keyword) -> result.
+Run = Callable[[Any, Criterion, dict[str, Any]], Any]
+#: The criterion stubs defined so far, by name (the catalogue test reads it).
+STUBS: dict[str, Callable[..., Any]] = {}
+
+
+def criterion_stub(*, doc: Callable[[Criterion], str], run: Run) -> Callable[[F], F]:
+    """Fill a typed criterion stub from its catalogue entry (the stub's name).
+
+    The stub keeps its signature (``inspect.signature`` follows ``__wrapped__``; the
+    type checkers read the stub itself); the body calls `run` with the stub's
+    defaults completed by the caller's keywords, and the docstring is ``doc(entry)``.
+    Calling the (empty) stub first lets Python check the arguments, with its own
+    ``TypeError`` messages.
+    """
+
+    def deco(stub: F) -> F:
+        entry = CATALOGUE[stub.__name__]
+        defaults = {
+            name: p.default
+            for name, p in inspect.signature(stub).parameters.items()
+            if p.default is not inspect.Parameter.empty
+        }
+
+        @functools.wraps(stub)
+        def method(self: Any, *args: Any, **params: Any) -> Any:
+            stub(self, *args, **params)  # only checks the arguments
+            return run(self, entry, {**defaults, **params})
+
+        method.__doc__ = doc(entry)
+        STUBS[entry.name] = method
+        return cast("F", method)
+
+    return deco
 
 
 class NamespaceBase(ABC, Generic[TableT, ScalarT]):

@@ -8,6 +8,9 @@ Holistic AI's regression metrics; docs/metrics/regression.md lists where and why
 they differ.
 """
 
+# mypy: disable-error-code="empty-body"
+# (the criterion stubs' bodies are supplied by the decorator)
+
 from __future__ import annotations
 
 import math
@@ -23,11 +26,19 @@ from polars_fair._api import (
     checked_reference,
     measure_disparities_plan,
 )
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
+from polars_fair._ns_base import (
+    NamespaceBase,
+    ScalarT,
+    TableT,
+    criterion_stub,
+    pair_reference,
+    with_example,
+)
 from polars_fair._utils import as_names
 from polars_fair._validate import check_method
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, require_reference
+from polars_fair.metrics._catalogue import Criterion
 from polars_fair.metrics._measures import measure_table
 from polars_fair.metrics._regression import (
     LABEL_MEASURES,
@@ -107,70 +118,41 @@ _CRITERION_DOC = """
 """
 
 
-def _regression_criterion(
-    name: str, measure: str, kind: str, title: str, definition: str, example: str
-) -> Callable[..., Any]:
-    """A criterion method comparing one regression measure across groups."""
-    needs_true = measure in LABEL_MEASURES
-
-    def with_truth(
-        self: Any,
-        *,
-        y_pred: IntoColumn,
-        sensitive_features: IntoColumns,
-        y_true: IntoColumn | None = None,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        method: Method | None = None,
-        reference_group: ReferenceGroup | None = None,
-        zero_division: float | None = None,
-    ) -> Any:
-        if y_true is None:
-            msg = f"`{name}` compares the {measure}, which needs `y_true`\n\nHint: pass `y_true=`"
-            raise InvalidParameterError(msg)
-        return self._measure_criterion(
-            name, measure, kind, y_pred=y_pred, y_true=y_true,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            method=method, reference_group=reference_group, zero_division=zero_division,
-        )  # fmt: skip
-
-    def predictions_only(
-        self: Any,
-        *,
-        y_pred: IntoColumn,
-        sensitive_features: IntoColumns,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        method: Method | None = None,
-        reference_group: ReferenceGroup | None = None,
-        zero_division: float | None = None,
-    ) -> Any:
-        return self._measure_criterion(
-            name, measure, kind, y_pred=y_pred, y_true=None,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            method=method, reference_group=reference_group, zero_division=zero_division,
-        )  # fmt: skip
-
-    method = with_truth if needs_true else predictions_only
+def _regression_doc(entry: Criterion) -> str:
+    """The docstring of a regression criterion, filled from its catalogue entry."""
+    needs_true = "y_true" in entry.inputs
     between = (
-        "largest minus smallest (>= 0)" if kind == "difference" else "smallest over largest (<= 1)"
+        "largest minus smallest (>= 0)"
+        if entry.kind == "difference"
+        else "smallest over largest (<= 1)"
     )
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = _CRITERION_DOC.format(
-        title=title,
-        measure=measure.replace("_", " "),
-        definition=definition,
+    return _CRITERION_DOC.format(
+        title=entry.title,
+        measure=entry.words,
+        definition=entry.formula,
         y_true=(
             "    y_true\n        Column (or expression) of numeric true values (required).\n"
             if needs_true
             else ""
         ),
         between=between,
-        name=name,
+        name=entry.name,
         args='y_pred="pred", y_true="y", ' if needs_true else 'y_pred="pred", ',
-        example=example,
+        example=entry.example,
     ).replace("    >>> DATA", _DATA.strip("\n"))
-    return method
+
+
+def _run(namespace: Any, entry: Criterion, params: dict[str, Any]) -> Any:
+    """Compute the regression criterion `entry` with the (complete) keyword `params`."""
+    (measure,) = entry.measures
+    if "y_true" in entry.inputs and params["y_true"] is None:
+        msg = f"`{entry.name}` compares the {measure}, which needs `y_true`\n\nHint: pass `y_true=`"
+        raise InvalidParameterError(msg)
+    params = {"y_true": None, **params}
+    return namespace._measure_criterion(entry.name, measure, entry.kind, **params)
+
+
+_regression_criterion = criterion_stub(doc=_regression_doc, run=_run)
 
 
 def _measures(y_true: IntoColumn | None) -> tuple[str, ...]:
@@ -512,48 +494,63 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
 
     # ---- criteria of per-group measures -------------------------------------------------
 
-    average_score_difference = _regression_criterion(
-        "average_score_difference", "mean_prediction", "difference",
-        "Difference in mean prediction between groups (statistical parity for regression).",
-        "the mean prediction of each group (Holistic AI's average score difference).",
-        "2.5",
-    )  # fmt: skip
-    average_score_ratio = _regression_criterion(
-        "average_score_ratio", "mean_prediction", "ratio",
-        "Ratio of mean predictions between groups.",
-        "the mean prediction of each group (Holistic AI's average score ratio).",
-        "0.5",
-    )  # fmt: skip
-    rmse_difference = _regression_criterion(
-        "rmse_difference", "rmse", "difference",
-        "Difference in root mean squared error between groups.",
-        "``sqrt(mean((y_pred - y_true)²))`` of each group.",
-        "0.4569",
-    )  # fmt: skip
-    rmse_ratio = _regression_criterion(
-        "rmse_ratio", "rmse", "ratio",
-        "Ratio of root mean squared errors between groups.",
-        "``sqrt(mean((y_pred - y_true)²))`` of each group (Holistic AI's RMSE ratio).",
-        "0.6547",
-    )  # fmt: skip
-    mae_difference = _regression_criterion(
-        "mae_difference", "mae", "difference",
-        "Difference in mean absolute error between groups.",
-        "``mean(|y_pred - y_true|)`` of each group.",
-        "0.5",
-    )  # fmt: skip
-    mae_ratio = _regression_criterion(
-        "mae_ratio", "mae", "ratio",
-        "Ratio of mean absolute errors between groups.",
-        "``mean(|y_pred - y_true|)`` of each group (Holistic AI's MAE ratio).",
-        "0.6",
-    )  # fmt: skip
-    correlation_difference = _regression_criterion(
-        "correlation_difference", "correlation", "difference",
-        "Difference in the correlation of prediction and truth between groups.",
-        "Pearson's r of prediction and truth in each group (Holistic AI's correlation difference).",
-        "0.3917",
-    )  # fmt: skip
+    # stubs: signatures only, bodies and docstrings from the catalogue
+
+    @_regression_criterion
+    def average_score_difference(
+        self, *, y_pred: IntoColumn, sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        method: Method | None = None, reference_group: ReferenceGroup | None = None,
+        zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_regression_criterion
+    def average_score_ratio(
+        self, *, y_pred: IntoColumn, sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        method: Method | None = None, reference_group: ReferenceGroup | None = None,
+        zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_regression_criterion
+    def rmse_difference(
+        self, *, y_pred: IntoColumn, sensitive_features: IntoColumns,
+        y_true: IntoColumn | None = None, by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_regression_criterion
+    def rmse_ratio(
+        self, *, y_pred: IntoColumn, sensitive_features: IntoColumns,
+        y_true: IntoColumn | None = None, by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_regression_criterion
+    def mae_difference(
+        self, *, y_pred: IntoColumn, sensitive_features: IntoColumns,
+        y_true: IntoColumn | None = None, by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_regression_criterion
+    def mae_ratio(
+        self, *, y_pred: IntoColumn, sensitive_features: IntoColumns,
+        y_true: IntoColumn | None = None, by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_regression_criterion
+    def correlation_difference(
+        self, *, y_pred: IntoColumn, sensitive_features: IntoColumns,
+        y_true: IntoColumn | None = None, by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
 
     # ---- two-group statistic ------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """Build the public-API snapshot compared by ``tests/test_api_snapshot.py``.
 
-Run ``python tests/api_snapshot.py`` to rewrite ``tests/api_snapshot.json`` (only
+Run ``PYTHONPATH=. python tests/api_snapshot.py`` from the repository root to rewrite ``tests/api_snapshot.json`` (only
 when a public name is deliberately added; removals and changes must fail the test).
 """
 

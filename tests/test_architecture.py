@@ -21,6 +21,7 @@ LAYERS = {
     "reduce_ensemble": 2,
     "reduce_multiclass": 2,
     "_ns_base": 5,
+    "_ns_criteria": 5,
     "_ns_scores": 5,
     "_ns_audit": 5,
     "_ns_regression": 5,
