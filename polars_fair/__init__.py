@@ -17,6 +17,7 @@ small, additive statistics table (:meth:`~FairNamespace.group_stats`).
 from __future__ import annotations
 
 from polars_fair import exceptions
+from polars_fair._ns_report import ReportSpec, derive_report, report_reductions, sum_reductions
 from polars_fair.exceptions import (
     ColumnNotFoundError,
     EmptyDataError,
@@ -71,12 +72,14 @@ __all__ = [
     "LazyFrameFairNamespace",
     "NullDataWarning",
     "ReferenceGroupError",
+    "ReportSpec",
     "UndefinedMetricWarning",
     "ValueRangeError",
     "__version__",
     "accuracy",
     "balanced_accuracy",
     "base_rate",
+    "derive_report",
     "error_rate",
     "exceptions",
     "f1",
@@ -89,7 +92,9 @@ __all__ = [
     "merge_group_stats",
     "negative_predictive_value",
     "positive_predictive_value",
+    "report_reductions",
     "selection_rate",
+    "sum_reductions",
     "true_negative_rate",
     "true_positive_rate",
 ]

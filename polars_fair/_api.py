@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._utils import as_names, find_stacklevel
+from polars_fair._utils import as_names, find_stacklevel, shareable
 from polars_fair._validate import (
     MSG_REFERENCE_POLICY,
     check_agg,
@@ -38,7 +38,7 @@ from polars_fair.metrics import (
 )
 from polars_fair.metrics._criteria import Formula
 from polars_fair.metrics._measures import measure_disparity_table
-from polars_fair.reduce import group_stats
+from polars_fair.reduce import group_stats as _group_stats
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -53,6 +53,10 @@ __all__ = [
     "check_zd",
     "warn_about",
 ]
+
+#: The statistics table; inside :func:`~polars_fair._utils.sharing`, one object per
+#: distinct set of arguments (a report's tables share it by identity).
+group_stats = shareable(_group_stats)
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
 """The base of the ``fair`` namespace mixins: how a reduction becomes a result.
 
-Every method is a reduction (one pass over the data: the statistics table or a
-score histogram) followed by a derivation over that small table. The LazyFrame
-namespace returns the whole plan; the DataFrame namespace collects the reduction
-once, warns about excluded rows, then derives and collects the result. Mixins call
-:meth:`NamespaceBase._derive` (tables) or :meth:`NamespaceBase._derive_scalar`
-(one value per batch key) and never decide themselves whether to collect.
+Every method is a pure builder of a :class:`~polars_fair._plan.Plan`: a reduction
+(one pass over the data: the statistics table or a score histogram) and a
+derivation over that small table. Mixins hand their plan to
+:meth:`NamespaceBase._derive` (tables) or :meth:`NamespaceBase._derive_scalar` (one
+value per batch key), which give it to :meth:`NamespaceBase._run`, the one method
+the frame kinds define differently; mixins never decide whether to collect.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar, cast
 import polars as pl
 
 from polars_fair._api import check_zd, criterion_plan
+from polars_fair._plan import Build, Plan
 from polars_fair._validate import normalize_reference
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._catalogue import CATALOGUE, Criterion
@@ -38,8 +39,6 @@ __all__ = [
 TableT = TypeVar("TableT", pl.DataFrame, pl.LazyFrame)
 ScalarT = TypeVar("ScalarT")
 F = TypeVar("F", bound=Callable[..., Any])
-#: A derivation: from the (lazy or collected) reduction to the result plan.
-Build = Callable[[pl.LazyFrame], pl.LazyFrame]
 #: Computes a criterion: (namespace, its catalogue entry, every keyword) -> result.
 Run = Callable[[Any, Criterion, dict[str, Any]], Any]
 #: The criterion stubs defined so far, by name (the catalogue test reads it).
@@ -79,14 +78,13 @@ def criterion_stub(*, doc: Callable[[Criterion], str], run: Run) -> Callable[[F]
 class NamespaceBase(ABC, Generic[TableT, ScalarT]):
     """Holds the frame; subclasses decide whether results are collected."""
 
-    #: True where the same calls already ran on this frame and raised nothing (the
-    #: report's second pass): methods then skip building plans only to validate.
-    _prevalidated: bool = False
-
     def __init__(self, frame: pl.DataFrame | pl.LazyFrame) -> None:
         self._frame = frame
 
     @abstractmethod
+    def _run(self, plan: Plan) -> Any:
+        """Run `plan`: the one place where the frame kind decides (see :mod:`polars_fair._plan`)."""
+
     def _derive(
         self,
         reduced: pl.LazyFrame,
@@ -96,14 +94,23 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
         zero_division: float | None = None,
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     ) -> TableT:
-        """``build(reduced)``: the plan (lazy), or its result after one read (eager).
+        """The table ``build(reduced)``: lazy on a LazyFrame, collected on a DataFrame."""
+        plan = Plan(reduced, build, tuple(keys), measures, zero_division, warn_rows)
+        return cast("TableT", self._run(plan))
 
-        The eager path collects `reduced` once and warns about rows excluded for
-        nulls (``n_null``, named by the group `keys`) and about `measures` that are
-        undefined for some groups (None: every rate). `warn_rows` selects the rows
-        of the collected reduction that the warnings read (one per group), where
-        the reduction repeats a group's ``n_null`` (the quantile grid).
-        """
+    def _derive_scalar(
+        self,
+        reduced: pl.LazyFrame,
+        keys: Sequence[str],
+        build: Build,
+        by: Sequence[str],
+        measures: Sequence[str] | None = (),
+        zero_division: float | None = None,
+        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+    ) -> ScalarT:
+        """As :meth:`_derive`, for one value per batch key (a float without `by`)."""
+        plan = Plan(reduced, build, tuple(keys), measures, zero_division, warn_rows, tuple(by))
+        return cast("ScalarT", self._run(plan))
 
     def _formula_criterion(
         self,
@@ -133,21 +140,7 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
                 by=by, sensitive=sensitive, formula=formula,
             )  # fmt: skip
 
-        build(reduced)
         return self._derive_scalar(reduced, [*by, *sensitive], build, by)
-
-    @abstractmethod
-    def _derive_scalar(
-        self,
-        reduced: pl.LazyFrame,
-        keys: Sequence[str],
-        build: Build,
-        by: Sequence[str],
-        measures: Sequence[str] | None = (),
-        zero_division: float | None = None,
-        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
-    ) -> ScalarT:
-        """As :meth:`_derive`, for one value per batch key (a float without `by`)."""
 
 
 def pair_reference(reference_group: Any, sensitive: list[str]) -> tuple[Any, ...] | str:

@@ -192,8 +192,6 @@ class CriterionMethods(NamespaceBase[TableT, ScalarT]):
                 reference_group=reference_group, agg=agg, zero_division=zd,
             )  # fmt: skip
 
-        if not self._prevalidated:  # validate parameters now, before any data is read
-            build(audit.stats())
         return self._derive_scalar(audit.stats(), audit.keys, build, audit.by, measures, zd)
 
     # ---- the stubs: signatures only, bodies and docstrings from the catalogue ----

@@ -345,7 +345,6 @@ class EnsembleMethods(NamespaceBase[TableT, ScalarT]):
                 reference_group=reference_group, zero_division=zd, by=by_, sensitive=sens,
             )  # fmt: skip
 
-        build(reduced)
         return self._derive(reduced, [*by_, *sens], build)
 
     # stubs: signatures only, bodies and docstrings from the catalogue

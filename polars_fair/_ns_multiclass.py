@@ -325,7 +325,6 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
                 zero_division=zd,
             )  # fmt: skip
 
-        build(reduced)
         return reduced, by_, sens, build
 
     @_example

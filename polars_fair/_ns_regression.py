@@ -261,7 +261,6 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
             checked, reference = checked_reference(stats, method_, reference_group, keys, sens)
             return table(checked, method=method_, by=by_, sensitive=sens, reference=reference)
 
-        build(grid)  # parameters are checked before any data is read
         return self._derive_scalar(grid, [*by_, *sens], build, by_, warn_rows=_one_level)
 
     def _quantile_rate(
@@ -489,7 +488,6 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
                 reference_group=reference_group, zero_division=zd, by=by_, sensitive=sens,
             )  # fmt: skip
 
-        build(reduced)
         return self._derive(reduced, [*by_, *sens], build)
 
     # ---- criteria of per-group measures -------------------------------------------------

@@ -15,7 +15,7 @@ import polars as pl
 
 from polars_fair._api import check_zd
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
-from polars_fair._utils import as_names
+from polars_fair._utils import as_names, shareable
 from polars_fair._validate import check_min_size
 from polars_fair.metrics._scores import (
     abroca_table,
@@ -28,16 +28,20 @@ from polars_fair.metrics._scores import (
 )
 from polars_fair.reduce_scores import (
     bin_edges,
-    calibration_stats,
     check_thresholds,
-    roc_stats,
     threshold_stats,
 )
+from polars_fair.reduce_scores import calibration_stats as _calibration_stats
+from polars_fair.reduce_scores import roc_stats as _roc_stats
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
 
 __all__ = ["ScoreMethods"]
+
+# inside a report's planning, equal reductions are one object (shared by identity)
+calibration_stats = shareable(_calibration_stats)
+roc_stats = shareable(_roc_stats)
 
 _DATA = """
     >>> import polars as pl

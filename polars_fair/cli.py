@@ -30,10 +30,9 @@ from typing import Any, TextIO
 
 import polars as pl
 
-from polars_fair._ns_report import report_params, sum_reductions
+from polars_fair._ns_report import ReportSpec, derive_report, report_reductions, sum_reductions
 from polars_fair.exceptions import FairError
 from polars_fair.metrics._registry import CRITERIA
-from polars_fair.namespace import fair
 from polars_fair.report import FairnessReport
 from polars_fair.sources import READERS, scan_file
 
@@ -174,7 +173,7 @@ def _column_or_sql(text: str, schema: pl.Schema, flag: str) -> str | pl.Expr:
     return expr
 
 
-def _params(args: argparse.Namespace, schema: pl.Schema) -> dict[str, Any]:
+def _params(args: argparse.Namespace, schema: pl.Schema) -> ReportSpec:
     y_true = args.y_true or (_COMPAS["y_true"] if args.example else None)
     sensitive = _names(args.sensitive_features) or ([_COMPAS["sensitive"]] if args.example else [])
     if y_true is None or not sensitive:
@@ -228,7 +227,7 @@ def _params(args: argparse.Namespace, schema: pl.Schema) -> dict[str, Any]:
         converted = [_convert(v, schema[c]) for v, c in zip(values, sensitive, strict=True)]
         reference = converted[0] if len(converted) == 1 else tuple(converted)
     pos_label: Any = 1 if args.pos_label is None else _convert(args.pos_label, schema[y_true])
-    return report_params(
+    return ReportSpec.of(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive,
         by=_names(args.by), sample_weight=args.sample_weight, pos_label=pos_label,
         reference_group=reference, min_group_size=args.min_group_size,
@@ -260,21 +259,21 @@ class _Progress:
             self.stream.write("\n")
 
 
-def _report(frames: list[pl.LazyFrame], params: dict[str, Any], progress: bool) -> FairnessReport:
+def _report(frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool) -> FairnessReport:
     combined = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
-    ns = fair(combined)
+    schema = combined.collect_schema()
     if len(frames) == 1 or not progress:
-        plans = ns._report_reductions(params)
-        return ns._report_from(pl.collect_all(plans, engine="streaming"), params, plans)
+        tables = pl.collect_all(report_reductions(combined, spec), engine="streaming")
+        return derive_report(spec, tables, schema)
     # file by file: the reductions are additive, so sum them
     bar = _Progress(len(frames), sys.stderr, enabled=True)
     merged: list[pl.DataFrame] | None = None
     for i, frame in enumerate(frames, start=1):
-        parts = pl.collect_all(fair(frame)._report_reductions(params), engine="streaming")
+        parts = pl.collect_all(report_reductions(frame, spec), engine="streaming")
         merged = parts if merged is None else sum_reductions(merged, parts)
         bar.update(i, f"file {i}")
     assert merged is not None
-    return ns._report_from(merged, params)
+    return derive_report(spec, merged, schema)
 
 
 def _render(report: FairnessReport, fmt: str) -> str:
@@ -366,10 +365,10 @@ def _audit(args: argparse.Namespace) -> int:
         raise UsageError(msg)
     conditions = _conditions(args.fail_on)
     schema = frames[0].collect_schema()
-    params = _params(args, schema)
+    spec = _params(args, schema)
     progress = not args.no_progress and sys.stderr.isatty()
-    report = _report(frames, params, progress)
-    if isinstance(params["y_pred"], pl.Expr):  # show the expression as it was given
+    report = _report(frames, spec, progress)
+    if isinstance(spec.y_pred, pl.Expr):  # show the expression as it was given
         shown = args.y_pred if args.y_pred is not None else _COMPAS["y_pred"]
         if args.threshold is not None:
             shown = f"{args.y_prob} >= {args.threshold}"

@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._ns_report import report_params, sum_reductions
+from polars_fair._ns_report import ReportSpec, derive_report, report_reductions, sum_reductions
 from polars_fair.exceptions import InvalidParameterError
-from polars_fair.namespace import fair
 from polars_fair.reduce import group_stats, merge_group_stats
 from polars_fair.report import FairnessReport
 from polars_fair.sources import scan_file
@@ -111,7 +110,8 @@ def file_report_reductions(path: str, params: dict[str, Any]) -> list[pl.DataFra
     path
         A file readable by :func:`polars_fair.sources.scan_file`.
     params
-        The report's parameters (:func:`polars_fair._ns_report.report_params`).
+        The report's parameters: ``ReportSpec.to_dict()`` of a
+        :class:`~polars_fair.ReportSpec`.
 
     Returns
     -------
@@ -123,15 +123,15 @@ def file_report_reductions(path: str, params: dict[str, Any]) -> list[pl.DataFra
     >>> import tempfile
     >>> from pathlib import Path
     >>> import polars as pl
-    >>> from polars_fair._ns_report import report_params
+    >>> from polars_fair import ReportSpec
     >>> from polars_fair.distributed import file_report_reductions
     >>> path = str(Path(tempfile.mkdtemp()) / "preds.parquet")
     >>> pl.DataFrame({"g": ["a", "b"], "y": [1, 0], "p": [1, 1]}).write_parquet(path)
-    >>> params = report_params(y_true="y", y_pred="p", sensitive_features="g")
+    >>> params = ReportSpec.of(y_true="y", y_pred="p", sensitive_features="g").to_dict()
     >>> [t.columns for t in file_report_reductions(path, params)]
     [['g', 'n', 'tp', 'fp', 'fn', 'tn', 'n_null']]
     """
-    plans = fair(scan_file(path))._report_reductions(params)
+    plans = report_reductions(scan_file(path), ReportSpec.of(**params))
     return pl.collect_all(plans, engine="streaming")
 
 
@@ -209,13 +209,13 @@ def ray_report(paths: str | Path | Sequence[str | Path], **report: Any) -> Fairn
     """
     ray = _ray()
     files = _paths(paths)
-    params = report_params(**report)
+    spec = ReportSpec.of(**report)
     task = ray.remote(file_report_reductions)
-    parts = ray.get([task.remote(p, params) for p in files])
+    parts = ray.get([task.remote(p, spec.to_dict()) for p in files])
     merged = sum_reductions(*parts)
     frames = [scan_file(p) for p in files]
     combined = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
-    return fair(combined)._report_from(merged, params)
+    return derive_report(spec, merged, combined.collect_schema())
 
 
 def _block_stats(batch: Any, kwargs: dict[str, Any]) -> Any:

@@ -7,7 +7,7 @@ can use :func:`polars_fair.fair` to get the same object with precise types.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 import polars as pl
@@ -16,17 +16,16 @@ from polars_fair._api import (
     Audit,
     check_metrics,
     check_zd,
-    warn_about,
 )
 from polars_fair._ns_audit import AuditMethods
-from polars_fair._ns_base import Build, ScalarT, TableT
+from polars_fair._ns_base import ScalarT, TableT
 from polars_fair._ns_criteria import CriterionMethods
 from polars_fair._ns_ensemble import EnsembleMethods
 from polars_fair._ns_multiclass import MulticlassMethods
 from polars_fair._ns_regression import RegressionMethods
 from polars_fair._ns_report import ReportMethods
 from polars_fair._ns_scores import ScoreMethods
-from polars_fair._utils import derive_engine
+from polars_fair._plan import Build, Plan
 from polars_fair._validate import check_confidence, check_min_size
 
 if TYPE_CHECKING:
@@ -52,8 +51,8 @@ class FairNamespace(
 ):
     """Fairness metrics of the predictions in a frame (shared by both frame kinds)."""
 
-    def _namespaces(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
-        return LazyFrameFairNamespace, DataFrameFairNamespace
+    def _planner(self, frame: pl.LazyFrame) -> PlanningNamespace:
+        return PlanningNamespace(frame)
 
     # ---- the statistics table, then a derivation (see NamespaceBase._derive) ------
 
@@ -342,8 +341,6 @@ class FairNamespace(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
         )  # fmt: skip
-        if not self._prevalidated:  # validate every parameter now, before any data is read
-            audit.disparities(audit.stats(), reference_group, metrics, zd, level)
         return self._table(
             audit,
             lambda stats: audit.disparities(stats, reference_group, metrics, zd, level),
@@ -355,74 +352,28 @@ class FairNamespace(
 class LazyFrameFairNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
     """``lf.fair``: every method returns a LazyFrame and nothing is collected."""
 
-    #: Called with each reduction a method builds (the report records them).
-    _on_reduce: Callable[[pl.LazyFrame], None] | None = None
-    #: Returns the collected reduction for a plan (the report derives from its own).
-    _serve: Callable[[pl.LazyFrame], pl.DataFrame] | None = None
-
-    def _derive(
-        self,
-        reduced: pl.LazyFrame,
-        keys: Sequence[str],
-        build: Build,
-        measures: Sequence[str] | None = (),
-        zero_division: float | None = None,
-        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
-    ) -> pl.LazyFrame:
-        if self._on_reduce is not None:  # recording reductions only: no derivation needed
-            self._on_reduce(reduced)
-            return reduced
-        if self._serve is not None:  # derive from an already collected reduction
-            table = self._serve(reduced)
-            warned = table if warn_rows is None else warn_rows(table)
-            warn_about(warned, keys, measures, zero_division)
-            return build(table.lazy())
-        return build(reduced)
-
-    def _derive_scalar(
-        self,
-        reduced: pl.LazyFrame,
-        keys: Sequence[str],
-        build: Build,
-        by: Sequence[str],
-        measures: Sequence[str] | None = (),
-        zero_division: float | None = None,
-        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
-    ) -> pl.LazyFrame:
-        return self._derive(reduced, keys, build, measures, zero_division, warn_rows)
+    def _run(self, plan: Plan) -> pl.LazyFrame:
+        return plan.lazy()
 
 
 class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.DataFrame"]):
     """``df.fair``: reads the data once (the reduction), warns, derives and collects."""
 
-    def _derive(
-        self,
-        reduced: pl.LazyFrame,
-        keys: Sequence[str],
-        build: Build,
-        measures: Sequence[str] | None = (),
-        zero_division: float | None = None,
-        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
-    ) -> pl.DataFrame:
-        table = reduced.collect()
-        warn_about(table if warn_rows is None else warn_rows(table), keys, measures, zero_division)
-        return build(table.lazy()).collect(engine=derive_engine(table.height))
+    def _run(self, plan: Plan) -> float | None | pl.DataFrame:
+        result: float | None | pl.DataFrame = plan.collect()
+        return result
 
-    def _derive_scalar(
-        self,
-        reduced: pl.LazyFrame,
-        keys: Sequence[str],
-        build: Build,
-        by: Sequence[str],
-        measures: Sequence[str] | None = (),
-        zero_division: float | None = None,
-        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
-    ) -> float | None | pl.DataFrame:
-        result = self._derive(reduced, keys, build, measures, zero_division, warn_rows)
-        if by:
-            return result
-        value = result.item()
-        return None if value is None else float(value)
+
+class PlanningNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
+    """The namespace whose methods return their :class:`~polars_fair._plan.Plan` (checked).
+
+    The report builds its tables' plans with it; the typed return values are those
+    of the LazyFrame namespace, so this class is for code that knows it gets plans.
+    """
+
+    def _run(self, plan: Plan) -> Any:
+        plan.lazy()  # parameters are checked now, before any data is read
+        return plan
 
 
 pl.api.register_dataframe_namespace("fair")(DataFrameFairNamespace)

@@ -33,6 +33,7 @@ LAYERS = {
     "metrics": 3,
     "expressions": 4,
     "_api": 4,
+    "_plan": 4,
     "namespace": 5,
     "datasets": 1,
     "sources": 1,

@@ -1,0 +1,73 @@
+"""Plans as values: the reduction a result needs and the derivation from its table.
+
+Every method of the ``fair`` namespace is a pure builder: from the frame and its
+parameters it makes a :class:`Plan` (one reduction, a lazy pass over the data, and
+``build``, the derivation over the reduction's small table) and hands it to the one
+place that runs plans, :meth:`NamespaceBase._run
+<polars_fair._ns_base.NamespaceBase._run>`:
+
+* on a LazyFrame, :meth:`Plan.lazy`: the whole plan, nothing read;
+* on a DataFrame, :meth:`Plan.collect`: the reduction collected once, the warnings
+  about excluded rows and undefined rates given, the derivation collected (and a
+  float where the method returns one): eager wraps lazy;
+* in a report, the plans themselves: the report collects the distinct reductions
+  of all its plans together (one read), then :meth:`Plan.derive` each table once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from polars_fair._api import warn_about
+from polars_fair._utils import derive_engine
+
+__all__ = ["Build", "Plan"]
+
+#: A derivation: from the (lazy or collected) reduction to the result plan.
+Build = Callable[[pl.LazyFrame], pl.LazyFrame]
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """One result as a value: its reduction and the derivation from the reduction.
+
+    `keys` name the groups in the warnings, `measures` the rates whose undefined
+    values are warned about (None: every rate), `warn_rows` selects the rows of the
+    collected reduction that the warnings read (one per group). `scalar_by` is None
+    for a table; for a criterion, its batch keys (a float without any).
+    """
+
+    reduction: pl.LazyFrame
+    build: Build
+    keys: tuple[str, ...]
+    measures: Sequence[str] | None = ()
+    zero_division: float | None = None
+    warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None
+    scalar_by: tuple[str, ...] | None = None
+
+    def lazy(self) -> pl.LazyFrame:
+        """The whole plan, reading nothing (building it checks every parameter)."""
+        return self.build(self.reduction)
+
+    def derive(self, table: pl.DataFrame) -> pl.LazyFrame:
+        """Warn about the collected reduction `table`, then the derivation over it."""
+        warned = table if self.warn_rows is None else self.warn_rows(table)
+        warn_about(warned, self.keys, self.measures, self.zero_division)
+        return self.build(table.lazy())
+
+    def result(self, derived: pl.DataFrame) -> Any:
+        """The method's return value from the collected derivation."""
+        if self.scalar_by is None or self.scalar_by:
+            return derived
+        value = derived.item()
+        return None if value is None else float(value)
+
+    def collect(self) -> Any:
+        """Check the parameters, read the data once, warn, derive: the eager result."""
+        self.lazy()  # parameters are checked on the plan before any data is read
+        table = self.reduction.collect()
+        return self.result(self.derive(table).collect(engine=derive_engine(table.height)))
