@@ -20,6 +20,7 @@ from polars_fair._validate import (
     MSG_REFERENCE_POLICY,
     check_agg,
     check_method,
+    check_names,
     check_zero_division,
     ensure_lazy,
     normalize_reference,
@@ -235,20 +236,6 @@ def measure_disparities_plan(
     )  # fmt: skip
 
 
-def check_names(param: str, given: Sequence[str] | None, known: Sequence[str]) -> list[str]:
-    """Check a list of measure or criterion names; None means all of `known`."""
-    if given is None:
-        return list(known)
-    if isinstance(given, str):
-        msg = f"`{param}` must be a list of names, got {given!r}\n\nHint: `{param}=[{given!r}]`"
-        raise InvalidParameterError(msg)
-    unknown = [m for m in given if m not in known]
-    if unknown or not given:
-        msg = f"`{param}` must name one or more of {list(known)}, got {list(given)!r}"
-        raise InvalidParameterError(msg)
-    return list(given)
-
-
 def warn_about(
     stats: pl.DataFrame,
     keys: Sequence[str],
@@ -280,10 +267,11 @@ def warn_about(
     exprs = {m: rate_expr(m, c) for m in measures if m != "predicted_positive_share"}
     if not exprs:
         return
-    nulls = stats.select(*keys, *(e.is_null().alias(m) for m, e in exprs.items()))
-    for m in exprs:
-        bad = nulls.filter(pl.col(m)).select(keys).rows()
-        if bad:
+    # one pass for the common case (nothing undefined); the groups only where needed
+    undefined = stats.select(*(e.is_null().any().alias(m) for m, e in exprs.items())).row(0)
+    for m, any_null in zip(exprs, undefined, strict=True):
+        if any_null:
+            bad = stats.filter(exprs[m].is_null()).select(keys).rows()
             msg = (
                 f"{m} is undefined (zero denominator) for groups {_show(bad)}; it is "
                 "reported as null and left out of comparisons. Use `zero_division` to "
@@ -299,17 +287,10 @@ def _show(rows: list[tuple[Any, ...]], limit: int = 10) -> str:
 
 
 def check_metrics(metrics: Sequence[str] | None) -> None:
-    """Check that `metrics` names known rates."""
-    if metrics is None:
-        return
-    if isinstance(metrics, str):
-        msg = f"`metrics` must be a list of rate names, got {metrics!r}\n\nHint: `metrics=[{metrics!r}]`"
-        raise InvalidParameterError(msg)
+    """Check that `metrics` names known rates (an empty list is allowed)."""
     known = [*RATES, *SCORE_RATES]
-    unknown = [m for m in metrics if m not in known]
-    if unknown:
-        msg = f"`metrics` must name rates from {known}, got {unknown!r}"
-        raise InvalidParameterError(msg)
+    hint = "e.g. `metrics=['selection_rate']`"
+    check_names("metrics", metrics, known, what="rates", allow_empty=True, hint=hint)
 
 
 def check_zd(zero_division: object) -> float | None:

@@ -16,7 +16,14 @@ import polars as pl
 
 from polars_fair._api import Audit, check_zd
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
-from polars_fair._validate import check_confidence, check_method, check_min_size
+from polars_fair._validate import (
+    check_confidence,
+    check_difference_band,
+    check_method,
+    check_min_size,
+    check_names,
+    check_ratio_band,
+)
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, require_reference
 from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats
@@ -59,19 +66,11 @@ def _check_alpha(alpha: object) -> float:
 
 
 def _check_criteria(criteria: Sequence[str] | None, default: Sequence[str]) -> list[str]:
-    if criteria is None:
-        return list(default)
-    if isinstance(criteria, str):
-        msg = f"`criteria` must be a list of names, got {criteria!r}\n\nHint: `criteria=[{criteria!r}]`"
-        raise InvalidParameterError(msg)
-    unknown = [c for c in criteria if c not in CRITERIA]
-    if unknown:
-        msg = (
-            f"`criteria` names unknown criteria {unknown!r}; known: {sorted(CRITERIA)}"
-            "\n\nHint: use the name of a criterion method, e.g. 'equal_opportunity_difference'"
-        )
-        raise InvalidParameterError(msg)
-    return list(criteria)
+    hint = "use the name of a criterion method, e.g. 'equal_opportunity_difference'"
+    return check_names(
+        "criteria", criteria, list(CRITERIA), what="criteria", default=default,
+        allow_empty=True, hint=hint,
+    )  # fmt: skip
 
 
 class AuditMethods(NamespaceBase[TableT, ScalarT]):
@@ -1018,18 +1017,6 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
 
 
 def _bands(difference_band: object, ratio_band: object) -> Bands:
-    ok = isinstance(difference_band, (int, float)) and not isinstance(difference_band, bool)
-    if not ok or not 0 <= float(difference_band) < math.inf:  # type: ignore[arg-type]
-        msg = f"`difference_band` must be a non-negative number, got {difference_band!r}"
-        raise InvalidParameterError(msg)
-    try:
-        low, high = (float(v) for v in ratio_band)  # type: ignore[attr-defined]
-    except (TypeError, ValueError):
-        low = high = math.nan
-    if not 0 <= low <= 1 <= high:
-        msg = (
-            f"`ratio_band` must be a pair (low, high) with 0 <= low <= 1 <= high, got "
-            f"{ratio_band!r}\n\nHint: e.g. `ratio_band=(0.8, 1.25)`"
-        )
-        raise InvalidParameterError(msg)
-    return Bands(difference=float(difference_band), ratio=(low, high))  # type: ignore[arg-type]
+    return Bands(
+        difference=check_difference_band(difference_band), ratio=check_ratio_band(ratio_band)
+    )

@@ -334,7 +334,7 @@ class EnsembleMethods(NamespaceBase[TableT, ScalarT]):
         └───────┴─────────────────┴──────────┴─────────────────┴────────────┴──────────┘
         """
         zd = check_zd(zero_division)
-        wanted = check_names("metrics", metrics, ENSEMBLE_MEASURES)
+        wanted = check_names("metrics", metrics, ENSEMBLE_MEASURES, what="measures")
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
         reduced = self._ensemble_reduction(y_prob, sensitive_features, by, sample_weight, threshold)

@@ -308,7 +308,7 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
     ) -> tuple[pl.LazyFrame, list[str], list[str], Any]:
         zd = check_zd(zero_division)
         known = [n for n in CRITERIA if not n.startswith("balance_for_")]  # no scores here
-        wanted = check_names("criteria", criteria or DEFAULT_MULTICLASS, known)
+        wanted = check_names("criteria", criteria or DEFAULT_MULTICLASS, known, what="criteria")
         method_ = check_method(method, reference_group)
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)

@@ -13,7 +13,6 @@ they differ.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +34,7 @@ from polars_fair._ns_base import (
     with_example,
 )
 from polars_fair._utils import as_names
-from polars_fair._validate import check_method
+from polars_fair._validate import check_method, check_ratio_band
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, require_reference
 from polars_fair.metrics._catalogue import Criterion
@@ -165,22 +164,6 @@ def _check_n(value: object, param: str) -> int:
         return value
     msg = f"`{param}` must be an integer >= 2, got {value!r}\n\nHint: e.g. `{param}=150`"
     raise InvalidParameterError(msg)
-
-
-def _check_band(band: object) -> tuple[float, float]:
-    ok = (
-        isinstance(band, tuple)
-        and len(band) == 2
-        and all(isinstance(b, (int, float)) and math.isfinite(b) for b in band)
-        and 0 < band[0] <= 1 <= band[1]
-    )
-    if not ok:
-        msg = (
-            f"`ratio_band` must be a tuple (low, high) with 0 < low <= 1 <= high, got "
-            f"{band!r}\n\nHint: e.g. `ratio_band=(0.8, 1.25)`"
-        )
-        raise InvalidParameterError(msg)
-    return float(band[0]), float(band[1])  # type: ignore[index]
 
 
 def _one_level(grid: pl.DataFrame) -> pl.DataFrame:
@@ -477,7 +460,7 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         └───────┴─────────────────┴───────┴─────────────────┴────────────┴───────┘
         """
         zd = check_zd(zero_division)
-        wanted = check_names("metrics", metrics, _measures(y_true))
+        wanted = check_names("metrics", metrics, _measures(y_true), what="measures")
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
         reduced = self._regression_reduction(y_pred, y_true, sensitive_features, by, sample_weight)
@@ -896,7 +879,7 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         >>> df.fair.no_disparate_impact_level(y_pred="pred", sensitive_features="group")
         1.0
         """
-        band = _check_band(ratio_band)
+        band = check_ratio_band(ratio_band)
         levels = _grid_levels(_check_n(n_thresholds, "n_thresholds"))
 
         def table(grid: pl.LazyFrame, **kw: Any) -> pl.LazyFrame:

@@ -30,13 +30,15 @@ import polars as pl
 
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
 from polars_fair._plan import Plan
-from polars_fair._utils import as_names, derive_engine, find_stacklevel, sharing
+from polars_fair._utils import SMALL_TABLE_ROWS, as_names, derive_engine, find_stacklevel, sharing
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.reduce import merge_group_stats
 from polars_fair.report import FairnessReport
 
 if TYPE_CHECKING:
+    from polars._typing import EngineType
+
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
 
 __all__ = [
@@ -178,15 +180,19 @@ def _report_calls(ns: Any, spec: ReportSpec) -> dict[str, Any]:
     return out
 
 
-def report_plans(frame: pl.DataFrame | pl.LazyFrame, spec: ReportSpec) -> dict[str, Plan]:
-    """The plan of each table of the report (nothing is read; parameters are checked).
+def report_plans(
+    frame: pl.DataFrame | pl.LazyFrame, spec: ReportSpec, *, check: bool = True
+) -> dict[str, Plan]:
+    """The plan of each table of the report (nothing is read).
 
-    Tables that need the same reduction hold the same reduction object.
+    Tables that need the same reduction hold the same reduction object. With `check`,
+    every parameter is checked now (building each derivation once on the lazy
+    reductions); otherwise when the tables are derived.
     """
     from polars_fair.namespace import PlanningNamespace  # the namespace is built on this module
 
     with sharing():
-        return _report_calls(PlanningNamespace(ensure_lazy(frame)), spec)
+        return _report_calls(PlanningNamespace(ensure_lazy(frame), check=check), spec)
 
 
 def _distinct(plans: Mapping[str, Plan]) -> list[pl.LazyFrame]:
@@ -250,16 +256,25 @@ def _derive(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         derived = {name: plan.derive(table_of[id(plan.reduction)]) for name, plan in plans.items()}
+    _warn_once(caught)
     # the derivations run together: Polars plans and runs them in parallel
     engine = derive_engine(max(t.height for t in reductions))
     tables = dict(zip(derived, pl.collect_all(derived.values(), engine=engine), strict=True))
+    return FairnessReport(**tables, params=_shown(spec))
+
+
+def _warn_once(caught: list[warnings.WarningMessage]) -> None:
+    """Give each caught warning once (several tables read the same reduction)."""
     seen: set[tuple[type[Warning], str]] = set()
-    for w in caught:  # several tables read the same reduction: give each warning once
+    for w in caught:
         if (w.category, str(w.message)) not in seen:
             seen.add((w.category, str(w.message)))
             warnings.warn(w.message, w.category, stacklevel=find_stacklevel())
-    shown = {k: (_name(v) if k in _COLUMNS else v) for k, v in spec.to_dict().items()}
-    return FairnessReport(**tables, params=shown)
+
+
+def _shown(spec: ReportSpec) -> dict[str, Any]:
+    """The report's parameters as shown in its outputs (column expressions as text)."""
+    return {k: (_name(v) if k in _COLUMNS else v) for k, v in spec.to_dict().items()}
 
 
 def derive_report(
@@ -305,7 +320,8 @@ def derive_report(
     │ y   ┆ 4   ┆ 0   ┆ 2   │
     └─────┴─────┴─────┴─────┘
     """
-    return _derive(spec, report_plans(pl.LazyFrame(schema=schema), spec), reductions)
+    plans = report_plans(pl.LazyFrame(schema=schema), spec, check=False)  # checked as derived
+    return _derive(spec, plans, reductions)
 
 
 def sum_reductions(*parts: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:
@@ -454,5 +470,10 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             zero_division=zero_division,
         )  # fmt: skip
         # the plans read one cached copy of the source: one read for all reductions
-        plans = report_plans(ensure_lazy(self._frame).cache(), spec)
-        return _derive(spec, plans, pl.collect_all(_distinct(plans)))
+        # (collecting the derivations in the same call costs more than it saves)
+        small = isinstance(self._frame, pl.DataFrame) and self._frame.height <= SMALL_TABLE_ROWS
+        # a small frame costs nothing to read: its parameters are checked as the tables
+        # are derived, rather than on plans built only to check them
+        plans = report_plans(ensure_lazy(self._frame).cache(), spec, check=not small)
+        engine: EngineType = "in-memory" if small else "auto"
+        return _derive(spec, plans, pl.collect_all(_distinct(plans), engine=engine))

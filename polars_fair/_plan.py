@@ -16,14 +16,18 @@ place that runs plans, :meth:`NamespaceBase._run
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from polars_fair._api import warn_about
 from polars_fair._utils import derive_engine
+
+if TYPE_CHECKING:
+    from polars._typing import EngineType
 
 __all__ = ["Build", "Plan"]
 
@@ -49,14 +53,22 @@ class Plan:
     warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None
     scalar_by: tuple[str, ...] | None = None
 
-    def lazy(self) -> pl.LazyFrame:
-        """The whole plan, reading nothing (building it checks every parameter)."""
+    @functools.cached_property
+    def _whole(self) -> pl.LazyFrame:
         return self.build(self.reduction)
+
+    def lazy(self) -> pl.LazyFrame:
+        """The whole plan, reading nothing (building it checks every parameter; built once)."""
+        return self._whole
+
+    def warn(self, table: pl.DataFrame) -> None:
+        """The warnings about the collected reduction `table` (excluded rows, undefined rates)."""
+        warned = table if self.warn_rows is None else self.warn_rows(table)
+        warn_about(warned, self.keys, self.measures, self.zero_division)
 
     def derive(self, table: pl.DataFrame) -> pl.LazyFrame:
         """Warn about the collected reduction `table`, then the derivation over it."""
-        warned = table if self.warn_rows is None else self.warn_rows(table)
-        warn_about(warned, self.keys, self.measures, self.zero_division)
+        self.warn(table)
         return self.build(table.lazy())
 
     def result(self, derived: pl.DataFrame) -> Any:
@@ -66,8 +78,12 @@ class Plan:
         value = derived.item()
         return None if value is None else float(value)
 
-    def collect(self) -> Any:
-        """Check the parameters, read the data once, warn, derive: the eager result."""
+    def collect(self, engine: EngineType = "auto") -> Any:
+        """Check the parameters, read the data once, warn, derive: the eager result.
+
+        `engine` reads the data (the in-memory engine has the smallest fixed cost, for
+        small in-memory frames); the derivation's engine follows the reduction's size.
+        """
         self.lazy()  # parameters are checked on the plan before any data is read
-        table = self.reduction.collect()
+        table = self.reduction.collect(engine=engine)
         return self.result(self.derive(table).collect(engine=derive_engine(table.height)))

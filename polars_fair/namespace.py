@@ -8,7 +8,7 @@ can use :func:`polars_fair.fair` to get the same object with precise types.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
 import polars as pl
 
@@ -26,6 +26,7 @@ from polars_fair._ns_regression import RegressionMethods
 from polars_fair._ns_report import ReportMethods
 from polars_fair._ns_scores import ScoreMethods
 from polars_fair._plan import Build, Plan
+from polars_fair._utils import SMALL_TABLE_ROWS
 from polars_fair._validate import check_confidence, check_min_size
 
 if TYPE_CHECKING:
@@ -360,7 +361,9 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
     """``df.fair``: reads the data once (the reduction), warns, derives and collects."""
 
     def _run(self, plan: Plan) -> float | None | pl.DataFrame:
-        result: float | None | pl.DataFrame = plan.collect()
+        # a small frame: the in-memory engine has the smallest fixed cost per call
+        small = cast("pl.DataFrame", self._frame).height <= SMALL_TABLE_ROWS
+        result: float | None | pl.DataFrame = plan.collect("in-memory" if small else "auto")
         return result
 
 
@@ -371,8 +374,13 @@ class PlanningNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
     of the LazyFrame namespace, so this class is for code that knows it gets plans.
     """
 
+    def __init__(self, frame: pl.LazyFrame, *, check: bool = True) -> None:
+        super().__init__(frame)
+        self._check = check
+
     def _run(self, plan: Plan) -> Any:
-        plan.lazy()  # parameters are checked now, before any data is read
+        if self._check:  # parameters are checked now, before any data is read
+            plan.lazy()
         return plan
 
 
