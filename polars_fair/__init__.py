@@ -17,7 +17,6 @@ small, additive statistics table (:meth:`~FairNamespace.group_stats`).
 from __future__ import annotations
 
 from polars_fair import exceptions
-from polars_fair._ns_report import ReportSpec, derive_report, report_reductions, sum_reductions
 from polars_fair.exceptions import (
     ColumnNotFoundError,
     EmptyDataError,
@@ -52,6 +51,12 @@ from polars_fair.namespace import (
     FairNamespace,
     LazyFrameFairNamespace,
     fair,
+)
+from polars_fair.namespace._report import (
+    ReportSpec,
+    derive_report,
+    report_reductions,
+    sum_reductions,
 )
 from polars_fair.reduce import group_stats, merge_group_stats
 from polars_fair.report import FairnessReport

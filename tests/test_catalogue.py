@@ -8,9 +8,9 @@ import polars as pl
 import pytest
 
 import polars_fair as pf
-from polars_fair._ns_base import STUBS
 from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._registry import CRITERIA
+from polars_fair.namespace._base import STUBS
 
 STUBBED = sorted(n for n, c in CATALOGUE.items() if c.family != "statistic")
 COLUMNS = {"y_true", "y_pred", "y_prob"}
@@ -56,7 +56,7 @@ def test_summary_criteria_are_the_rate_and_statistic_entries() -> None:
 
 
 def test_cli_fail_on_names_are_the_catalogue_s() -> None:
-    import polars_fair.cli as cli
+    import polars_fair.io.cli as cli
 
     assert cli.CRITERIA is CRITERIA
 

@@ -22,10 +22,10 @@ from polars.testing import assert_frame_equal
 
 import polars_fair
 from polars_fair import DataFrameFairNamespace, LazyFrameFairNamespace
-from polars_fair._ns_ensemble import EnsembleMethods
-from polars_fair._ns_regression import RegressionMethods
 from polars_fair._validate import MSG_FRAME
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.namespace._ensemble import EnsembleMethods
+from polars_fair.namespace._regression import RegressionMethods
 
 TABLES = (
     "group_stats", "by_group", "disparities", "calibration", "expected_calibration_error",

@@ -30,9 +30,9 @@ from polars.testing import assert_frame_equal
 
 import polars_fair as pf
 from polars_fair import FairnessReport, plots
-from polars_fair._ns_report import DISPARITY_RATES
 from polars_fair.datasets import load_compas, scan_compas
 from polars_fair.exceptions import NullDataWarning
+from polars_fair.namespace._report import DISPARITY_RATES
 
 # ---- data ----------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ band and its interval method, and the fields its docstring is filled from.
 
 Everything that lists criteria reads this table: the ``fair`` namespace (each
 criterion method is a typed stub whose body and docstring come from its entry, see
-:func:`polars_fair._ns_base.criterion_stub`), the summary and the report
+:func:`polars_fair.namespace._base.criterion_stub`), the summary and the report
 (:data:`polars_fair.metrics._registry.CRITERIA`), the CLI's ``--fail-on`` names and
 the test parametrisation. Adding a criterion whose measure exists is one entry here
 and one stub.

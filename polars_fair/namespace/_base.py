@@ -1,6 +1,6 @@
 """The base of the ``fair`` namespace mixins: how a reduction becomes a result.
 
-Every method is a pure builder of a :class:`~polars_fair._plan.Plan`: a reduction
+Every method is a pure builder of a :class:`~polars_fair.plans._plan.Plan`: a reduction
 (one pass over the data: the statistics table or a score histogram) and a
 derivation over that small table. Mixins hand their plan to
 :meth:`NamespaceBase._derive` (tables) or :meth:`NamespaceBase._derive_scalar` (one
@@ -18,12 +18,12 @@ from typing import Any, Generic, TypeVar, cast
 
 import polars as pl
 
-from polars_fair._api import check_zd, criterion_plan
-from polars_fair._plan import Build, Plan
 from polars_fair._validate import normalize_reference
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._catalogue import CATALOGUE, Criterion
 from polars_fair.metrics._criteria import Formula
+from polars_fair.plans._audit import check_zd, criterion_plan
+from polars_fair.plans._plan import Build, Plan
 
 __all__ = [
     "STUBS",
@@ -83,7 +83,7 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
 
     @abstractmethod
     def _run(self, plan: Plan) -> Any:
-        """Run `plan`: the one place where the frame kind decides (see :mod:`polars_fair._plan`)."""
+        """Run `plan`: the one place where the frame kind decides (see :mod:`polars_fair.plans._plan`)."""
 
     def _derive(
         self,

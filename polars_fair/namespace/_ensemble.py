@@ -2,7 +2,7 @@
 
 Given the member probabilities of an ensemble (Virny's bootstrap of models), each
 row gets its label stability, jitter, spread and entropies inside the lazy plan
-(:mod:`polars_fair.reduce_ensemble`); groups are compared on the means of those
+(:mod:`polars_fair.reduce.ensemble`); groups are compared on the means of those
 per-row measures, with every comparison method and reference policy of the
 classification criteria.
 """
@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._api import check_names, check_zd, measure_disparities_plan
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, criterion_stub, with_example
 from polars_fair._utils import as_names
 from polars_fair.metrics import require_nonempty
 from polars_fair.metrics._catalogue import Criterion
 from polars_fair.metrics._ensemble import ENSEMBLE_MEASURES, ensemble_formula
 from polars_fair.metrics._measures import measure_table
-from polars_fair.reduce_ensemble import ensemble_stats as reduce_ensemble
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, criterion_stub, with_example
+from polars_fair.plans._audit import check_names, check_zd, measure_disparities_plan
+from polars_fair.reduce.ensemble import ensemble_stats as reduce_ensemble
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, Method, ReferenceGroup

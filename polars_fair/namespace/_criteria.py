@@ -3,7 +3,7 @@
 Each method below is a stub: its signature is the real one (what IDEs, ``mypy
 --strict``, :func:`inspect.signature` and the docs site see), its body and its
 docstring come from its entry in :data:`polars_fair.metrics._catalogue.CATALOGUE`
-through :func:`~polars_fair._ns_base.criterion_stub`, as Polars fills its ``str``
+through :func:`~polars_fair.namespace._base.criterion_stub`, as Polars fills its ``str``
 and ``dt`` methods. One runner (:meth:`CriterionMethods._criterion`) computes them
 all; a new criterion is one catalogue entry and one stub.
 """
@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._api import Audit, check_zd
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, criterion_stub
 from polars_fair.metrics._catalogue import Criterion
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, criterion_stub
+from polars_fair.plans._audit import Audit, check_zd
 
 if TYPE_CHECKING:
     from polars_fair._typing import (

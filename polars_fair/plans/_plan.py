@@ -4,7 +4,7 @@ Every method of the ``fair`` namespace is a pure builder: from the frame and its
 parameters it makes a :class:`Plan` (one reduction, a lazy pass over the data, and
 ``build``, the derivation over the reduction's small table) and hands it to the one
 place that runs plans, :meth:`NamespaceBase._run
-<polars_fair._ns_base.NamespaceBase._run>`:
+<polars_fair.namespace._base.NamespaceBase._run>`:
 
 * on a LazyFrame, :meth:`Plan.lazy`: the whole plan, nothing read;
 * on a DataFrame, :meth:`Plan.collect`: the reduction collected once, the warnings
@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._api import warn_about
 from polars_fair._utils import derive_engine
+from polars_fair.plans._audit import warn_about
 
 if TYPE_CHECKING:
     from polars._typing import EngineType

@@ -2,7 +2,7 @@
 
 A report is several namespace methods (``by_group``, ``disparities``, ``summary``,
 ``tradeoffs`` and, with a score, ``calibration``, ``roc_curve`` and ``roc_auc``)
-over the same data. Each is a plan (:class:`~polars_fair._plan.Plan`): a reduction
+over the same data. Each is a plan (:class:`~polars_fair.plans._plan.Plan`): a reduction
 and a derivation from its table. The report
 
 1. *plans*: runs the methods once on the planning namespace, which returns their
@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
-from polars_fair._plan import Plan
 from polars_fair._utils import SMALL_TABLE_ROWS, as_names, derive_engine, find_stacklevel, sharing
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
+from polars_fair.plans._plan import Plan
 from polars_fair.reduce import merge_group_stats
 from polars_fair.report import FairnessReport
 

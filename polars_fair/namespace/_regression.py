@@ -1,9 +1,9 @@
 """Regression methods of the ``fair`` namespace: continuous predictions.
 
 Per-group means, spreads and errors come from one pass of additive sums
-(:func:`~polars_fair.reduce_regression.regression_stats`); the quantile-based
+(:func:`~polars_fair.reduce.regression.regression_stats`); the quantile-based
 outcome metrics need a second pass for the quantiles
-(:func:`~polars_fair.reduce_regression.quantile_grid_stats`). Definitions follow
+(:func:`~polars_fair.reduce.regression.quantile_grid_stats`). Definitions follow
 Holistic AI's regression metrics; docs/metrics/regression.md lists where and why
 they differ.
 """
@@ -19,20 +19,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from polars_fair._api import (
-    check_names,
-    check_zd,
-    checked_reference,
-    measure_disparities_plan,
-)
-from polars_fair._ns_base import (
-    NamespaceBase,
-    ScalarT,
-    TableT,
-    criterion_stub,
-    pair_reference,
-    with_example,
-)
 from polars_fair._utils import as_names
 from polars_fair._validate import check_method, check_ratio_band
 from polars_fair.exceptions import InvalidParameterError
@@ -48,11 +34,25 @@ from polars_fair.metrics._regression import (
     regression_formula,
     zscore_table,
 )
-from polars_fair.reduce_regression import (
+from polars_fair.namespace._base import (
+    NamespaceBase,
+    ScalarT,
+    TableT,
+    criterion_stub,
+    pair_reference,
+    with_example,
+)
+from polars_fair.plans._audit import (
+    check_names,
+    check_zd,
+    checked_reference,
+    measure_disparities_plan,
+)
+from polars_fair.reduce.regression import (
     check_levels,
     quantile_grid_stats,
 )
-from polars_fair.reduce_regression import regression_stats as reduce_regression
+from polars_fair.reduce.regression import regression_stats as reduce_regression
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, Method, ReferenceGroup

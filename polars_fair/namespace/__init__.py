@@ -12,22 +12,22 @@ from typing import TYPE_CHECKING, Any, cast, overload
 
 import polars as pl
 
-from polars_fair._api import (
+from polars_fair._utils import SMALL_TABLE_ROWS
+from polars_fair._validate import check_confidence, check_min_size
+from polars_fair.namespace._audit import AuditMethods
+from polars_fair.namespace._base import ScalarT, TableT
+from polars_fair.namespace._criteria import CriterionMethods
+from polars_fair.namespace._ensemble import EnsembleMethods
+from polars_fair.namespace._multiclass import MulticlassMethods
+from polars_fair.namespace._regression import RegressionMethods
+from polars_fair.namespace._report import ReportMethods
+from polars_fair.namespace._scores import ScoreMethods
+from polars_fair.plans._audit import (
     Audit,
     check_metrics,
     check_zd,
 )
-from polars_fair._ns_audit import AuditMethods
-from polars_fair._ns_base import ScalarT, TableT
-from polars_fair._ns_criteria import CriterionMethods
-from polars_fair._ns_ensemble import EnsembleMethods
-from polars_fair._ns_multiclass import MulticlassMethods
-from polars_fair._ns_regression import RegressionMethods
-from polars_fair._ns_report import ReportMethods
-from polars_fair._ns_scores import ScoreMethods
-from polars_fair._plan import Build, Plan
-from polars_fair._utils import SMALL_TABLE_ROWS
-from polars_fair._validate import check_confidence, check_min_size
+from polars_fair.plans._plan import Build, Plan
 
 if TYPE_CHECKING:
     from polars_fair._typing import (
@@ -368,7 +368,7 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
 
 
 class PlanningNamespace(FairNamespace[pl.LazyFrame, pl.LazyFrame]):
-    """The namespace whose methods return their :class:`~polars_fair._plan.Plan` (checked).
+    """The namespace whose methods return their :class:`~polars_fair.plans._plan.Plan` (checked).
 
     The report builds its tables' plans with it; the typed return values are those
     of the LazyFrame namespace, so this class is for code that knows it gets plans.

@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._api import Audit, check_zd
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
 from polars_fair._validate import (
     check_confidence,
     check_difference_band,
@@ -34,6 +32,8 @@ from polars_fair.metrics._registry import CRITERIA, DEFAULT_SUMMARY
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._tradeoffs import tradeoff_table
 from polars_fair.metrics._verdicts import Bands, criteria_long, summary_table
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
+from polars_fair.plans._audit import Audit, check_zd
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
