@@ -18,7 +18,9 @@ from polars_fair.namespace._audit import AuditMethods
 from polars_fair.namespace._base import ScalarT, TableT
 from polars_fair.namespace._criteria import CriterionMethods
 from polars_fair.namespace._ensemble import EnsembleMethods
+from polars_fair.namespace._inequality import InequalityMethods
 from polars_fair.namespace._multiclass import MulticlassMethods
+from polars_fair.namespace._quantiles import QuantileMethods
 from polars_fair.namespace._regression import RegressionMethods
 from polars_fair.namespace._report import ReportMethods
 from polars_fair.namespace._scores import ScoreMethods
@@ -45,7 +47,9 @@ class FairNamespace(
     CriterionMethods[TableT, ScalarT],
     ScoreMethods[TableT, ScalarT],
     AuditMethods[TableT, ScalarT],
+    InequalityMethods[TableT, ScalarT],
     RegressionMethods[TableT, ScalarT],
+    QuantileMethods[TableT, ScalarT],
     EnsembleMethods[TableT, ScalarT],
     MulticlassMethods[TableT, ScalarT],
     ReportMethods[TableT, ScalarT],
