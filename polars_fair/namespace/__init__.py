@@ -29,9 +29,11 @@ from polars_fair.plans._audit import (
     check_metrics,
     check_zd,
 )
-from polars_fair.plans._plan import Build, Plan
+from polars_fair.plans._plan import Build, Plan, exact_sums
 
 if TYPE_CHECKING:
+    from polars._typing import EngineType
+
     from polars_fair._typing import (
         IntoColumn,
         IntoColumns,
@@ -55,9 +57,6 @@ class FairNamespace(
     ReportMethods[TableT, ScalarT],
 ):
     """Fairness metrics of the predictions in a frame (shared by both frame kinds)."""
-
-    def _planner(self, frame: pl.LazyFrame) -> PlanningNamespace:
-        return PlanningNamespace(frame)
 
     # ---- the statistics table, then a derivation (see NamespaceBase._derive) ------
 
@@ -365,9 +364,9 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
     """``df.fair``: reads the data once (the reduction), warns, derives and collects."""
 
     def _run(self, plan: Plan) -> float | None | pl.DataFrame:
-        # a small frame: the in-memory engine has the smallest fixed cost per call
         small = cast("pl.DataFrame", self._frame).height <= SMALL_TABLE_ROWS
-        result: float | None | pl.DataFrame = plan.collect("in-memory" if small else "auto")
+        engine: EngineType = "in-memory" if small and exact_sums([plan.reduction]) else "auto"
+        result: float | None | pl.DataFrame = plan.collect(engine)
         return result
 
 

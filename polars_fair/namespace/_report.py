@@ -32,7 +32,7 @@ from polars_fair._utils import SMALL_TABLE_ROWS, as_names, derive_engine, find_s
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
-from polars_fair.plans._plan import Plan
+from polars_fair.plans._plan import Plan, exact_sums
 from polars_fair.reduce import merge_group_stats
 from polars_fair.report import FairnessReport
 
@@ -475,5 +475,6 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         # a small frame costs nothing to read: its parameters are checked as the tables
         # are derived, rather than on plans built only to check them
         plans = report_plans(ensure_lazy(self._frame).cache(), spec, check=not small)
-        engine: EngineType = "in-memory" if small else "auto"
-        return _derive(spec, plans, pl.collect_all(_distinct(plans), engine=engine))
+        reductions = _distinct(plans)
+        engine: EngineType = "in-memory" if small and exact_sums(reductions) else "auto"
+        return _derive(spec, plans, pl.collect_all(reductions, engine=engine))

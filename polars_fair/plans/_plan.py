@@ -29,10 +29,21 @@ from polars_fair.plans._audit import warn_about
 if TYPE_CHECKING:
     from polars._typing import EngineType
 
-__all__ = ["Build", "Plan"]
+__all__ = ["Build", "Plan", "exact_sums"]
 
 #: A derivation: from the (lazy or collected) reduction to the result plan.
 Build = Callable[[pl.LazyFrame], pl.LazyFrame]
+
+
+def exact_sums(reductions: Sequence[pl.LazyFrame]) -> bool:
+    """Whether every sum of `reductions` is an integer count (no float column at all).
+
+    Then the in-memory engine, which has the smallest fixed cost on small frames, may
+    collect them: it sums floats in an order that varies from run to run (the last
+    bit of a weighted sum changes), integers exactly.
+    """
+    return all(dtype.is_integer() for r in reductions for dtype in r.collect_schema().dtypes()
+               if dtype.is_numeric())  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
