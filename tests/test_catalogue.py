@@ -70,3 +70,15 @@ def test_stub_checks_its_arguments_like_python() -> None:
     with pytest.raises(TypeError, match="missing 1 required keyword-only argument"):
         df.fair.demographic_parity_difference(y_pred="p")  # type: ignore[call-arg]
     assert df.fair.demographic_parity_difference(y_pred="p", sensitive_features="g") == 0.5
+
+
+def test_docs_table_is_the_catalogue() -> None:
+    from pathlib import Path
+
+    from polars_fair.metrics._catalogue import catalogue_table
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "metrics" / "catalogue.md"
+    text = page.read_text()
+    assert text.endswith(catalogue_table())
+    for name in CATALOGUE:
+        assert f"| `{name}` |" in text

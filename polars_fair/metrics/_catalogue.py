@@ -25,7 +25,7 @@ from typing import Literal
 
 from polars_fair.metrics._intervals import INTERVAL_RATES
 
-__all__ = ["CATALOGUE", "Criterion"]
+__all__ = ["CATALOGUE", "Criterion", "catalogue_table"]
 
 Kind = Literal["difference", "ratio", "statistic"]
 Family = Literal["rate", "statistic", "regression", "ensemble"]
@@ -38,8 +38,9 @@ class Criterion:
     ``band`` names the configurable fair band it is judged against (a field of
     :class:`polars_fair.metrics._verdicts.Bands`: ``"difference"``, ``"ratio"``,
     ``"cohen_d"``, ``"z"`` or ``"four_fifths"``); ``interval`` the interval method
-    of the summary (``"newcombe"``, ``"katz"``, ``"bootstrap"``, or None where the
-    summary gives none). Both hold today's behaviour.
+    of the summary (``"newcombe"``, ``"katz"``; ``"bootstrap"`` where there is no closed
+    form: the summary leaves it null and ``df.fair.bootstrap`` gives one; None where
+    none applies). Both hold today's behaviour.
     """
 
     name: str
@@ -230,3 +231,20 @@ _ENTRIES: tuple[Criterion, ...] = (
 
 #: Every criterion of polars_fair, by name.
 CATALOGUE: dict[str, Criterion] = {entry.name: entry for entry in _ENTRIES}
+
+
+def catalogue_table() -> str:
+    """The catalogue as a Markdown table (docs/metrics/catalogue.md is this text)."""
+    rows = [
+        "| criterion | kind | family | compares | inputs | ideal | fair band | interval |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for c in _ENTRIES:
+        measures = ", ".join(c.measures)
+        agg = f" ({c.agg})" if len(c.measures) > 1 else ""
+        rows.append(
+            f"| `{c.name}` | {c.kind} | {c.family} | {measures}{agg} | "
+            f"{', '.join(f'`{i}`' for i in c.inputs)} | {c.ideal:g} | {c.band} | "
+            f"{c.interval or '-'} |"
+        )
+    return "\n".join(rows) + "\n"
