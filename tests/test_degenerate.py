@@ -25,6 +25,7 @@ from polars_fair.exceptions import (
     NullDataWarning,
     UndefinedMetricWarning,
 )
+from polars_fair.metrics._catalogue import CATALOGUE
 
 #: Issue 14: the eager path says when a criterion compares one group with itself,
 #: and when a label column never equals `pos_label`.
@@ -35,11 +36,8 @@ IGNORE_WARNINGS = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.Fai
 
 KW = {"y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g"}
 RATES = list(pf.RATES)
-CRITERIA = sorted(
-    name
-    for name in vars(pf.FairNamespace)
-    if not name.startswith("_") and name.endswith(("_difference", "_ratio"))
-)
+#: Every criterion comparing rates of the statistics table (from the catalogue).
+CRITERIA = sorted(name for name, entry in CATALOGUE.items() if entry.family == "rate")
 
 
 def criterion_kw(name: str, **extra: Any) -> dict[str, Any]:
