@@ -25,6 +25,7 @@ from polars_fair._ns_multiclass import MulticlassMethods
 from polars_fair._ns_regression import RegressionMethods
 from polars_fair._ns_report import ReportMethods
 from polars_fair._ns_scores import ScoreMethods
+from polars_fair._ns_slices import SliceMethods
 from polars_fair._utils import derive_engine
 from polars_fair._validate import check_confidence, check_min_size
 
@@ -166,6 +167,7 @@ class FairNamespace(
     EnsembleMethods[TableT, ScalarT],
     MulticlassMethods[TableT, ScalarT],
     ReportMethods[TableT, ScalarT],
+    SliceMethods[TableT, ScalarT],
 ):
     """Fairness metrics of the predictions in a frame (shared by both frame kinds)."""
 
