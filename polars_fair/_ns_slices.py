@@ -126,7 +126,7 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
         ...         "sex": ["F", "M"] * 200,
         ...         "age": ["young"] * 200 + ["old"] * 200,
         ...         "y_true": [0] * 400,
-        ...         "y_pred": [1, 0, 0, 0] * 50 + [0, 0, 0, 1] * 50,
+        ...         "y_pred": [1, 0, 0, 0] * 50 + [0] * 200,
         ...     }
         ... )
         >>> df.fair.slices(
@@ -138,8 +138,8 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
         │ ---  ┆ ---               ┆ ---   ┆ ---   ┆ ---        ┆ ---        │
         │ i64  ┆ str               ┆ i64   ┆ f64   ┆ f64        ┆ f64        │
         ╞══════╪═══════════════════╪═══════╪═══════╪════════════╪════════════╡
-        │ 1    ┆ sex=F & age=young ┆ 2     ┆ 0.5   ┆ 0.166667   ┆ 0.333333   │
-        │ 2    ┆ sex=M & age=old   ┆ 2     ┆ 0.5   ┆ 0.166667   ┆ 0.333333   │
+        │ 1    ┆ sex=F & age=young ┆ 2     ┆ 0.5   ┆ 0.0        ┆ 0.5        │
+        │ 2    ┆ age=old           ┆ 1     ┆ 0.0   ┆ 0.25       ┆ -0.25      │
         └──────┴───────────────────┴───────┴───────┴────────────┴────────────┘
         """
         names, metric_, depth, size, alpha_, top_, corr = check_slice_parameters(

@@ -47,6 +47,7 @@ sides; the others are counted (``n_untested``) and not shown.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -93,6 +94,8 @@ SLICE_COLUMNS: Final[tuple[str, ...]] = (
 MAX_SUBSETS: Final = 5_000
 
 Correction = Literal["bh", "holm"]
+#: Decimals of the absolute difference used for ranking (ties then go by slice name).
+_EFFECT_DIGITS: Final = 10
 
 MSG_METRIC = "`metric` must be one of {known}, got {value!r}\n\nHint: {hint}"
 _HINT_METRIC = (
@@ -219,16 +222,13 @@ def check_slice_parameters(
             "(Benjamini-Hochberg) controls the false discovery rate; 'holm' the chance of any"
         )
         raise InvalidParameterError(msg)
-    return (
-        names, metric_, depth, float(min_size), float(alpha), top,  # type: ignore[arg-type]
-        correction,  # type: ignore[return-value]
-    )  # fmt: skip
+    corr: Correction = "bh" if correction == "bh" else "holm"
+    size, level = float(min_size), float(alpha)  # type: ignore[arg-type]
+    return names, metric_, depth, size, level, top, corr
 
 
 def _n_choose(n: int, k: int) -> int:
-    from math import comb
-
-    return comb(n, k)
+    return math.comb(n, k)
 
 
 def attribute_subsets(candidates: Sequence[str], max_depth: int) -> list[tuple[str, ...]]:
@@ -414,9 +414,12 @@ def _rank(
         pl.lit(measure.name).alias("metric"),
         pl.col(_N).alias("n"),
     )
+    # |difference| rounded so that float summation order (which differs between
+    # engines) cannot reorder a slice and its complement (equal |difference|)
+    effect = pl.col("difference").abs().round(_EFFECT_DIGITS)
     table = table.sort(
-        [*by, "significant", pl.col("difference").abs(), "p_value", "slice"],
-        descending=[*(False for _ in by), True, True, False, False],
+        [*by, "significant", effect, "slice"],
+        descending=[*(False for _ in by), True, True, False],
         nulls_last=True,
     )
     rank = pl.int_range(1, pl.len() + 1, dtype=pl.Int64)
@@ -502,7 +505,7 @@ def slices_from_stats(
     ...         "sex": ["F", "M"] * 200,
     ...         "age": ["young"] * 200 + ["old"] * 200,
     ...         "y_true": [0] * 400,
-    ...         "y_pred": [1, 0, 0, 0] * 50 + [0, 0, 0, 1] * 50,
+    ...         "y_pred": [1, 0, 0, 0] * 50 + [0] * 200,
     ...     }
     ... )
     >>> stats = group_stats(
@@ -517,9 +520,9 @@ def slices_from_stats(
     │ ---  ┆ ---               ┆ --- ┆ ---   ┆ ---        ┆ ---         │
     │ i64  ┆ str               ┆ i64 ┆ f64   ┆ f64        ┆ bool        │
     ╞══════╪═══════════════════╪═════╪═══════╪════════════╪═════════════╡
-    │ 1    ┆ sex=F & age=young ┆ 100 ┆ 0.5   ┆ 0.166667   ┆ true        │
-    │ 2    ┆ sex=M & age=old   ┆ 100 ┆ 0.5   ┆ 0.166667   ┆ true        │
-    │ 3    ┆ sex=F & age=old   ┆ 100 ┆ 0.0   ┆ 0.333333   ┆ true        │
+    │ 1    ┆ sex=F & age=young ┆ 100 ┆ 0.5   ┆ 0.0        ┆ true        │
+    │ 2    ┆ age=old           ┆ 200 ┆ 0.0   ┆ 0.25       ┆ true        │
+    │ 3    ┆ age=young         ┆ 200 ┆ 0.25  ┆ 0.0        ┆ true        │
     └──────┴───────────────────┴─────┴───────┴────────────┴─────────────┘
     """
     names, metric_, depth, size, alpha_, top_, corr = check_slice_parameters(
