@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Literal
 import polars as pl
 
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
-from polars_fair.metrics._slices import attribute_subsets, check_slice_parameters, slice_table
+from polars_fair.metrics._slices import (
+    attribute_subsets,
+    check_direction,
+    check_slice_parameters,
+    slice_table,
+)
 from polars_fair.reduce_slices import slice_reduction
 
 if TYPE_CHECKING:
@@ -43,6 +48,7 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
         pos_label: PosLabel = 1,
         n_bins: int = 4,
         strategy: Literal["auto", "finest", "subsets"] = "auto",
+        direction: Literal["both", "higher", "lower"] = "both",
     ) -> TableT:
         r"""
         The worst-treated intersections of the candidate attributes, in one pass.
@@ -53,7 +59,7 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
         interval for the difference and a p-value. The p-values of all slices tested
         per batch key are corrected for multiplicity (Benjamini-Hochberg q-values by
         default), and the slices are ranked: significant first, then by the absolute
-        difference.
+        difference (or the signed one, with `direction`).
 
         .. versionadded:: 0.1.0
 
@@ -96,6 +102,11 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
             (one reduction per subset of `max_depth` candidates, one read of a cached
             source) or ``"auto"`` (from the schema; see :mod:`polars_fair.reduce_slices`).
             The result's ``strategy`` column says which ran.
+        direction
+            Ranking among significant (then other) slices: ``"both"`` by the absolute
+            difference, ``"higher"`` the largest positive difference first (where higher
+            is worse: error rates, ``mae``), ``"lower"`` the most negative first. Tests
+            are two-sided whatever the direction.
 
         Returns
         -------
@@ -146,6 +157,7 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
             candidates=candidates, metric=metric, max_depth=max_depth, min_size=min_size,
             alpha=alpha, top=top, correction=correction,
         )  # fmt: skip
+        direction_ = check_direction(direction)
         plan = slice_reduction(
             self._frame, y_true=y_true, y_pred=y_pred, candidates=names, metric=metric_,
             max_depth=depth, by=by, sample_weight=sample_weight, pos_label=pos_label,
@@ -157,7 +169,7 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
             table = slice_table(
                 plan.parts(stats, subsets), candidates=names, metric=metric_, by=by_,
-                min_size=size, alpha=alpha_, top=top_, correction=corr,
+                min_size=size, alpha=alpha_, top=top_, correction=corr, direction=direction_,
             )  # fmt: skip
             return table.with_columns(pl.lit(plan.strategy).alias("strategy"))
 

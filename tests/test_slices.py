@@ -286,16 +286,23 @@ def test_by_keys_are_separate_families() -> None:
         assert_frame_equal(both.filter(pl.col("model") == key).drop("model"), alone)
 
 
-def test_ranking_significant_first_then_effect() -> None:
+@pytest.mark.parametrize("direction", ["both", "higher", "lower"])
+def test_ranking_significant_first_then_effect(direction: str) -> None:
     df = planted_frame(20_000, seed=2)
-    out = df.fair.slices(y_true="y", y_pred="p", candidates=["a0", "a1", "a2", "a3"], max_depth=3)
+    out = df.fair.slices(
+        y_true="y", y_pred="p", candidates=["a0", "a1", "a2", "a3"], max_depth=3,
+        direction=direction,
+    )  # fmt: skip
     sig = out["significant"].to_list()
     assert sig == sorted(sig, reverse=True)
-    effects = out.with_columns(pl.col("difference").abs().alias("e"))
+    d = out["difference"].to_numpy()
+    effect = {"both": np.abs(d), "higher": d, "lower": -d}[direction]
     for flag in (True, False):
-        e = effects.filter(pl.col("significant") == flag)["e"].to_list()
-        assert e == sorted(e, reverse=True)
+        e = effect[out["significant"].to_numpy() == flag].round(10)
+        assert (np.diff(e) <= 0).all()
     assert out["rank"].to_list() == list(range(1, out.height + 1))
+    if direction != "lower":
+        assert out["slice"][0] == "a0=0 & a1=0 & a2=0"
 
 
 # ---- engines, strategies, weights, tables ---------------------------------------------
@@ -431,6 +438,11 @@ def test_auto_strategy_from_schema() -> None:
         ),
         ({"strategy": "fast"}, InvalidParameterError, r"`strategy` must be one of"),
         ({"n_bins": 1}, InvalidParameterError, r"`n_bins` must be an integer >= 2"),
+        (
+            {"direction": "up"},
+            InvalidParameterError,
+            r"`direction` must be 'both', 'higher' or 'lower'",
+        ),
         ({"metric": "mae", "y_true": None}, InvalidParameterError, r"'mae' needs `y_true`"),
     ],
 )

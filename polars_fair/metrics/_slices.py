@@ -71,6 +71,7 @@ __all__ = [
     "SLICE_METRICS",
     "adjust_p_values",
     "attribute_subsets",
+    "check_direction",
     "check_slice_parameters",
     "slice_table",
     "slices_from_stats",
@@ -94,6 +95,7 @@ SLICE_COLUMNS: Final[tuple[str, ...]] = (
 MAX_SUBSETS: Final = 5_000
 
 Correction = Literal["bh", "holm"]
+Direction = Literal["both", "higher", "lower"]
 #: Decimals of the absolute difference used for ranking (ties then go by slice name).
 _EFFECT_DIGITS: Final = 10
 
@@ -227,6 +229,18 @@ def check_slice_parameters(
     return names, metric_, depth, size, level, top, corr
 
 
+def check_direction(direction: object) -> Direction:
+    """Check `direction`: which differences rank first."""
+    if direction not in ("both", "higher", "lower"):
+        msg = (
+            f"`direction` must be 'both', 'higher' or 'lower', got {direction!r}\n\nHint: "
+            "'higher' ranks the slices whose value most exceeds the rest first (e.g. error "
+            "rates), 'lower' those most below it (e.g. true positive rate)"
+        )
+        raise InvalidParameterError(msg)
+    return "both" if direction == "both" else "higher" if direction == "higher" else "lower"
+
+
 def _n_choose(n: int, k: int) -> int:
     return math.comb(n, k)
 
@@ -300,6 +314,7 @@ def slice_table(
     alpha: float = 0.05,
     top: int | None = None,
     correction: Correction = "bh",
+    direction: Direction = "both",
 ) -> pl.LazyFrame:
     """The slice table from statistics tables and the attribute subsets each serves.
 
@@ -337,7 +352,8 @@ def slice_table(
     else:
         table = allslices.join(first.select(totals_aggs), how="cross")
     table = _compare(table, measure, alpha)
-    return _rank(table, by_, measure, min_size, alpha, top, correction, list(candidates))
+    ranking = _Ranking(min_size, alpha, top, correction, direction)
+    return _rank(table, by_, measure, ranking, list(candidates))
 
 
 def _compare(table: pl.LazyFrame, measure: _Measure, alpha: float) -> pl.LazyFrame:
@@ -377,17 +393,24 @@ def _compare(table: pl.LazyFrame, measure: _Measure, alpha: float) -> pl.LazyFra
     )
 
 
+@dataclass(frozen=True)
+class _Ranking:
+    min_size: float
+    alpha: float
+    top: int | None
+    correction: Correction
+    direction: Direction
+
+
 def _rank(
     table: pl.LazyFrame,
     by: list[str],
     measure: _Measure,
-    min_size: float,
-    alpha: float,
-    top: int | None,
-    correction: Correction,
+    ranking: _Ranking,
     candidates: list[str],
 ) -> pl.LazyFrame:
     """Test, adjust for multiplicity, rank; drop the untested slices (counted)."""
+    min_size, alpha, top = ranking.min_size, ranking.alpha, ranking.top
     tested = (
         pl.col("__pf_defined").fill_null(False)
         & (pl.col(_N) >= min_size)
@@ -408,7 +431,8 @@ def _rank(
         normal_two_sided_p(pl.col("__pf_z")).alias("p_value")
     )
     table = table.sort([*by, "p_value", "slice"], nulls_last=True)
-    table = table.with_columns(adjust_p_values(pl.col("p_value"), by, correction).alias("q_value"))
+    adjusted = adjust_p_values(pl.col("p_value"), by, ranking.correction)
+    table = table.with_columns(adjusted.alias("q_value"))
     table = table.with_columns(
         (pl.col("q_value") <= alpha).alias("significant"),
         pl.lit(measure.name).alias("metric"),
@@ -416,7 +440,8 @@ def _rank(
     )
     # |difference| rounded so that float summation order (which differs between
     # engines) cannot reorder a slice and its complement (equal |difference|)
-    effect = pl.col("difference").abs().round(_EFFECT_DIGITS)
+    d = pl.col("difference")
+    effect = {"both": d.abs(), "higher": d, "lower": -d}[ranking.direction].round(_EFFECT_DIGITS)
     table = table.sort(
         [*by, "significant", effect, "slice"],
         descending=[*(False for _ in by), True, True, False],
@@ -440,6 +465,7 @@ def slices_from_stats(
     alpha: float = 0.05,
     top: int | None = None,
     correction: Correction = "bh",
+    direction: Direction = "both",
 ) -> pl.LazyFrame:
     r"""
     The worst-treated slices, derived from a statistics table at the crossing of `candidates`.
@@ -477,12 +503,17 @@ def slices_from_stats(
         Keep only the `top` best-ranked slices per batch key (None: all tested).
     correction
         ``"bh"`` (Benjamini-Hochberg q-values) or ``"holm"`` (Holm adjusted p-values).
+    direction
+        Ranking among significant (then other) slices: ``"both"`` by the absolute
+        difference, ``"higher"`` the largest positive difference first (where a higher
+        value is worse: error rates, ``mae``), ``"lower"`` the most negative first. The
+        tests are two-sided whatever the direction.
 
     Returns
     -------
     LazyFrame
         One row per tested slice, sorted by the batch keys then ``rank`` (significant
-        slices first, then by the absolute difference): ``rank, slice, depth, metric,
+        slices first, then by the difference as `direction` says): ``rank, slice, depth, metric,
         n, value, rest_n, rest_value, difference, ratio, ci_low, ci_high, p_value,
         q_value, significant, attributes`` (the list of attributes fixed), the
         candidate columns (null where an attribute is not part of the slice; read
@@ -529,6 +560,7 @@ def slices_from_stats(
         candidates=candidates, metric=metric, max_depth=max_depth, min_size=min_size,
         alpha=alpha, top=top, correction=correction,
     )  # fmt: skip
+    direction_ = check_direction(direction)
     lf = stats.lazy()
     schema = lf.collect_schema()
     by_ = [by] if isinstance(by, str) else list(by or [])
@@ -542,5 +574,5 @@ def slices_from_stats(
         raise InvalidParameterError(msg)
     return slice_table(
         [(lf, attribute_subsets(names, depth))], candidates=names, metric=metric_, by=by_,
-        min_size=size, alpha=alpha_, top=top_, correction=corr,
+        min_size=size, alpha=alpha_, top=top_, correction=corr, direction=direction_,
     )  # fmt: skip
