@@ -112,6 +112,9 @@ def report_params(
     min_group_size: float = 30,
     n_bins: int = 10,
     zero_division: float | None = None,
+    slices: Sequence[str] | None = None,
+    max_depth: int = 2,
+    slice_metric: str = "false_positive_rate",
 ) -> dict[str, Any]:
     """The parameters of a report as one dict (see :meth:`ReportMethods.report`)."""
     if y_true is None or y_pred is None:
@@ -129,6 +132,8 @@ def report_params(
         "confidence_level": confidence_level, "difference_band": difference_band,
         "ratio_band": tuple(ratio_band), "min_group_size": min_group_size,
         "n_bins": n_bins, "zero_division": zero_division,
+        "slices": list(slices) if slices is not None else None, "max_depth": max_depth,
+        "slice_metric": slice_metric,
     }  # fmt: skip
 
 
@@ -170,6 +175,13 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             out["calibration"] = ns.calibration(**scored, y_prob=p["y_prob"], n_bins=p["n_bins"])
             out["roc_auc"] = ns.roc_auc(**scored, y_prob=p["y_prob"])
             out["roc_curve"] = ns.roc_curve(**scored, y_prob=p["y_prob"])
+        if p.get("slices"):
+            out["slices"] = ns.slices(
+                **{k: v for k, v in common.items() if k != "sensitive_features"},
+                candidates=p["slices"], metric=p["slice_metric"], max_depth=p["max_depth"],
+                min_size=p["min_group_size"], alpha=1 - p["confidence_level"],
+                strategy="finest",  # the report shares one read of the source itself
+            )  # fmt: skip
         return out
 
     def _report_reductions(
@@ -242,6 +254,9 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         min_group_size: float = 30,
         n_bins: int = 10,
         zero_division: float | None = None,
+        slices: Sequence[str] | None = None,
+        max_depth: int = 2,
+        slice_metric: str = "false_positive_rate",
     ) -> FairnessReport:
         """
         A fairness report: every table of an audit, from one read of the data.
@@ -288,6 +303,18 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             Calibration bins (with `y_prob`).
         zero_division
             None keeps undefined rates null; a float replaces them.
+        slices
+            Candidate attributes for slice discovery (:meth:`slices`): adds the
+            ``slices`` table, every slice of up to `max_depth` of them against the rest
+            on `slice_metric`, with ``min_size=min_group_size`` and
+            ``alpha=1 - confidence_level`` and the ``"finest"`` strategy (the report
+            already reads the source once for all its reductions); significant slices are
+            release-gate failures
+            (:meth:`FairnessReport.slice_failures`).
+        max_depth
+            Largest number of attributes in a slice.
+        slice_metric
+            The rate (or mean) the slices are compared on.
 
         Returns
         -------
@@ -325,7 +352,8 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             reference_group=reference_group, method=method, criteria=criteria,
             confidence_level=confidence_level, difference_band=difference_band,
             ratio_band=ratio_band, min_group_size=min_group_size, n_bins=n_bins,
-            zero_division=zero_division,
+            zero_division=zero_division, slices=slices, max_depth=max_depth,
+            slice_metric=slice_metric,
         )  # fmt: skip
         plans = self._report_reductions(params)
         # several reductions (with a score): read the source once for all of them

@@ -461,3 +461,48 @@ def test_stats_table_without_candidate_errors() -> None:
         slices_from_stats(stats, candidates=["a", "b"])
     with pytest.raises(InvalidParameterError, match=r"needs the regression sums"):
         slices_from_stats(stats, candidates=["a"], metric="mean_prediction")
+
+
+# ---- report and command line -----------------------------------------------------------
+
+
+def test_report_slices_table_and_gate() -> None:
+    from polars_fair.datasets import load_compas
+
+    compas = load_compas()
+    kw: dict[str, Any] = dict(y_true="two_year_recid", y_pred="y_pred")
+    report = compas.lazy().fair.report(
+        **kw, sensitive_features="race", slices=["race", "sex", "age_cat"], max_depth=2
+    )
+    assert report.slices is not None
+    direct = compas.fair.slices(
+        **kw, candidates=["race", "sex", "age_cat"], max_depth=2, min_size=30, alpha=1 - 0.95
+    )
+    assert_frame_equal(report.slices, direct)
+    failures = report.slice_failures()
+    assert len(failures) == direct["significant"].sum() > 0
+    assert failures[0].startswith("slice race=African-American & age_cat=Less than 25:")
+    page = report.to_html()
+    assert "Worst slices" in page
+    assert "ci_low" in page
+    assert "race=African-American &amp; age_cat=Less than 25" in page
+    assert "## Worst slices" in report.to_markdown()
+    plain = compas.fair.report(**kw, sensitive_features="race")
+    assert plain.slices is None
+    assert plain.slice_failures() == []
+
+
+def test_cli_slices_and_fail_on_slices(capsys: pytest.CaptureFixture[str]) -> None:
+    from polars_fair.cli import main
+
+    args = ["audit", "--example", "compas", "--slices", "race,sex,age_cat", "--max-depth", "2"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Worst slices" in out
+    assert main([*args, "--fail-on-slices"]) == 1
+    err = capsys.readouterr().err
+    assert "fail-on: slice race=African-American & age_cat=Less than 25" in err
+    assert main(["audit", "--example", "compas", "--fail-on-slices"]) == 2
+    assert "--fail-on-slices needs --slices" in capsys.readouterr().err
+    assert main(["audit", "--example", "compas", "--slices", "race,nope"]) == 2
+    assert "column 'nope' not found" in capsys.readouterr().err
