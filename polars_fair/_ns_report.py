@@ -123,7 +123,7 @@ def report_params(
             "`y_pred=pl.col('score') >= 0.5`"
         )
         raise InvalidParameterError(msg)
-    return {
+    params = {
         "y_true": y_true, "y_pred": y_pred, "y_prob": y_prob,
         "sensitive_features": as_names(sensitive_features), "by": as_names(by),
         "sample_weight": sample_weight, "pos_label": pos_label,
@@ -132,9 +132,10 @@ def report_params(
         "confidence_level": confidence_level, "difference_band": difference_band,
         "ratio_band": tuple(ratio_band), "min_group_size": min_group_size,
         "n_bins": n_bins, "zero_division": zero_division,
-        "slices": list(slices) if slices is not None else None, "max_depth": max_depth,
-        "slice_metric": slice_metric,
     }  # fmt: skip
+    if slices is not None:  # recorded only when asked for
+        params.update(slices=list(slices), max_depth=max_depth, slice_metric=slice_metric)
+    return params
 
 
 class ReportMethods(NamespaceBase[TableT, ScalarT]):
