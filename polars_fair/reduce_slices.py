@@ -29,13 +29,14 @@ breakpoints, e.g. ``[25, 34)``; the first and last run to ``-inf`` and ``inf``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Literal
 
 import polars as pl
 
-from polars_fair._validate import ensure_lazy
+from polars_fair._validate import column_not_found, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.reduce import group_stats
 from polars_fair.reduce_regression import regression_stats
@@ -59,6 +60,12 @@ STRATEGIES: Final = ("auto", "finest", "subsets")
 MAX_FINEST_CELLS: Final = 1 << 22
 #: Column of the ``"subsets"`` reduction naming the subset a row belongs to.
 PART: Final = "__pf_part"
+#: Columns of the slice table a batch key may not be named after.
+_OUTPUT_NAMES: Final = frozenset(
+    {"rank", "slice", "depth", "metric", "n", "value", "rest_n", "rest_value", "difference",
+     "ratio", "ci_low", "ci_high", "p_value", "q_value", "significant", "attributes",
+     "n_tested", "n_untested", "strategy"}
+)  # fmt: skip
 #: Regression measures (read the regression sums, not the confusion counts).
 _MEANS: Final = ("mean_prediction", "mean_true", "mae")
 
@@ -188,6 +195,13 @@ def slice_reduction(
     lf = ensure_lazy(frame)
     schema = lf.collect_schema()
     by_ = [by] if isinstance(by, str) else list(by or [])
+    for name in by_:
+        if name in _OUTPUT_NAMES:
+            msg = (
+                f"column {name!r} (given as `by`) clashes with an output column of `slices`"
+                f"\n\nHint: rename it first, e.g. `.rename({{{name!r}: {name + '_'!r}}})`"
+            )
+            raise InvalidParameterError(msg)
     for name in candidates:
         if name in schema and isinstance(schema[name], (pl.List, pl.Array, pl.Struct, pl.Object)):
             msg = (
@@ -203,8 +217,6 @@ def slice_reduction(
             raise InvalidParameterError(msg)
     missing = [c for c in candidates if c not in schema]
     if missing:
-        from polars_fair._validate import column_not_found
-
         raise column_not_found(
             missing[0], "candidates", schema, "pass existing columns as `candidates=`"
         )
@@ -233,8 +245,6 @@ def slice_reduction(
     keys = [*by_, *candidates]
     if chosen == "finest":
         return SliceReduction(reduce(lf, candidates), chosen, [tuple(candidates)], binned, keys)
-    import itertools
-
     source = lf.cache()
     groups = list(itertools.combinations(candidates, max_depth))
     tables = [

@@ -447,7 +447,9 @@ def test_auto_strategy_from_schema() -> None:
     ],
 )
 def test_errors(kwargs: dict[str, Any], error: type[Exception], pattern: str) -> None:
-    df = make_frame(100, seed=1).with_columns(pl.lit([1]).alias("l"))
+    df = make_frame(100, seed=1).with_columns(
+        pl.lit([1]).alias("l"), pl.lit("s").alias("slice"), pl.lit(1).alias("rank")
+    )
     params: dict[str, Any] = dict(y_true="y", y_pred="p", candidates=["a", "b"])
     params.update(kwargs)
     with pytest.raises(error, match=re.compile(pattern, re.S)):
@@ -506,3 +508,47 @@ def test_cli_slices_and_fail_on_slices(capsys: pytest.CaptureFixture[str]) -> No
     assert "--fail-on-slices needs --slices" in capsys.readouterr().err
     assert main(["audit", "--example", "compas", "--slices", "race,nope"]) == 2
     assert "column 'nope' not found" in capsys.readouterr().err
+
+
+def test_weighted_table_with_squares_uses_kish_sizes() -> None:
+    """A statistics table with ``sum_w2`` (weights' squares): tests on effective sizes."""
+    rng = np.random.default_rng(31)
+    n = 3_000
+    df = pl.DataFrame(
+        {
+            "a": rng.choice(["x", "y", "z"], n),
+            "b": rng.choice(["p", "q"], n),
+            "y": rng.integers(0, 2, n),
+            "p": rng.integers(0, 2, n),
+            "w": rng.gamma(2.0, 1.0, n),
+        }
+    )
+    stats = group_stats(
+        df, y_true="y", y_pred="p", sensitive_features=["a", "b"], sample_weight="w"
+    ).join(
+        df.lazy().group_by("a", "b").agg((pl.col("w") ** 2).sum().alias("sum_w2")),
+        on=["a", "b"],
+    )
+    out = slices_from_stats(stats, candidates=["a", "b"], min_size=400).collect()
+    data = {"a": df["a"].to_numpy(), "b": df["b"].to_numpy()}
+    y, p, w = df["y"].to_numpy(), df["p"].to_numpy(), df["w"].to_numpy()
+    effective: dict[str, float] = {}
+    for row in out.iter_rows(named=True):
+        mask = numpy_mask(data, parse_slice(row["slice"]))
+        sides = []
+        for side in (mask, ~mask):
+            ws = w[side]
+            f = ws.sum() / (ws**2).sum()  # counts rescaled to the Kish size W^2 / sum w^2
+            neg = (y[side] == 0) * ws
+            sides.append(((neg * (p[side] == 1)).sum() * f, neg.sum() * f, ws.sum() * f))
+        (x1, m1, e1), (x2, m2, e2) = sides
+        effective[row["slice"]] = min(e1, e2)
+        assert row["n"] == pytest.approx(w[mask].sum(), rel=1e-12)
+        assert row["value"] == pytest.approx(x1 / m1, rel=1e-12)
+        assert row["p_value"] == pytest.approx(ref_p_two_proportions(x1, m1, x2, m2), rel=1e-9)
+        low, high = ref_newcombe(x1, m1, x2, m2, Z95)
+        assert row["ci_low"] == pytest.approx(low, rel=1e-9)
+        assert row["ci_high"] == pytest.approx(high, rel=1e-9)
+    assert min(effective.values()) >= 400
+    # a slice whose weight total passes min_size but whose effective size does not
+    assert out["n_untested"][0] > 0

@@ -72,6 +72,7 @@ __all__ = [
     "adjust_p_values",
     "attribute_subsets",
     "check_direction",
+    "check_free_names",
     "check_slice_parameters",
     "slice_table",
     "slices_from_stats",
@@ -109,6 +110,9 @@ _HINT_METRIC = (
 # internal columns of the derivation
 _N, _M, _A, _B = "__pf_sn", "__pf_sm", "__pf_sa", "__pf_sb"
 _TN, _TM, _TA, _TB = "__pf_tn", "__pf_tm", "__pf_ta", "__pf_tb"
+#: The sum of squared weights (a weighted statistics table's ``sum_w2``), and its total.
+WEIGHT_SQUARES: Final = "sum_w2"
+_W2, _TW2 = "__pf_sw2", "__pf_tw2"
 
 
 @dataclass(frozen=True)
@@ -192,6 +196,7 @@ def check_slice_parameters(
             msg = f"column {c!r} appears more than once in `candidates`\n\nHint: name each column once"
             raise InvalidParameterError(msg)
         names.append(c)
+    check_free_names(names, "candidates")
     metric_ = check_metric(metric)
     if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
         msg = (
@@ -227,6 +232,21 @@ def check_slice_parameters(
     corr: Correction = "bh" if correction == "bh" else "holm"
     size, level = float(min_size), float(alpha)  # type: ignore[arg-type]
     return names, metric_, depth, size, level, top, corr
+
+
+#: Output columns a candidate or batch key may not be named after.
+_OUTPUT_NAMES: Final = frozenset({*SLICE_COLUMNS, "n_tested", "n_untested", "strategy"})
+
+
+def check_free_names(names: Sequence[str], param: str) -> None:
+    """Candidates and batch keys may not clash with the slice table's own columns."""
+    for name in names:
+        if name in _OUTPUT_NAMES:
+            msg = (
+                f"column {name!r} (given as `{param}`) clashes with an output column of "
+                f"`slices`\n\nHint: rename it first, e.g. `.rename({{{name!r}: {name + '_'!r}}})`"
+            )
+            raise InvalidParameterError(msg)
 
 
 def check_direction(direction: object) -> Direction:
@@ -326,6 +346,9 @@ def slice_table(
     by_ = list(by)
     measure = _Measure(metric, metric in MEAN_MEASURES)
     sums = [_N, _M, _A, _B] if measure.is_mean else [_N, _M, _A]
+    kish = WEIGHT_SQUARES in parts[0][0].collect_schema().names() if parts else False
+    if kish:
+        sums.append(_W2)
     frames: list[pl.LazyFrame] = []
     first: pl.LazyFrame | None = None
     dtypes: dict[str, pl.DataType] = {}
@@ -335,8 +358,9 @@ def slice_table(
             if c in schema:
                 dtypes.setdefault(c, schema[c])
         base = stats.select(
-            *by_, *(c for c in candidates if c in schema), *measure.parts(schema.names())
-        )
+            *by_, *(c for c in candidates if c in schema), *measure.parts(schema.names()),
+            *([pl.col(WEIGHT_SQUARES).cast(pl.Float64).alias(_W2)] if kish else []),
+        )  # fmt: skip
         if first is None:
             first = base
         frames.extend(_subset_part(base, s, by_, candidates, dtypes, sums) for s in subsets)
@@ -344,31 +368,51 @@ def slice_table(
         msg = "no attribute subsets to derive slices from"
         raise InvalidParameterError(msg)
     allslices = pl.concat(frames, how="vertical")
-    totals_names = {_N: _TN, _M: _TM, _A: _TA, _B: _TB}
+    totals_names = {_N: _TN, _M: _TM, _A: _TA, _B: _TB, _W2: _TW2}
     totals_aggs = [pl.col(s).sum().alias(totals_names[s]) for s in sums]
     if by_:
         totals = first.group_by(by_).agg(totals_aggs)
         table = allslices.join(totals, on=by_, how="left", nulls_equal=True)
     else:
         table = allslices.join(first.select(totals_aggs), how="cross")
-    table = _compare(table, measure, alpha)
+    table = _compare(table, measure, alpha, kish)
     ranking = _Ranking(min_size, alpha, top, correction, direction)
     return _rank(table, by_, measure, ranking, list(candidates))
 
 
-def _compare(table: pl.LazyFrame, measure: _Measure, alpha: float) -> pl.LazyFrame:
-    """Slice value, complement value, difference, ratio, interval, z statistic."""
+def _compare(table: pl.LazyFrame, measure: _Measure, alpha: float, kish: bool) -> pl.LazyFrame:
+    """Slice value, complement value, difference, ratio, interval, z statistic.
+
+    With `kish`, each side's sums are rescaled to its Kish effective size
+    ``n**2 / sum_w2`` (the rates stay the same; the tests and intervals use it).
+    """
     z = z_value(1 - alpha)
-    n, m, a = pl.col(_N), pl.col(_M), pl.col(_A)
-    rn, rm, ra = pl.col(_TN) - n, pl.col(_TM) - m, pl.col(_TA) - a
-    table = table.with_columns(rn.alias("rest_n"), rm.alias("__pf_rm"), ra.alias("__pf_ra"))
-    rm, ra = pl.col("__pf_rm"), pl.col("__pf_ra")
+    n = pl.col(_N)
+    rn = pl.col(_TN) - n
+    sides: dict[str, tuple[pl.Expr, pl.Expr]] = {
+        "n": (n, rn),
+        "m": (pl.col(_M), pl.col(_TM) - pl.col(_M)),
+        "a": (pl.col(_A), pl.col(_TA) - pl.col(_A)),
+    }
+    if measure.is_mean:
+        sides["b"] = (pl.col(_B), pl.col(_TB) - pl.col(_B))
+    if kish:
+        w2, rw2 = pl.col(_W2), pl.col(_TW2) - pl.col(_W2)
+        f_s = pl.when(w2 > 0).then(n.cast(pl.Float64) / w2).otherwise(0.0)
+        f_r = pl.when(rw2 > 0).then(rn.cast(pl.Float64) / rw2).otherwise(0.0)
+        sides = {k: (s * f_s, r * f_r) for k, (s, r) in sides.items()}
+    table = table.with_columns(
+        rn.alias("rest_n"),
+        *(e.alias(f"__pf_es{k}") for k, (e, _) in sides.items()),
+        *(e.alias(f"__pf_er{k}") for k, (_, e) in sides.items()),
+    )
+    m, a, rm, ra = (pl.col(f"__pf_e{c}") for c in ("sm", "sa", "rm", "ra"))
     value, rest = safe_div(a, m), safe_div(ra, rm)
     table = table.with_columns(value.alias("value"), rest.alias("rest_value"))
     value, rest = pl.col("value"), pl.col("rest_value")
     diff = value - rest
     if measure.is_mean:
-        b, rb = pl.col(_B), pl.col(_TB) - pl.col(_B)
+        b, rb = pl.col("__pf_esb"), pl.col("__pf_erb")
         var_s = pl.max_horizontal(safe_div(b - a * value, m - 1), pl.lit(0.0))
         var_r = pl.max_horizontal(safe_div(rb - ra * rest, rm - 1), pl.lit(0.0))
         se = (safe_div(var_s, m) + safe_div(var_r, rm)).sqrt()
@@ -413,8 +457,8 @@ def _rank(
     min_size, alpha, top = ranking.min_size, ranking.alpha, ranking.top
     tested = (
         pl.col("__pf_defined").fill_null(False)
-        & (pl.col(_N) >= min_size)
-        & (pl.col("rest_n") >= min_size)
+        & (pl.col("__pf_esn") >= min_size)
+        & (pl.col("__pf_ern") >= min_size)
     )
     table = table.with_columns(tested.alias("__pf_tested"))
     counts = [
@@ -564,6 +608,7 @@ def slices_from_stats(
     lf = stats.lazy()
     schema = lf.collect_schema()
     by_ = [by] if isinstance(by, str) else list(by or [])
+    check_free_names(by_, "by")
     missing = [c for c in (*by_, *names) if c not in schema]
     if missing:
         msg = (
