@@ -29,7 +29,10 @@ matching two-sided normal p-value.
 
 Intervals are marginal, at level ``1 - alpha``; the false-discovery control acts on
 the p-values. With weights the counts are weight sums, treated as frequency weights
-(as in :mod:`polars_fair.metrics._intervals`).
+(as in :mod:`polars_fair.metrics._intervals`), unless the statistics table carries
+``sum_w2`` (the sum of squared weights per group): then each side's sums are
+rescaled to its Kish effective size ``n**2 / sum_w2`` before the test and the
+interval (the rates do not change), and ``min_size`` applies to the effective sizes.
 
 Multiple testing
 ----------------
