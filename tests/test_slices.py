@@ -308,12 +308,19 @@ def test_ranking_significant_first_then_effect(direction: str) -> None:
 # ---- engines, strategies, weights, tables ---------------------------------------------
 
 
+@pytest.mark.parametrize("metric", ["false_positive_rate", "mae"])
 @pytest.mark.parametrize("strategy", ["finest", "subsets"])
-def test_engines_and_strategies_agree(run: Any, strategy: str) -> None:
-    df = make_frame(3_000, seed=13).with_columns(pl.lit("k").alias("model"))
-    kw: dict[str, Any] = dict(
-        y_true="y", y_pred="p", candidates=["a", "b", "age"], max_depth=2, by="model"
+def test_engines_and_strategies_agree(run: Any, strategy: str, metric: str) -> None:
+    df = make_frame(3_000, seed=13).with_columns(
+        pl.when(pl.int_range(pl.len()) % 3 == 0)
+        .then(pl.lit("k1"))
+        .otherwise(pl.lit("k2"))
+        .alias("model")
     )
+    kw: dict[str, Any] = dict(
+        y_true="y", y_pred="p", candidates=["a", "b", "age"], max_depth=2, by="model",
+        metric=metric,
+    )  # fmt: skip
     expected = df.fair.slices(**kw, strategy="finest")
     got = run(df, "slices", **kw, strategy=strategy)
     assert got["strategy"][0] == strategy
