@@ -451,6 +451,11 @@ def test_auto_strategy_from_schema() -> None:
             r"`direction` must be 'both', 'higher' or 'lower'",
         ),
         ({"metric": "mae", "y_true": None}, InvalidParameterError, r"'mae' needs `y_true`"),
+        (
+            {"y_true": None},
+            InvalidParameterError,
+            r"'false_positive_rate' cannot be computed.*Hint: pass both",
+        ),
     ],
 )
 def test_errors(kwargs: dict[str, Any], error: type[Exception], pattern: str) -> None:
@@ -559,3 +564,16 @@ def test_weighted_table_with_squares_uses_kish_sizes() -> None:
     assert min(effective.values()) >= 400
     # a slice whose weight total passes min_size but whose effective size does not
     assert out["n_untested"][0] > 0
+
+
+def test_selection_rate_needs_only_predictions() -> None:
+    df = make_frame(2_000, seed=37)
+    out = df.fair.slices(y_pred="p", candidates=["a", "b"], metric="selection_rate", min_size=0)
+    data = {"a": np.array(df["a"].to_list(), dtype=object), "b": df["b"].to_numpy()}
+    p = df["p"].to_numpy()
+    for row in out.iter_rows(named=True):
+        mask = numpy_mask(data, parse_slice(row["slice"]))
+        assert row["value"] == pytest.approx(p[mask].mean(), rel=1e-12)
+        assert row["rest_value"] == pytest.approx(p[~mask].mean(), rel=1e-12)
+        x1, m1, x2, m2 = p[mask].sum(), mask.sum(), p[~mask].sum(), (~mask).sum()
+        assert row["p_value"] == pytest.approx(ref_p_two_proportions(x1, m1, x2, m2), rel=1e-9)
