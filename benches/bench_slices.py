@@ -58,7 +58,7 @@ def make_data(rows: int, seed: int = 0) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     columns: dict[str, pl.Series] = {}
     codes = []
-    for name, k in zip(NAMES, CARDS):
+    for name, k in zip(NAMES, CARDS, strict=True):
         c = rng.integers(0, k, rows, dtype=np.int8)
         codes.append(c)
         columns[name] = pl.Series(name, c).cast(pl.String).cast(pl.Enum([str(i) for i in range(k)]))
@@ -68,7 +68,9 @@ def make_data(rows: int, seed: int = 0) -> pl.DataFrame:
     u = rng.random(rows, dtype=np.float32)
     y_pred = np.where(y_true == 1, u < 0.7, u < fpr).astype(np.int8)
     del codes, inside, fpr, u
-    return pl.DataFrame([*columns.values(), pl.Series("y_true", y_true), pl.Series("y_pred", y_pred)])
+    return pl.DataFrame(
+        [*columns.values(), pl.Series("y_true", y_true), pl.Series("y_pred", y_pred)]
+    )
 
 
 def run_case(case: str, df: pl.DataFrame) -> int:
@@ -130,7 +132,8 @@ def main() -> None:
             run_case(case, df)
             times[case].append(time.perf_counter() - t0)
     ratios = {
-        c: statistics.median(t / b for t, b in zip(times[c], times["reduce"])) for c in CASES
+        c: statistics.median(t / b for t, b in zip(times[c], times["reduce"], strict=True))
+        for c in CASES
     }
     del df
     memory: dict[str, Any] = {}
@@ -140,7 +143,7 @@ def main() -> None:
         memory[case] = json.loads(line.splitlines()[-1])
     result = {
         "rows": rows,
-        "attributes": dict(zip(NAMES, CARDS)),
+        "attributes": dict(zip(NAMES, CARDS, strict=True)),
         "max_depth": 3,
         "polars": pl.__version__,
         "cases": {
@@ -157,7 +160,9 @@ def main() -> None:
         },
     }
     print(f"rows={rows:.0e}  attributes={list(CARDS)}  max_depth=3  rounds={args.rounds}")
-    print(f"{'case':<16}{'median s':>10}{'best s':>9}{'x reduce':>10}{'peak MiB':>10}{'case pk':>9}{'data MiB':>10}")
+    print(
+        f"{'case':<16}{'median s':>10}{'best s':>9}{'x reduce':>10}{'peak MiB':>10}{'case pk':>9}{'data MiB':>10}"
+    )
     for c, v in result["cases"].items():  # type: ignore[union-attr]
         print(
             f"{c:<16}{v['median_s']:>10.2f}{v['best_s']:>9.2f}{v['ratio_to_reduce']:>10.2f}"
