@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -392,7 +393,7 @@ def test_lazy_returns_lazyframe() -> None:
 
 
 def test_auto_strategy_from_schema() -> None:
-    from polars_fair.reduce_slices import MAX_FINEST_CELLS, choose_strategy
+    from polars_fair.reduce.slices import MAX_FINEST_CELLS, choose_strategy
 
     wide = pl.Enum([str(i) for i in range(100)])
     schema = pl.Schema({f"c{i}": wide for i in range(5)})
@@ -504,6 +505,51 @@ def test_report_slices_table_and_gate() -> None:
     plain = compas.fair.report(**kw, sensitive_features="race")
     assert plain.slices is None
     assert plain.slice_failures() == []
+
+
+def test_report_spec_slices_plan_public_steps() -> None:
+    """Slices are one more plan of the spec: one read, the public steps, the sums."""
+    import polars_fair as pf
+
+    rng = np.random.default_rng(7)
+    n = 4000
+    df = pl.DataFrame(
+        {
+            "g": rng.choice(["a", "b"], n),
+            "s": rng.choice(["x", "y", "z"], n),
+            "y": rng.integers(0, 2, n),
+            "p": rng.integers(0, 2, n),
+            "v": rng.normal(size=n),
+            "w": rng.normal(size=n),
+        }
+    )
+    spec = pf.ReportSpec.of(y_true="y", y_pred="p", sensitive_features="g", slices=["g", "s"])
+    assert spec.slices == ("g", "s")
+    assert pf.ReportSpec.of(**spec.to_dict()).slices == ("g", "s")
+    plain = pf.ReportSpec.of(y_true="y", y_pred="p", sensitive_features="g")
+    # the slices add one reduction, collected with the others (one read of the source)
+    assert len(pf.report_reductions(df, spec)) == len(pf.report_reductions(df, plain)) + 1
+    whole = df.fair.report(y_true="y", y_pred="p", sensitive_features="g", slices=["g", "s"])
+    assert whole.params["slices"] == ["g", "s"]
+    assert "slices" not in df.fair.report(y_true="y", y_pred="p", sensitive_features="g").params
+    tables = pl.collect_all(pf.report_reductions(df, spec))
+    assert_frame_equal(pf.derive_report(spec, tables, df.schema).slices, whole.slices)
+    # additive over pieces: the statistics table, and the regression sums of a mean
+    halves = (df.head(1500), df.tail(n - 1500))
+    for sp in (spec, dataclasses.replace(spec, slice_metric="mae")):
+        parts = [pl.collect_all(pf.report_reductions(h, sp)) for h in halves]
+        derived = pf.derive_report(sp, pf.sum_reductions(*parts), df.schema)
+        direct = pf.derive_report(sp, pl.collect_all(pf.report_reductions(df, sp)), df.schema)
+        assert derived.slices is not None
+        assert_frame_equal(derived.slices, direct.slices, check_exact=False)
+    assert_frame_equal(direct.slices, df.fair.slices(  # the mean's slices, on rows
+        y_true="y", y_pred="p", candidates=["g", "s"], metric="mae", min_size=30, alpha=0.05
+    ).with_columns(pl.lit("finest").alias("strategy")), check_exact=False)  # fmt: skip
+    # quantile bins of each piece do not add up: a clear error rather than wrong sums
+    binned = dataclasses.replace(spec, slices=("g", "v"))
+    parts = [pl.collect_all(pf.report_reductions(h, binned)) for h in halves]
+    with pytest.raises(InvalidParameterError, match="quantiles of each piece"):
+        pf.sum_reductions(*parts)
 
 
 def test_cli_slices_and_fail_on_slices(capsys: pytest.CaptureFixture[str]) -> None:

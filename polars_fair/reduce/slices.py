@@ -3,7 +3,7 @@
 Two strategies, both correct, both one read of the source:
 
 * ``"finest"``: one :func:`~polars_fair.reduce.group_stats` (or
-  :func:`~polars_fair.reduce_regression.regression_stats`) at the finest crossing
+  :func:`~polars_fair.reduce.regression.regression_stats`) at the finest crossing
   of all candidates; every slice is then a sum of rows of that table. Its size is
   at most the product of the candidates' cardinalities and at most the row count.
 * ``"subsets"``: one reduction per subset of ``max_depth`` candidates, over a
@@ -39,7 +39,7 @@ import polars as pl
 from polars_fair._validate import column_not_found, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.reduce import group_stats
-from polars_fair.reduce_regression import regression_stats
+from polars_fair.reduce.regression import regression_stats
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel

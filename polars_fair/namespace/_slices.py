@@ -1,6 +1,6 @@
 """The ``slices`` method of the ``fair`` namespace: slice discovery in one pass.
 
-The reduction (:mod:`polars_fair.reduce_slices`: the statistics table at the
+The reduction (:mod:`polars_fair.reduce.slices`: the statistics table at the
 finest crossing of the candidates, or one table per attribute subset) is followed
 by the derivation of :mod:`polars_fair.metrics._slices`, which sums its rows into
 every slice and tests each against its complement.
@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Literal
 
 import polars as pl
 
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
 from polars_fair.metrics._slices import (
     attribute_subsets,
     check_direction,
     check_slice_parameters,
     slice_table,
 )
-from polars_fair.reduce_slices import slice_reduction
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
+from polars_fair.reduce.slices import slice_reduction
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -100,7 +100,7 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
         strategy
             ``"finest"`` (one reduction at the crossing of all candidates), ``"subsets"``
             (one reduction per subset of `max_depth` candidates, one read of a cached
-            source) or ``"auto"`` (from the schema; see :mod:`polars_fair.reduce_slices`).
+            source) or ``"auto"`` (from the schema; see :mod:`polars_fair.reduce.slices`).
             The result's ``strategy`` column says which ran.
         direction
             Ranking among significant (then other) slices: ``"both"`` by the absolute
@@ -173,5 +173,5 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
             )  # fmt: skip
             return table.with_columns(pl.lit(plan.strategy).alias("strategy"))
 
-        build(plan.reduced)  # every check that needs only the schema, before any read
+        # a plan like every method's: the runner checks the derivation before any read
         return self._derive(plan.reduced, plan.keys, build, (), None, plan.warn_rows)
