@@ -104,6 +104,9 @@ def method_kwargs(name: str, *, group: str = "g", by: str | None = None) -> dict
             kw["y_prob"] = "s"
     if "sensitive_features" in params:
         kw["sensitive_features"] = group
+    if "candidates" in params:  # slices: the candidate attributes are the key columns
+        kw["candidates"] = [group]
+        kw["min_size"] = 5
     if by is not None and "by" in params:
         kw["by"] = by
     if "n_resamples" in params:

@@ -39,6 +39,9 @@ from polars_fair.exceptions import InvalidParameterError
 
 KINDS = ("eager", "lazy", "streaming")
 METHODS = [m for m in lazy_methods() if m not in TERMINAL]
+#: Methods keyed by `candidates` (not `sensitive_features`), whose labels carry the
+#: key names (``slice="g=a"``): tested apart, below.
+CANDIDATE_KEYED = frozenset({"slices"})
 
 
 def _outputs(name: str) -> set[str]:
@@ -68,7 +71,7 @@ def _key_frame(param: str, key: str) -> tuple[pl.DataFrame, dict[str, Any]]:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("name", METHODS)
+@pytest.mark.parametrize("name", [m for m in METHODS if m not in CANDIDATE_KEYED])
 def test_key_named_like_an_output_survives_or_is_refused(name: str, kind: str) -> None:
     """Rename invariance: naming a key like any output column changes nothing but that name.
 
@@ -106,6 +109,22 @@ def test_key_named_like_an_output_survives_or_is_refused(name: str, kind: str) -
             else:
                 assert got == neutral, (name, param, clash)
     assert refused  # at least the method's own output columns are refused as keys
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", sorted(CANDIDATE_KEYED))
+def test_candidate_named_like_an_output_is_refused(name: str, kind: str) -> None:
+    """`slices`: a candidate or batch key named like an output column, or internal, is refused."""
+    outputs = sorted(_outputs(name) | {f"{INTERNAL_PREFIX}part"})
+    for param in ("candidates", "by"):
+        for clash in outputs:
+            df = frame(group=clash) if param == "candidates" else frame(batch=clash)
+            kw = {**method_kwargs(name, group="g"), **all_options(name)}
+            kw["candidates"] = [clash] if param == "candidates" else ["g"]
+            if param == "by":
+                kw["by"] = clash
+            with pytest.raises(InvalidParameterError, match=re.escape(repr(clash))):
+                _call(df, kind, name, **kw)
 
 
 CASES = [

@@ -16,12 +16,14 @@ from polars_fair.metrics._reference import (
     require_unshadowed,
     warn_one_group,
 )
+from polars_fair.metrics._slices import SLICE_METRICS, slices_from_stats
 from polars_fair.metrics._tables import METRIC_DTYPE, disparity_table, rates_table
 
 __all__ = [
     "COMPOSITES",
     "METRIC_DTYPE",
     "RATES",
+    "SLICE_METRICS",
     "SCORE_RATES",
     "Counts",
     "criterion_table",
@@ -35,4 +37,5 @@ __all__ = [
     "require_unshadowed",
     "warn_one_group",
     "safe_div",
+    "slices_from_stats",
 ]
