@@ -52,6 +52,7 @@ from polars_fair.namespace import (
     LazyFrameFairNamespace,
     fair,
 )
+from polars_fair.profile import FairnessProfile, merge_profiles, profile, read_profile
 from polars_fair.reduce import group_stats, merge_group_stats
 from polars_fair.report import FairnessReport
 
@@ -66,6 +67,7 @@ __all__ = [
     "FairNamespace",
     "FairnessReport",
     "FairWarning",
+    "FairnessProfile",
     "InvalidParameterError",
     "LabelError",
     "LazyFrameFairNamespace",
@@ -87,8 +89,11 @@ __all__ = [
     "false_positive_rate",
     "group_stats",
     "merge_group_stats",
+    "merge_profiles",
     "negative_predictive_value",
     "positive_predictive_value",
+    "profile",
+    "read_profile",
     "selection_rate",
     "true_negative_rate",
     "true_positive_rate",

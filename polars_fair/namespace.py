@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         ReferenceGroup,
         ZeroDivision,
     )
+    from polars_fair.profile import FairnessProfile
 
 __all__ = ["DataFrameFairNamespace", "FairNamespace", "LazyFrameFairNamespace", "fair"]
 
@@ -171,6 +172,41 @@ class FairNamespace(
 
     def _namespaces(self) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
         return LazyFrameFairNamespace, DataFrameFairNamespace
+
+    def profile(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_prob: IntoColumn | None = None,
+        by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        n_bins: int = 10,
+        score_bins: int = 1000,
+        exact_scores: bool = False,
+    ) -> FairnessProfile:
+        """
+        Reduce the data once to a mergeable :class:`~polars_fair.FairnessProfile`.
+
+        Collects (on a LazyFrame too). See :func:`polars_fair.profile`.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a", "b", "a"], "y": [1, 0, 0], "p": [1, 1, 0]})
+        >>> df.lazy().fair.profile(y_true="y", y_pred="p", sensitive_features="g").rows
+        3
+        """
+        from polars_fair.profile import profile
+
+        return profile(
+            self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
+            y_prob=y_prob, by=by, sample_weight=sample_weight, pos_label=pos_label,
+            n_bins=n_bins, score_bins=score_bins, exact_scores=exact_scores,
+        )  # fmt: skip
 
     # ---- the statistics table, then a derivation (see NamespaceBase._derive) ------
 

@@ -20,6 +20,8 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair.metrics._compare import compare_summaries
+
 __all__ = ["FairnessReport"]
 
 #: The report's tables, in the order they are shown.
@@ -156,6 +158,45 @@ class FairnessReport:
     def failing(self) -> pl.DataFrame:
         """The summary rows whose verdict is ``"unfair"``."""
         return self.summary.filter(pl.col("verdict") == "unfair")
+
+    def compare(self, baseline: FairnessReport, *, tolerance: float = 0.02) -> pl.DataFrame:
+        """
+        Each criterion of this report (the candidate) against `baseline`'s.
+
+        Per criterion and batch key: the baseline and candidate values, the change
+        with an interval, and a verdict ``worse``, ``better``, ``unchanged`` or
+        ``inconclusive`` on the change of the distance to the ideal (see
+        :func:`polars_fair.metrics._compare.compare_summaries`).
+
+        Parameters
+        ----------
+        baseline
+            The report of what runs today, with the same batch keys.
+        tolerance
+            Changes of the distance to the ideal within this count as no change.
+
+        Returns
+        -------
+        DataFrame
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {"g": ["a", "b"] * 200, "y": [1, 0, 0, 1, 0, 1, 1, 0] * 50, "p": [1, 0, 1, 1, 0, 0, 1, 0] * 50}
+        ... )
+        >>> kw = dict(y_true="y", sensitive_features="g")
+        >>> fair_model = df.fair.report(y_pred=pl.col("y") == 1, **kw)
+        >>> biased = df.fair.report(y_pred=pl.col("p") == 1, **kw)
+        >>> out = biased.compare(fair_model)
+        >>> out.filter(pl.col("criterion") == "demographic_parity_difference")["verdict"].item()
+        'worse'
+        """
+        return compare_summaries(
+            self.summary, baseline.summary, by=self.by, tolerance=tolerance,
+            confidence_level=self.params.get("confidence_level", 0.95),
+        )  # fmt: skip
 
     # ---- serialisation ---------------------------------------------------------------
 

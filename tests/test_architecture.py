@@ -36,6 +36,8 @@ LAYERS = {
     "datasets": 1,
     "sources": 1,
     "distributed": 6,
+    "profile": 5,
+    "cli_profile": 7,
     "cli": 7,
     "__main__": 8,
     "__init__": 9,
