@@ -109,6 +109,9 @@ def _parser() -> argparse.ArgumentParser:
         "--min-group-size", type=float, default=30, help="smaller groups are flagged (default 30)"
     )
     audit.add_argument("--no-progress", action="store_true", help="no progress bar")
+    from polars_fair.cli_profile import add_commands  # profile, compare, audit --profile
+
+    add_commands(sub, audit)
     return parser
 
 
@@ -348,6 +351,10 @@ def _failures(
 
 
 def _audit(args: argparse.Namespace) -> int:
+    if args.profile:
+        from polars_fair.cli_profile import audit_profile
+
+        return audit_profile(args)
     if args.example and args.paths:
         msg = "give either PATH... or --example, not both\nHint: drop the paths to run the example"
         raise UsageError(msg)
@@ -408,6 +415,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = _parser().parse_args(argv)
     try:
+        if args.command != "audit":
+            from polars_fair.cli_profile import run
+
+            return run(args)
         return _audit(args)
     except (UsageError, FairError, pl.exceptions.PolarsError, OSError) as exc:
         message = str(exc).strip().replace("\n\nHint:", "\nHint:")
