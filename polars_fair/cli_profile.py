@@ -168,7 +168,11 @@ def audit_profile(args: argparse.Namespace) -> int:
     """``audit --profile``: the report of merged profiles (no rows are read)."""
     given = [f"--{f.replace('_', '-')}" for f in _COLUMN_FLAGS if getattr(args, f, None)]
     if args.paths or args.example or given:
-        extra = [*given, *(["PATH..."] if args.paths else []), *(["--example"] * bool(args.example))]
+        extra = [
+            *given,
+            *(["PATH..."] if args.paths else []),
+            *(["--example"] * bool(args.example)),
+        ]
         msg = (
             f"{', '.join(extra)} cannot be combined with --profile: the profile fixes the data "
             "and its columns\nHint: drop them, or audit the data instead"
@@ -202,7 +206,9 @@ def _compare_command(args: argparse.Namespace) -> int:
     baseline = _side(args, args.baseline)
     candidate = _side(args, args.candidate)
     options = _options(args, candidate)
-    table = candidate.report(**options).compare(baseline.report(**options), tolerance=args.tolerance)
+    table = candidate.report(**options).compare(
+        baseline.report(**options), tolerance=args.tolerance
+    )
     shown = table.select(
         *candidate.by, "criterion", "baseline", "candidate", "change", "ci_low", "ci_high",
         pl.col("verdict").cast(pl.String),

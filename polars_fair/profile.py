@@ -55,7 +55,6 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._ns_report import report_params
-from polars_fair._utils import as_names
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import FairError, InvalidParameterError
 from polars_fair.metrics._registry import CRITERIA
@@ -482,7 +481,9 @@ class FairnessProfile:
         """
         long = pl.concat(
             [
-                t.with_columns(pl.lit(name).alias("table")).select("table", pl.all().exclude("table"))
+                t.with_columns(pl.lit(name).alias("table")).select(
+                    "table", pl.all().exclude("table")
+                )
                 for name, t in self.tables.items()
             ],
             how="diagonal_relaxed",
@@ -498,9 +499,17 @@ def _binned(y_prob: IntoColumn, score_bins: int) -> pl.Expr:
     return (score * score_bins).floor() / score_bins
 
 
-def _by_columns(lf: pl.LazyFrame, by: IntoColumns | pl.Expr | None) -> tuple[pl.LazyFrame, list[str]]:
+def _by_columns(
+    lf: pl.LazyFrame, by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None
+) -> tuple[pl.LazyFrame, list[str]]:
     """Batch keys as columns: expressions (a time bucket) become columns of their name."""
-    items = [by] if isinstance(by, pl.Expr) else as_names(by)  # type: ignore[arg-type]
+    items: list[str | pl.Expr]
+    if by is None:
+        items = []
+    elif isinstance(by, (str, pl.Expr)):
+        items = [by]
+    else:
+        items = list(by)
     exprs = [b for b in items if isinstance(b, pl.Expr)]
     names = [b.meta.output_name() if isinstance(b, pl.Expr) else b for b in items]
     return (lf.with_columns(exprs) if exprs else lf), names
@@ -634,7 +643,9 @@ def _differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     found = []
     for key in (*_FIXED,):
         if a["spec"][key] != b["spec"][key]:
-            found.append(f"`{key}`: {_describe(a['spec'][key])} against {_describe(b['spec'][key])}")
+            found.append(
+                f"`{key}`: {_describe(a['spec'][key])} against {_describe(b['spec'][key])}"
+            )
     if a["key_dtypes"] != b["key_dtypes"]:
         found.append(f"key dtypes: {a['key_dtypes']} against {b['key_dtypes']}")
     if a["schema"] != b["schema"]:
@@ -787,4 +798,3 @@ def read_profile(source: str | Path | Sequence[str | Path]) -> FairnessProfile:
         msg = "no profile given\n\nHint: pass a path or a glob"
         raise InvalidParameterError(msg)
     return merge_profiles(_read_one(p) for p in paths)
-

@@ -142,7 +142,8 @@ def test_binned_scores_give_the_roc_of_the_binned_score() -> None:
     expected = binned.fair.report(**{**kw, "y_pred": KW["y_pred"]})
     rows = df.fair.report(**kw)
     report = prof.report()
-    assert report.roc_curve is not None and expected.roc_curve is not None
+    assert report.roc_curve is not None
+    assert expected.roc_curve is not None
     assert_frame_equal(report.roc_curve, expected.roc_curve, check_exact=False)
     # everything else is the exact report's (calibration, balance criteria)
     _same_reports(report, rows, skip=("roc_curve", "roc_auc"))
@@ -157,7 +158,8 @@ def test_auc_error_within_the_stated_bound(score_bins: int) -> None:
     bound = binned.auc_error_bound()
     a = binned.report().roc_auc
     b = exact.report().roc_auc
-    assert a is not None and b is not None
+    assert a is not None
+    assert b is not None
     joined = a.join(b, on="g", suffix="_exact").join(bound, on="g")
     err = (joined["roc_auc"] - joined["roc_auc_exact"]).abs().to_numpy()
     assert np.all(err <= joined["auc_error_bound"].to_numpy() + 1e-12)
@@ -316,7 +318,10 @@ def test_read_profile_errors(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "named"),
     [
-        ({"pos_label": 0, "y_pred": (pl.col("s") >= 0.5).cast(pl.Int64)}, "`pos_label`: 1 against 0"),
+        (
+            {"pos_label": 0, "y_pred": (pl.col("s") >= 0.5).cast(pl.Int64)},
+            "`pos_label`: 1 against 0",
+        ),
         ({"y_pred": pl.col("s") >= 0.6}, "`y_pred`"),
         ({"y_true": "y2"}, "`y_true`: 'y' against 'y2'"),
         ({"sensitive_features": "sex"}, "`sensitive_features`"),
@@ -362,9 +367,9 @@ def test_time_bucket_as_batch_key() -> None:
     )
     prof = df.fair.profile(**KW, by=pl.col("ts").dt.truncate("1mo").alias("month"))
     assert prof.by == ["month"]
-    want = df.with_columns(month=pl.col("ts").dt.truncate("1mo")).fair.demographic_parity_difference(
-        y_pred=KW["y_pred"], sensitive_features="g", by="month"
-    )
+    want = df.with_columns(
+        month=pl.col("ts").dt.truncate("1mo")
+    ).fair.demographic_parity_difference(y_pred=KW["y_pred"], sensitive_features="g", by="month")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got = prof.criterion("demographic_parity_difference")

@@ -105,7 +105,8 @@ def test_change_and_interval_from_the_definition() -> None:
         got = out.filter((pl.col("rep") == row["rep"]) & (pl.col("criterion") == row["criterion"]))
         cand, base = row["value"], row["value_b"]
         se = math.hypot(
-            (row["ci_high"] - row["ci_low"]) / (2 * z), (row["ci_high_b"] - row["ci_low_b"]) / (2 * z)
+            (row["ci_high"] - row["ci_low"]) / (2 * z),
+            (row["ci_high_b"] - row["ci_low_b"]) / (2 * z),
         )
         assert got["change"].item() == pytest.approx(cand - base)
         assert got["ci_low"].item() == pytest.approx(cand - base - z * se)
@@ -132,7 +133,9 @@ def test_change_and_interval_from_the_definition() -> None:
 def test_missing_interval_or_side_is_inconclusive() -> None:
     schema = {"criterion": pl.String, "ideal": pl.Float64, "verdict": pl.String,
               "value": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}  # fmt: skip
-    base = pl.DataFrame([("two_sd_rule", 0.0, "fair", 0.5, None, None)], schema=schema, orient="row")
+    base = pl.DataFrame(
+        [("two_sd_rule", 0.0, "fair", 0.5, None, None)], schema=schema, orient="row"
+    )
     cand = pl.DataFrame(
         [("two_sd_rule", 0.0, "fair", 5.0, None, None), ("cohen_d", 0.0, "fair", 0.1, 0.0, 0.2)],
         schema=schema, orient="row",

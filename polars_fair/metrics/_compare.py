@@ -105,17 +105,14 @@ def judge_changes(
         .then(pl.lit("unchanged"))
         .otherwise(pl.lit("inconclusive"))
     )
-    return (
-        frame.with_columns(
-            change.alias("change"),
-            (change - z * se_value).alias("ci_low"),
-            (change + z * se_value).alias("ci_high"),
-            delta.alias("distance_change"),
-            (delta - z * se_delta).alias("distance_ci_low"),
-            (delta + z * se_delta).alias("distance_ci_high"),
-        )
-        .with_columns(verdict.cast(COMPARE_VERDICTS).alias("verdict"))
-    )
+    return frame.with_columns(
+        change.alias("change"),
+        (change - z * se_value).alias("ci_low"),
+        (change + z * se_value).alias("ci_high"),
+        delta.alias("distance_change"),
+        (delta - z * se_delta).alias("distance_ci_low"),
+        (delta + z * se_delta).alias("distance_ci_high"),
+    ).with_columns(verdict.cast(COMPARE_VERDICTS).alias("verdict"))
 
 
 def _side(summary: pl.DataFrame | pl.LazyFrame, side: str, keys: Sequence[str]) -> pl.LazyFrame:
@@ -187,9 +184,19 @@ def compare_summaries(
     order = pl.col("criterion").cast(pl.String)
     return (
         judged.select(
-            *keys, "ideal", "baseline", "candidate", "change", "ci_low", "ci_high",
-            "distance_change", "distance_ci_low", "distance_ci_high", "verdict",
-            "baseline_verdict", "candidate_verdict",
+            *keys,
+            "ideal",
+            "baseline",
+            "candidate",
+            "change",
+            "ci_low",
+            "ci_high",
+            "distance_change",
+            "distance_ci_low",
+            "distance_ci_high",
+            "verdict",
+            "baseline_verdict",
+            "candidate_verdict",
         )  # fmt: skip
         .sort([*by, order], nulls_last=True, maintain_order=True)
         .collect()

@@ -127,13 +127,18 @@ def trend_table(
     order = [*series, time]
     out = (
         judged.select(
-            *series, time, "criterion",
+            *series,
+            time,
+            "criterion",
             pl.col("candidate").alias("value"),
             pl.col("candidate_ci_low").alias("ci_low"),
             pl.col("candidate_ci_high").alias("ci_high"),
-            "fair_low", "fair_high",
+            "fair_low",
+            "fair_high",
             pl.col("band_verdict").alias("verdict"),
-            "baseline_window", "baseline", "change",
+            "baseline_window",
+            "baseline",
+            "change",
             pl.col("ci_low").alias("change_ci_low"),
             pl.col("ci_high").alias("change_ci_high"),
             pl.col("verdict").alias("change_verdict"),
