@@ -41,11 +41,10 @@ describes itself).
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import datetime as dt
 import glob
-import io
+import importlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +54,18 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._ns_report import report_params
+from polars_fair._profile_meta import (
+    FIXED,
+    check_json,
+    decode_column,
+    decode_schema,
+    differences,
+    encode_column,
+    encode_schema,
+    roots,
+    shown,
+    table_name,
+)
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import FairError, InvalidParameterError
 from polars_fair.metrics._registry import CRITERIA
@@ -83,11 +94,6 @@ FORMAT_VERSION = 1
 DEFAULT_SCORE_BINS = 1000
 #: Key of the profile's metadata in a Parquet file's key-value metadata.
 META_KEY = "polars_fair.profile"
-#: What decides the reductions: profiles merge only where these agree.
-_FIXED = (
-    "y_true", "y_pred", "y_prob", "sensitive_features", "by", "sample_weight",
-    "pos_label", "n_bins", "score_bins",
-)  # fmt: skip
 #: Report options a profile leaves free (they act on the derivation only).
 REPORT_OPTIONS = (
     "reference_group", "method", "criteria", "confidence_level", "difference_band",
@@ -120,56 +126,6 @@ def _report_of(
 ) -> FairnessReport:
     """The report of `spec` from its collected reductions (an empty frame of `schema`)."""
     return fair(pl.LazyFrame(schema=schema))._report_from(list(tables), spec)
-
-
-# ---- encoding ------------------------------------------------------------------------
-
-
-def _encode_column(column: IntoColumn | None) -> Any:
-    if column is None or isinstance(column, str):
-        return column
-    if isinstance(column, pl.Expr):
-        return {"expr": column.meta.serialize(format="json")}
-    msg = f"a column must be a name or a `pl.Expr`, got {column!r}"
-    raise InvalidParameterError(msg)
-
-
-def _decode_column(value: Any) -> IntoColumn | None:
-    if isinstance(value, dict):
-        return pl.Expr.deserialize(io.StringIO(value["expr"]), format="json")
-    return value  # type: ignore[no-any-return]
-
-
-def _shown(value: Any) -> str:
-    """A column or expression as people read it (``col("s") >= 0.5``)."""
-    decoded = _decode_column(value)
-    return decoded if isinstance(decoded, str) else str(decoded)
-
-
-def _encode_schema(schema: pl.Schema) -> str:
-    raw = pl.DataFrame(schema=schema).serialize()
-    return base64.b64encode(raw).decode("ascii")
-
-
-def _decode_schema(text: str) -> pl.Schema:
-    frame = pl.DataFrame.deserialize(io.BytesIO(base64.b64decode(text)))
-    return frame.schema
-
-
-def _roots(column: IntoColumn | None) -> list[str]:
-    if column is None:
-        return []
-    if isinstance(column, str):
-        return [column]
-    return list(column.meta.root_names())
-
-
-def _table_name(schema: pl.Schema, taken: set[str]) -> str:
-    name = "roc" if "score" in schema else "calibration" if "bin" in schema else "stats"
-    base, i = name, 1
-    while name in taken:
-        name, i = f"{base}_{i}", i + 1
-    return name
 
 
 # ---- the profile -------------------------------------------------------------------
@@ -226,13 +182,13 @@ class FairnessProfile:
         """The columns and options the reductions were made with (decoded)."""
         spec = dict(self.meta["spec"])
         for name in _COLUMNS:
-            spec[name] = _decode_column(spec[name])
+            spec[name] = decode_column(spec[name])
         return spec
 
     @property
     def schema(self) -> pl.Schema:
         """The schema of the audited columns (what the reductions read)."""
-        return _decode_schema(self.meta["schema"])
+        return decode_schema(self.meta["schema"])
 
     @property
     def rows(self) -> int:
@@ -249,6 +205,12 @@ class FairnessProfile:
         if not isinstance(other, FairnessProfile):
             return NotImplemented
         return merge_profiles([self, other])
+
+    def __radd__(self, other: object) -> FairnessProfile:
+        """``sum(profiles)``: 0 plus a profile is the profile."""
+        if isinstance(other, int) and other == 0:
+            return self
+        return NotImplemented
 
     def __repr__(self) -> str:
         s = self.meta["spec"]
@@ -297,7 +259,7 @@ class FairnessProfile:
         """
         unknown = sorted(set(options) - set(REPORT_OPTIONS))
         if unknown:
-            fixed = [k for k in unknown if k in (*_FIXED, "sensitive_features")]
+            fixed = [k for k in unknown if k in (*FIXED, "sensitive_features")]
             hint = (
                 f"{fixed} are fixed when the profile is made: profile the data again"
                 if fixed
@@ -306,7 +268,7 @@ class FairnessProfile:
             msg = f"unknown report option(s) {unknown} for a profile\n\nHint: {hint}"
             raise InvalidParameterError(msg)
         spec = self.spec
-        fixed_params = {k: spec[k] for k in _FIXED if k != "score_bins"}
+        fixed_params = {k: spec[k] for k in FIXED if k != "score_bins"}
         params = _spec(**fixed_params, **options)
         tables = [self.tables[name] for name in self.meta["tables"]]
         try:
@@ -319,11 +281,11 @@ class FairnessProfile:
                 "\n\nHint: profile the data again with the same options"
             )
             raise ProfileError(msg) from exc
-        shown = {**report.params, "score_bins": self.meta["score_bins"], "rows": self.rows}
+        given = {**report.params, "score_bins": self.meta["score_bins"], "rows": self.rows}
         for name in _COLUMNS:
             if spec[name] is not None:
-                shown[name] = _shown(self.meta["spec"][name])
-        return dataclasses.replace(report, params=shown)
+                given[name] = shown(self.meta["spec"][name])
+        return dataclasses.replace(report, params=given)
 
     def by_group(self, **options: Any) -> pl.DataFrame:
         """The report's ``by_group`` table from the profile (see :meth:`report`)."""
@@ -456,6 +418,48 @@ class FairnessProfile:
             confidence_level=report.params["confidence_level"],
         )  # fmt: skip
 
+    def trend_chart(self, criterion: str, *, time: str, **options: Any) -> Any:
+        """
+        An Altair chart of :meth:`trend`: the value and interval per window, the fair band.
+
+        Needs the ``plot`` extra (``pip install "polars-fair[plot]"``).
+
+        Parameters
+        ----------
+        criterion, time, **options
+            As in :meth:`trend`.
+
+        Returns
+        -------
+        altair.LayerChart
+            Points with error bars per window (red where the window alerts), one
+            line per series, the fair band shaded.
+        """
+        try:
+            alt = importlib.import_module("altair")
+        except ImportError as err:
+            msg = "charts need the optional package 'altair'\n\nHint: pip install \"polars-fair[plot]\""
+            raise ImportError(msg) from err
+        trend = self.trend(criterion, time=time, **options)
+        series = [k for k in self.by if k != time]
+        data = trend.with_columns(
+            pl.col("verdict", "change_verdict").cast(pl.String),
+            (pl.concat_str([pl.col(k).cast(pl.String) for k in series], separator=", ")
+             if series else pl.lit(criterion)).alias("series"),
+        )  # fmt: skip
+        base = alt.Chart(data).encode(x=alt.X(f"{time}:O", title=time))
+        band = base.mark_area(opacity=0.12, color="#1a7f37").encode(
+            y=alt.Y("fair_low:Q", title=criterion), y2="fair_high:Q"
+        )
+        line = base.mark_line().encode(y="value:Q", color="series:N")
+        bars = base.mark_errorbar().encode(y="ci_low:Q", y2="ci_high:Q", color="series:N")
+        dots = base.mark_point(filled=True, size=60).encode(
+            y="value:Q",
+            color=alt.condition("datum.alert", alt.value("#cf222e"), alt.value("#0969da")),
+            tooltip=[time, "value", "ci_low", "ci_high", "verdict", "change_verdict"],
+        )
+        return alt.layer(band, line, bars, dots).properties(title=f"{criterion} over {time}")
+
     # ---- Parquet -------------------------------------------------------------------
 
     def write_parquet(self, path: str | Path) -> None:
@@ -583,7 +587,7 @@ def profile(
     binned = y_prob is not None and not exact_scores
     names: list[str] = []
     for i, plan in enumerate(plans):
-        name = _table_name(plan.collect_schema(), set(names))
+        name = table_name(plan.collect_schema(), set(names))
         names.append(name)
         if name == "roc" and binned:
             assert y_prob is not None
@@ -599,7 +603,7 @@ def profile(
         rows = int(collected.pop().item())
     needed = [*spec["sensitive_features"], *by_names]
     for name in _COLUMNS:
-        needed += _roots(spec[name])
+        needed += roots(spec[name])
     schema = lf.select(list(dict.fromkeys(needed))).collect_schema()
     if not weighted:
         stats = collected[names.index("stats")]
@@ -612,57 +616,20 @@ def profile(
         "pieces": 1,
         "spec": {
             **{k: spec[k] for k in ("sensitive_features", "by", "pos_label", "n_bins")},
-            **{k: _encode_column(spec[k]) for k in _COLUMNS},
+            **{k: encode_column(spec[k]) for k in _COLUMNS},
             "score_bins": score_bins if binned else None,
         },
         "score_bins": score_bins if binned else None,
         "key_dtypes": {k: str(schema[k]) for k in keys},
-        "schema": _encode_schema(schema),
+        "schema": encode_schema(schema),
         "tables": names,
         "columns": {n: t.columns for n, t in zip(names, collected, strict=True)},
         "table_schemas": {
-            n: _encode_schema(t.schema) for n, t in zip(names, collected, strict=True)
+            n: encode_schema(t.schema) for n, t in zip(names, collected, strict=True)
         },
     }
-    _check_json(meta)
+    check_json(meta)
     return FairnessProfile(dict(zip(names, collected, strict=True)), meta)
-
-
-def _check_json(meta: dict[str, Any]) -> None:
-    try:
-        json.dumps(meta)
-    except TypeError as exc:
-        msg = (
-            f"`pos_label` must be a number, string or boolean to keep in a profile, got "
-            f"{meta['spec']['pos_label']!r}"
-        )
-        raise InvalidParameterError(msg) from exc
-
-
-def _differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-    found = []
-    for key in (*_FIXED,):
-        if a["spec"][key] != b["spec"][key]:
-            found.append(
-                f"`{key}`: {_describe(a['spec'][key])} against {_describe(b['spec'][key])}"
-            )
-    if a["key_dtypes"] != b["key_dtypes"]:
-        found.append(f"key dtypes: {a['key_dtypes']} against {b['key_dtypes']}")
-    if a["schema"] != b["schema"]:
-        sa, sb = _decode_schema(a["schema"]), _decode_schema(b["schema"])
-        cols = [c for c in sa if sb.get(c) != sa[c]]
-        found.append(
-            "column dtypes: " + ", ".join(f"{c!r} {sa[c]} against {sb.get(c)}" for c in cols)
-        )
-    if a["tables"] != b["tables"] or a["columns"] != b["columns"]:
-        found.append(f"tables: {a['columns']} against {b['columns']}")
-    return found
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, dict) and "expr" in value:
-        return str(_decode_column(value))
-    return repr(value)
 
 
 def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
@@ -709,7 +676,7 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
         raise InvalidParameterError(msg)
     first = items[0]
     for i, other in enumerate(items[1:], start=1):
-        diff = _differences(first.meta, other.meta)
+        diff = differences(first.meta, other.meta)
         if diff:
             msg = (
                 f"profiles 0 and {i} cannot be merged: they differ in {'; '.join(diff)}"
@@ -727,6 +694,10 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
         "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "rows": sum(p.rows for p in items),
         "pieces": sum(int(p.meta["pieces"]) for p in items),
+        "pieces_created": [
+            min(p.meta.get("pieces_created", [p.meta["created_at"]])[0] for p in items),
+            max(p.meta.get("pieces_created", [p.meta["created_at"]])[-1] for p in items),
+        ],
     }
     return FairnessProfile(tables, meta)
 
@@ -753,7 +724,7 @@ def _read_one(path: str) -> FairnessProfile:
     long = pl.read_parquet(path)
     tables = {}
     for name in meta["tables"]:
-        schema = _decode_schema(meta["table_schemas"][name])
+        schema = decode_schema(meta["table_schemas"][name])
         part = long.filter(pl.col("table") == name).select(meta["columns"][name])
         tables[name] = part.cast(dict(schema))  # type: ignore[arg-type]
     return FairnessProfile(tables, meta)

@@ -37,6 +37,7 @@ LAYERS = {
     "sources": 1,
     "distributed": 6,
     "profile": 5,
+    "_profile_meta": 1,
     "cli_profile": 7,
     "cli": 7,
     "__main__": 8,

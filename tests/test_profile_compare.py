@@ -202,3 +202,19 @@ def test_trend_against_a_chosen_window_and_errors() -> None:
         prof.trend("demographic_parity_difference", time="week", baseline=9)
     with pytest.raises(pf.InvalidParameterError, match="`time` must be one of"):
         prof.trend("demographic_parity_difference", time="day")
+
+
+def test_trend_chart_when_altair_is_present() -> None:
+    pytest.importorskip("altair")
+    rng = np.random.default_rng(4)
+    parts = [
+        _replicates(rng, 1, 1000).with_columns(week=pl.lit(i), model=pl.lit("m")) for i in range(3)
+    ]
+    kw = {"y_true": "y", "y_pred": "p", "sensitive_features": "g", "by": ["model", "week"]}
+    prof = sum(p.fair.profile(**kw) for p in parts)
+    assert isinstance(prof, pf.FairnessProfile)
+    chart = prof.trend_chart("demographic_parity_difference", time="week")
+    spec = chart.to_dict()
+    assert len(spec["layer"]) == 4
+    values = next(iter(spec["datasets"].values()))
+    assert [v["week"] for v in values] == [0, 1, 2]
