@@ -674,35 +674,50 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
     if not items:
         msg = "`merge_profiles` needs at least one profile, got none"
         raise InvalidParameterError(msg)
-    first = items[0]
-    for i, other in enumerate(items[1:], start=1):
-        diff = differences(first.meta, other.meta)
+    metas = [p.meta for p in items]
+    _check_compatible(metas)
+    if len(items) == 1:
+        return items[0]
+    tables = {
+        name: merge_group_stats(*(p.tables[name] for p in items)).collect()
+        for name in items[0].meta["tables"]
+    }
+    return FairnessProfile(tables, _merged_meta(metas))
+
+
+def _check_compatible(metas: Sequence[dict[str, Any]]) -> None:
+    for i, other in enumerate(metas[1:], start=1):
+        diff = differences(metas[0], other)
         if diff:
             msg = (
                 f"profiles 0 and {i} cannot be merged: they differ in {'; '.join(diff)}"
                 "\n\nHint: merge only profiles made with the same columns and options"
             )
             raise ProfileError(msg)
-    if len(items) == 1:
-        return first
-    tables = {
-        name: merge_group_stats(*(p.tables[name] for p in items)).collect()
-        for name in first.meta["tables"]
-    }
-    meta = {
-        **first.meta,
+
+
+def _merged_meta(metas: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    created = [m.get("pieces_created", [m["created_at"]]) for m in metas]
+    return {
+        **metas[0],
         "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "rows": sum(p.rows for p in items),
-        "pieces": sum(int(p.meta["pieces"]) for p in items),
-        "pieces_created": [
-            min(p.meta.get("pieces_created", [p.meta["created_at"]])[0] for p in items),
-            max(p.meta.get("pieces_created", [p.meta["created_at"]])[-1] for p in items),
-        ],
+        "rows": sum(int(m["rows"]) for m in metas),
+        "pieces": sum(int(m["pieces"]) for m in metas),
+        "pieces_created": [min(c[0] for c in created), max(c[-1] for c in created)],
     }
-    return FairnessProfile(tables, meta)
 
 
-def _read_one(path: str) -> FairnessProfile:
+def _split(long: pl.DataFrame, meta: dict[str, Any]) -> dict[str, pl.DataFrame]:
+    """The tables of a profile file's long table (each with its own columns and dtypes)."""
+    tables = {}
+    for name in meta["tables"]:
+        schema = decode_schema(meta["table_schemas"][name])
+        part = long.filter(pl.col("table") == name).select(meta["columns"][name])
+        tables[name] = part.cast(dict(schema))  # type: ignore[arg-type]
+    return tables
+
+
+def _read_meta(path: str) -> dict[str, Any]:
     try:
         raw = pl.read_parquet_metadata(path).get(META_KEY)
     except (OSError, pl.exceptions.PolarsError) as exc:
@@ -721,13 +736,7 @@ def _read_one(path: str) -> FairnessProfile:
             f"{FORMAT_VERSION}\n\nHint: profile the data again with this version"
         )
         raise ProfileError(msg)
-    long = pl.read_parquet(path)
-    tables = {}
-    for name in meta["tables"]:
-        schema = decode_schema(meta["table_schemas"][name])
-        part = long.filter(pl.col("table") == name).select(meta["columns"][name])
-        tables[name] = part.cast(dict(schema))  # type: ignore[arg-type]
-    return FairnessProfile(tables, meta)
+    return meta  # type: ignore[no-any-return]
 
 
 def read_profile(source: str | Path | Sequence[str | Path]) -> FairnessProfile:
@@ -768,4 +777,10 @@ def read_profile(source: str | Path | Sequence[str | Path]) -> FairnessProfile:
     if not paths:
         msg = "no profile given\n\nHint: pass a path or a glob"
         raise InvalidParameterError(msg)
-    return merge_profiles(_read_one(p) for p in paths)
+    metas = [_read_meta(p) for p in paths]
+    _check_compatible(metas)  # before any table is read
+    # compatible files have the same columns: read them together (in parallel) and sum
+    tables = _split(pl.read_parquet(paths), metas[0])
+    if len(paths) > 1:
+        tables = {name: merge_group_stats(t).collect() for name, t in tables.items()}
+    return FairnessProfile(tables, metas[0] if len(paths) == 1 else _merged_meta(metas))
