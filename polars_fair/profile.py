@@ -573,6 +573,7 @@ def profile(
     if isinstance(score_bins, bool) or not isinstance(score_bins, int) or score_bins < 1:
         msg = f"`score_bins` must be a positive integer, got {score_bins!r}\n\nHint: e.g. 1000"
         raise InvalidParameterError(msg)
+    check_json({"spec": {"pos_label": pos_label}})  # it travels in the metadata
     lf, by_names = _by_columns(ensure_lazy(frame), by)
     spec = _spec(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
@@ -628,7 +629,6 @@ def profile(
             n: encode_schema(t.schema) for n, t in zip(names, collected, strict=True)
         },
     }
-    check_json(meta)
     return FairnessProfile(dict(zip(names, collected, strict=True)), meta)
 
 

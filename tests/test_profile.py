@@ -375,3 +375,31 @@ def test_time_bucket_as_batch_key() -> None:
         got = prof.criterion("demographic_parity_difference")
     assert isinstance(got, pl.DataFrame)
     assert_frame_equal(got, want, check_exact=False)
+
+
+def test_pos_label_must_travel_in_json() -> None:
+    df = _data(20).with_columns(d=pl.date(2024, 1, 1))
+    with pytest.raises(pf.InvalidParameterError, match="`pos_label` must be a number"):
+        df.fair.profile(
+            y_true="d", y_pred="d", sensitive_features="g", pos_label=dt.date(2024, 1, 1)
+        )
+
+
+def test_string_labels_and_boolean_predictions_round_trip(tmp_path: Path) -> None:
+    df = _data(300).with_columns(
+        label=pl.when(pl.col("y") == 1).then(pl.lit("yes")).otherwise(pl.lit("no")),
+        pred=pl.col("s") >= 0.4,
+    )
+    kw = {"y_true": "label", "y_pred": "pred", "sensitive_features": "g", "pos_label": "yes"}
+    with pytest.raises(pf.LabelError):
+        df.fair.profile(**{**kw, "y_pred": "label", "pos_label": 1})
+    prof = df.fair.profile(
+        **{**kw, "y_pred": pl.col("pred").replace_strict({True: "yes", False: "no"})}
+    )
+    prof.write_parquet(tmp_path / "p.parquet")
+    back = pf.read_profile(tmp_path / "p.parquet")
+    assert back.meta["spec"]["pos_label"] == "yes"
+    want = df.fair.report(
+        **{**kw, "y_pred": pl.col("pred").replace_strict({True: "yes", False: "no"})}
+    )
+    _same_reports(back.report(), want)
