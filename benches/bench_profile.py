@@ -29,7 +29,6 @@ import numpy as np
 import polars as pl
 
 import polars_fair as pf
-from polars_fair._ns_report import report_params
 
 
 def make(rows: int, groups: int, models: int = 1, seed: int = 0) -> pl.DataFrame:
@@ -65,10 +64,8 @@ def profiling(rows: int, repeats: int) -> None:
           f"ratio {prof / plain:.2f}")  # fmt: skip
     scored = best(lambda: pf.group_stats(lf, **kw, y_prob="score").collect(), repeats)
     prof_s = best(lambda: df.fair.profile(**kw, y_prob="score"), repeats)
-    params = report_params(**kw, y_prob="score")
-    report_red = best(
-        lambda: pl.collect_all(lf.fair._report_reductions(params, shared=True)), repeats
-    )
+    spec = pf.ReportSpec.of(**kw, y_prob="score")
+    report_red = best(lambda: pl.collect_all(pf.report_reductions(lf, spec, shared=True)), repeats)
     print(f"with a score  rows={rows:.0e}  group_stats(+score sums) {scored:.3f} s  "
           f"profile {prof_s:.3f} s  ratio {prof_s / scored:.2f}; report reductions "
           f"(exact ROC) {report_red:.3f} s  ratio {prof_s / report_red:.2f}")  # fmt: skip

@@ -17,6 +17,7 @@ __all__ = [
     "InvalidParameterError",
     "LabelError",
     "NullDataWarning",
+    "ProfileError",
     "ReferenceGroupError",
     "UndefinedMetricWarning",
     "ValueRangeError",
@@ -49,6 +50,10 @@ class ReferenceGroupError(FairError, ValueError):
 
 class EmptyDataError(FairError, ValueError):
     """The input has no rows to evaluate."""
+
+
+class ProfileError(FairError, ValueError):
+    """Profiles that cannot be merged or used as asked, or a file that is not a profile."""
 
 
 class FairWarning(UserWarning):

@@ -28,7 +28,7 @@ from polars.io.plugins import register_io_source
 from polars.testing import assert_frame_equal
 
 import polars_fair as pf
-from polars_fair.profile import FairnessProfile, ProfileError
+from polars_fair import FairnessProfile, ProfileError
 from tests.strategies import labelled_frames
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.FairWarning")
@@ -210,6 +210,21 @@ def test_profile_tables_equal_report_tables() -> None:
     assert_frame_equal(prof.by_group(), report.by_group)
     assert_frame_equal(prof.disparities(reference_group="b"), report.disparities)
     assert_frame_equal(prof.summary(reference_group="b"), report.summary)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=list(VARIANTS))
+def test_profile_keeps_the_public_report_reductions(variant: str) -> None:
+    # the stored tables are `report_reductions(frame, spec)`, position by position
+    df = _data()
+    kw = {**KW, **VARIANTS[variant]}
+    prof = df.fair.profile(**kw, exact_scores=True)
+    spec = pf.ReportSpec.of(**kw)
+    expected = pl.collect_all(pf.report_reductions(df, spec))
+    stored = [prof.tables[name] for name in prof.meta["tables"]]
+    assert len(stored) == len(expected)
+    for got, want in zip(stored, expected, strict=True):
+        assert_frame_equal(got, want, check_exact=False)
+    _same_reports(pf.derive_report(spec, stored, df.schema), df.fair.report(**kw))
 
 
 def test_report_options_fixed_by_the_profile_are_refused() -> None:

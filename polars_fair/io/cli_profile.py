@@ -21,9 +21,15 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair import cli
-from polars_fair.profile import META_KEY, FairnessProfile, merge_profiles, profile, read_profile
-from polars_fair.sources import scan_file
+from polars_fair.io import cli
+from polars_fair.io.sources import scan_file
+from polars_fair.namespace._profile import (
+    META_KEY,
+    FairnessProfile,
+    merge_profiles,
+    profile,
+    read_profile,
+)
 
 __all__ = ["add_commands", "audit_profile", "run"]
 
@@ -117,10 +123,11 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
     for name, default in (("example", None), ("reference_group", None), ("min_group_size", 30)):
         if not hasattr(args, name):
             setattr(args, name, default)
-    params = cli._params(args, frames[0].collect_schema())
-    kw = {k: params[k] for k in ("y_true", "y_pred", "y_prob", "sensitive_features",
-                                 "sample_weight", "pos_label")}  # fmt: skip
-    kw["by"] = params["by"] or None
+    spec = cli._params(args, frames[0].collect_schema())
+    kw = {k: getattr(spec, k) for k in ("y_true", "y_pred", "y_prob", "sample_weight",
+                                         "pos_label")}  # fmt: skip
+    kw["sensitive_features"] = list(spec.sensitive_features)
+    kw["by"] = list(spec.by) or None
     progress = not args.no_progress and sys.stderr.isatty()
     bar = cli._Progress(len(frames), sys.stderr, enabled=progress)
     parts = []

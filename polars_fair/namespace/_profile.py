@@ -53,8 +53,13 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._ns_report import report_params
-from polars_fair._profile_meta import (
+from polars_fair._validate import ensure_lazy
+from polars_fair.exceptions import InvalidParameterError, ProfileError
+from polars_fair.metrics._registry import CRITERIA
+from polars_fair.metrics._trend import trend_table
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
+from polars_fair.namespace._report import ReportSpec, derive_report, report_reductions
+from polars_fair.plans._profile_meta import (
     FIXED,
     check_json,
     decode_column,
@@ -66,13 +71,8 @@ from polars_fair._profile_meta import (
     shown,
     table_name,
 )
-from polars_fair._validate import ensure_lazy
-from polars_fair.exceptions import FairError, InvalidParameterError
-from polars_fair.metrics._registry import CRITERIA
-from polars_fair.metrics._trend import trend_table
-from polars_fair.namespace import fair
 from polars_fair.reduce import merge_group_stats
-from polars_fair.reduce_scores import roc_stats
+from polars_fair.reduce.scores import roc_stats
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -83,6 +83,7 @@ __all__ = [
     "FORMAT_VERSION",
     "FairnessProfile",
     "ProfileError",
+    "ProfileMethods",
     "merge_profiles",
     "profile",
     "read_profile",
@@ -100,32 +101,6 @@ REPORT_OPTIONS = (
     "ratio_band", "min_group_size", "zero_division",
 )  # fmt: skip
 _COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
-
-
-class ProfileError(FairError, ValueError):
-    """Profiles that cannot be merged or used as asked, or a file that is not one."""
-
-
-# ---- adapter: the only calls into the report machinery ---------------------------------
-# (a report specification; its reductions over a frame; the report from collected
-# reductions). Re-point these three when the report protocol changes.
-
-
-def _spec(**params: Any) -> dict[str, Any]:
-    """The report specification of `params` (the keywords of ``report``)."""
-    return report_params(**params)
-
-
-def _reductions_of(spec: dict[str, Any], frame: pl.LazyFrame) -> list[pl.LazyFrame]:
-    """The distinct lazy reductions a report of `spec` needs over `frame` (reads nothing)."""
-    return fair(frame)._report_reductions(spec)
-
-
-def _report_of(
-    spec: dict[str, Any], tables: Sequence[pl.DataFrame], schema: pl.Schema
-) -> FairnessReport:
-    """The report of `spec` from its collected reductions (an empty frame of `schema`)."""
-    return fair(pl.LazyFrame(schema=schema))._report_from(list(tables), spec)
 
 
 # ---- the profile -------------------------------------------------------------------
@@ -269,12 +244,13 @@ class FairnessProfile:
             raise InvalidParameterError(msg)
         spec = self.spec
         fixed_params = {k: spec[k] for k in FIXED if k != "score_bins"}
-        params = _spec(**fixed_params, **options)
+        report_spec = ReportSpec.of(**fixed_params, **options)
+        # the stored tables are the spec's `report_reductions`, in their order
         tables = [self.tables[name] for name in self.meta["tables"]]
         try:
-            report = _report_of(params, tables, self.schema)
-        except ValueError as exc:
-            if "zip()" not in str(exc):
+            report = derive_report(report_spec, tables, self.schema)
+        except InvalidParameterError as exc:
+            if "reductions, got" not in str(exc):
                 raise
             msg = (
                 "these report options need reductions the profile does not keep"
@@ -575,16 +551,16 @@ def profile(
         raise InvalidParameterError(msg)
     check_json({"spec": {"pos_label": pos_label}})  # it travels in the metadata
     lf, by_names = _by_columns(ensure_lazy(frame), by)
-    spec = _spec(
+    spec = ReportSpec.of(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
         by=by_names, sample_weight=sample_weight, pos_label=pos_label, n_bins=n_bins,
     )  # fmt: skip
-    plans = _reductions_of(spec, lf)
+    plans = report_reductions(lf, spec)
     source = lf
     weighted = sample_weight is not None
     if len(plans) > 1 or weighted:  # several reductions: read one cached copy of the source
         source = lf.cache()
-        plans = _reductions_of(spec, source)
+        plans = report_reductions(source, spec)
     binned = y_prob is not None and not exact_scores
     names: list[str] = []
     for i, plan in enumerate(plans):
@@ -602,22 +578,23 @@ def profile(
     collected = pl.collect_all([*plans, *counted])
     if weighted:
         rows = int(collected.pop().item())
-    needed = [*spec["sensitive_features"], *by_names]
+    needed = [*spec.sensitive_features, *by_names]
     for name in _COLUMNS:
-        needed += roots(spec[name])
+        needed += roots(getattr(spec, name))
     schema = lf.select(list(dict.fromkeys(needed))).collect_schema()
     if not weighted:
         stats = collected[names.index("stats")]
         rows = int(stats.select(pl.col("n").sum() + pl.col("n_null").sum()).item())
-    keys = [*by_names, *spec["sensitive_features"]]
+    keys = [*by_names, *spec.sensitive_features]
+    given = spec.to_dict()  # name lists as lists, as they come back from JSON
     meta = {
         "format_version": FORMAT_VERSION,
         "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "rows": rows,
         "pieces": 1,
         "spec": {
-            **{k: spec[k] for k in ("sensitive_features", "by", "pos_label", "n_bins")},
-            **{k: encode_column(spec[k]) for k in _COLUMNS},
+            **{k: given[k] for k in ("sensitive_features", "by", "pos_label", "n_bins")},
+            **{k: encode_column(given[k]) for k in _COLUMNS},
             "score_bins": score_bins if binned else None,
         },
         "score_bins": score_bins if binned else None,
@@ -666,7 +643,7 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
     >>> merged + other
     Traceback (most recent call last):
     ...
-    polars_fair.profile.ProfileError: profiles 0 and 1 cannot be merged: they differ in `pos_label`: 1 against 0
+    polars_fair.exceptions.ProfileError: profiles 0 and 1 cannot be merged: they differ in `pos_label`: 1 against 0
     <BLANKLINE>
     Hint: merge only profiles made with the same columns and options
     """
@@ -784,3 +761,40 @@ def read_profile(source: str | Path | Sequence[str | Path]) -> FairnessProfile:
     if len(paths) > 1:
         tables = {name: merge_group_stats(t).collect() for name, t in tables.items()}
     return FairnessProfile(tables, metas[0] if len(paths) == 1 else _merged_meta(metas))
+
+
+class ProfileMethods(NamespaceBase[TableT, ScalarT]):
+    """The profile: the report's reductions, kept to merge and audit later."""
+
+    def profile(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_prob: IntoColumn | None = None,
+        by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        n_bins: int = 10,
+        score_bins: int = DEFAULT_SCORE_BINS,
+        exact_scores: bool = False,
+    ) -> FairnessProfile:
+        """
+        Reduce the data once to a mergeable :class:`~polars_fair.FairnessProfile`.
+
+        Collects (on a LazyFrame too). See :func:`polars_fair.profile`.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a", "b", "a"], "y": [1, 0, 0], "p": [1, 1, 0]})
+        >>> df.lazy().fair.profile(y_true="y", y_pred="p", sensitive_features="g").rows
+        3
+        """
+        return profile(
+            self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
+            y_prob=y_prob, by=by, sample_weight=sample_weight, pos_label=pos_label,
+            n_bins=n_bins, score_bins=score_bins, exact_scores=exact_scores,
+        )  # fmt: skip

@@ -1,6 +1,6 @@
 """Encoding of a profile's metadata: columns, expressions, schemas, compatibility.
 
-The metadata of a :class:`~polars_fair.profile.FairnessProfile` is plain JSON (it
+The metadata of a :class:`~polars_fair.FairnessProfile` is plain JSON (it
 travels in the Parquet file's key-value metadata): column names as strings,
 expressions as Polars' JSON serialisation, schemas as a serialised empty frame
 (base64), so every dtype (Enum categories included) comes back as it was.
