@@ -34,6 +34,7 @@ TABLES = (
     "tradeoffs", "regression_stats", "regression_by_group", "regression_disparities",
     "ensemble_stats", "ensemble_by_group", "ensemble_disparities", "multiclass_group_stats",
     "multiclass_by_group", "multiclass_disparities", "multiclass_criteria", "multiclass_summary",
+    "slices",
 )  # fmt: skip
 #: methods of the regression and ensemble mixins (continuous predictions, members)
 REGRESSION = frozenset(
@@ -115,6 +116,9 @@ def _kwargs(name: str, /, **extra: Any) -> dict[str, Any]:
     if name.startswith("multiclass") and isinstance(kw.get("y_pred"), pl.Expr):
         # class labels of the same dtype as y_true
         kw["y_pred"] = (pl.col("score") >= 0.5).cast(pl.Int64)
+    if name == "slices":  # slices take candidate attributes, not groups
+        groups = kw.pop("sensitive_features")
+        kw["candidates"] = [groups] if isinstance(groups, str) else list(groups)
     return kw
 
 

@@ -4,7 +4,9 @@
 reads CSV, Parquet, NDJSON or Arrow IPC files lazily (globs and several files),
 streams them through the report's reductions and prints the report as a table,
 JSON, Markdown or HTML. ``--fail-on "disparate_impact_ratio < 0.8"`` turns it into
-a release gate: exit status 1 when a criterion crosses the condition. Exit status 2
+a release gate: exit status 1 when a criterion crosses the condition (and, with
+``--slices race,sex,age_cat --fail-on-slices``, when a slice of those attributes
+differs significantly from the rest). Exit status 2
 means the command could not run (usage or input error), with a message that says
 what went wrong and how to fix it. ``polars-fair audit --example compas`` audits the
 bundled COMPAS example.
@@ -113,6 +115,21 @@ def _parser() -> argparse.ArgumentParser:
         "--min-group-size", type=float, default=30, help="smaller groups are flagged (default 30)"
     )
     audit.add_argument("--no-progress", action="store_true", help="no progress bar")
+    audit.add_argument(
+        "--slices", metavar="COLS",
+        help="slice discovery over these attributes, comma-separated (e.g. race,sex,age_cat)",
+    )  # fmt: skip
+    audit.add_argument(
+        "--max-depth", type=int, default=2, help="attributes per slice at most (default 2)"
+    )
+    audit.add_argument(
+        "--slice-metric", default="false_positive_rate",
+        help="rate the slices are compared on (default false_positive_rate)",
+    )  # fmt: skip
+    audit.add_argument(
+        "--fail-on-slices", action="store_true",
+        help="exit 1 when a slice differs significantly from the rest (needs --slices)",
+    )  # fmt: skip
     from polars_fair.io.cli_profile import add_commands  # profile, compare, audit --profile
 
     add_commands(sub, audit)
@@ -219,7 +236,7 @@ def _params(args: argparse.Namespace, schema: pl.Schema) -> ReportSpec:
         if col is not None and col not in schema:
             msg = f"{flag} column {col!r} not found\nHint: columns are {list(schema.names())}"
             raise UsageError(msg)
-    for col in [*sensitive, *_names(args.by)]:
+    for col in [*sensitive, *_names(args.by), *_names(args.slices)]:
         if col not in schema:
             msg = f"column {col!r} not found\nHint: columns are {list(schema.names())}"
             raise UsageError(msg)
@@ -239,6 +256,8 @@ def _params(args: argparse.Namespace, schema: pl.Schema) -> ReportSpec:
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive,
         by=_names(args.by), sample_weight=args.sample_weight, pos_label=pos_label,
         reference_group=reference, min_group_size=args.min_group_size,
+        slices=_names(args.slices) or None, max_depth=args.max_depth,
+        slice_metric=args.slice_metric,
     )  # fmt: skip
 
 
@@ -303,7 +322,10 @@ def _render(report: FairnessReport, fmt: str) -> str:
         tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
         tbl_hide_dataframe_shape=True, fmt_str_lengths=60,
     ):  # fmt: skip
-        return f"Rates per group\n{rates}\n\nCriteria and verdicts\n{summary}\n"
+        text = f"Rates per group\n{rates}\n\nCriteria and verdicts\n{summary}\n"
+        if report.slices is not None:
+            text += f"\nWorst slices\n{report._shown('slices', report.slices)}\n"
+        return text
 
 
 def _conditions(conditions: Sequence[str]) -> list[tuple[str, str, str, float]]:
@@ -377,8 +399,12 @@ def _audit(args: argparse.Namespace) -> int:
         raise UsageError(msg)
     conditions = _conditions(args.fail_on)
     schema = frames[0].collect_schema()
+    if args.fail_on_slices and not args.slices:
+        msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
+        raise UsageError(msg)
     spec = _params(args, schema)
-    progress = not args.no_progress and sys.stderr.isatty()
+    # file by file needs fixed bins; slices bin numeric attributes over all the rows
+    progress = not args.no_progress and sys.stderr.isatty() and not args.slices
     report = _report(frames, spec, progress)
     if isinstance(spec.y_pred, pl.Expr):  # show the expression as it was given
         shown = args.y_pred if args.y_pred is not None else _COMPAS["y_pred"]
@@ -391,6 +417,8 @@ def _audit(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     crossed = _failures(report, conditions)
+    if args.fail_on_slices:
+        crossed += report.slice_failures()
     for line in crossed:
         print(f"polars-fair: fail-on: {line}", file=sys.stderr)
     return FAILED if crossed else OK

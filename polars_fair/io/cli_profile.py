@@ -120,7 +120,11 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
     """Profile data files one by one (additive), with a progress bar on a terminal."""
     files = cli._files(patterns)
     frames = [scan_file(p) for p in files]
-    for name, default in (("example", None), ("reference_group", None), ("min_group_size", 30)):
+    defaults = {
+        "example": None, "reference_group": None, "min_group_size": 30, "slices": None,
+        "max_depth": 2, "slice_metric": "false_positive_rate",
+    }  # fmt: skip
+    for name, default in defaults.items():
         if not hasattr(args, name):
             setattr(args, name, default)
     spec = cli._params(args, frames[0].collect_schema())
@@ -173,7 +177,9 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
 
 def audit_profile(args: argparse.Namespace) -> int:
     """``audit --profile``: the report of merged profiles (no rows are read)."""
-    given = [f"--{f.replace('_', '-')}" for f in _COLUMN_FLAGS if getattr(args, f, None)]
+    # slices need the finest crossing of their attributes, which a profile does not keep
+    flags = (*_COLUMN_FLAGS, "slices", "fail_on_slices")
+    given = [f"--{f.replace('_', '-')}" for f in flags if getattr(args, f, None)]
     if args.paths or args.example or given:
         extra = [
             *given,

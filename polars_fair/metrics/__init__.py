@@ -9,12 +9,14 @@ from __future__ import annotations
 from polars_fair.metrics._criteria import criterion_table
 from polars_fair.metrics._rates import COMPOSITES, RATES, SCORE_RATES, Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import require_nonempty, require_reference
+from polars_fair.metrics._slices import SLICE_METRICS, slices_from_stats
 from polars_fair.metrics._tables import METRIC_DTYPE, disparity_table, rates_table
 
 __all__ = [
     "COMPOSITES",
     "METRIC_DTYPE",
     "RATES",
+    "SLICE_METRICS",
     "SCORE_RATES",
     "Counts",
     "criterion_table",
@@ -24,4 +26,5 @@ __all__ = [
     "require_nonempty",
     "require_reference",
     "safe_div",
+    "slices_from_stats",
 ]

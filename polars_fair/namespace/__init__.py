@@ -25,6 +25,7 @@ from polars_fair.namespace._quantiles import QuantileMethods
 from polars_fair.namespace._regression import RegressionMethods
 from polars_fair.namespace._report import ReportMethods
 from polars_fair.namespace._scores import ScoreMethods
+from polars_fair.namespace._slices import SliceMethods
 from polars_fair.plans._audit import (
     Audit,
     check_metrics,
@@ -56,6 +57,7 @@ class FairNamespace(
     EnsembleMethods[TableT, ScalarT],
     MulticlassMethods[TableT, ScalarT],
     ReportMethods[TableT, ScalarT],
+    SliceMethods[TableT, ScalarT],
     ProfileMethods[TableT, ScalarT],
 ):
     """Fairness metrics of the predictions in a frame (shared by both frame kinds)."""

@@ -1,8 +1,8 @@
 """The report: every table of an audit from one read, on a public specification.
 
 A report is several namespace methods (``by_group``, ``disparities``, ``summary``,
-``tradeoffs`` and, with a score, ``calibration``, ``roc_curve`` and ``roc_auc``)
-over the same data. Each is a plan (:class:`~polars_fair.plans._plan.Plan`): a reduction
+``tradeoffs`` and, with a score, ``calibration``, ``roc_curve`` and ``roc_auc``;
+with slice candidates, ``slices``) over the same data. Each is a plan (:class:`~polars_fair.plans._plan.Plan`): a reduction
 and a derivation from its table. The report
 
 1. *plans*: runs the methods once on the planning namespace, which returns their
@@ -33,7 +33,8 @@ from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
 from polars_fair.plans._plan import Plan, exact_sums
-from polars_fair.reduce import merge_group_stats
+from polars_fair.reduce import merge_group_stats, stats_keys
+from polars_fair.reduce.regression import REGRESSION_SUMS
 from polars_fair.report import FairnessReport
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ DISPARITY_RATES = (
 )
 
 _COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
+_SLICE_PARAMS = ("slices", "max_depth", "slice_metric")
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -97,6 +99,9 @@ class ReportSpec:
     min_group_size: float = 30
     n_bins: int = 10
     zero_division: float | None = None
+    slices: tuple[str, ...] | None = None
+    max_depth: int = 2
+    slice_metric: str = "false_positive_rate"
 
     @classmethod
     def of(
@@ -118,6 +123,9 @@ class ReportSpec:
         min_group_size: float = 30,
         n_bins: int = 10,
         zero_division: float | None = None,
+        slices: Sequence[str] | None = None,
+        max_depth: int = 2,
+        slice_metric: str = "false_positive_rate",
     ) -> ReportSpec:
         """The spec of ``df.fair.report`` with these keyword arguments."""
         if y_true is None or y_pred is None:
@@ -133,13 +141,14 @@ class ReportSpec:
             criteria=tuple(criteria) if criteria is not None else None,
             confidence_level=confidence_level, difference_band=difference_band,
             ratio_band=cast("tuple[float, float]", tuple(ratio_band)), min_group_size=min_group_size, n_bins=n_bins,
-            zero_division=zero_division,
+            zero_division=zero_division, slices=tuple(as_names(slices)) if slices is not None else None,
+            max_depth=max_depth, slice_metric=slice_metric,
         )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """The parameters as a dict (name lists as lists): ``ReportSpec.of(**d)`` inverts it."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
-        for name in ("sensitive_features", "by", "criteria"):
+        for name in ("sensitive_features", "by", "criteria", "slices"):
             if out[name] is not None:
                 out[name] = list(out[name])
         return out
@@ -177,6 +186,13 @@ def _report_calls(ns: Any, spec: ReportSpec) -> dict[str, Any]:
         out["calibration"] = ns.calibration(**scored, y_prob=p.y_prob, n_bins=p.n_bins)
         out["roc_auc"] = ns.roc_auc(**scored, y_prob=p.y_prob)
         out["roc_curve"] = ns.roc_curve(**scored, y_prob=p.y_prob)
+    if p.slices:
+        out["slices"] = ns.slices(
+            **{k: v for k, v in common.items() if k != "sensitive_features"},
+            candidates=list(p.slices), metric=p.slice_metric, max_depth=p.max_depth,
+            min_size=p.min_group_size, alpha=1 - p.confidence_level,
+            strategy="finest",  # the report shares one read of the source itself
+        )  # fmt: skip
     return out
 
 
@@ -274,7 +290,11 @@ def _warn_once(caught: list[warnings.WarningMessage]) -> None:
 
 def _shown(spec: ReportSpec) -> dict[str, Any]:
     """The report's parameters as shown in its outputs (column expressions as text)."""
-    return {k: (_name(v) if k in _COLUMNS else v) for k, v in spec.to_dict().items()}
+    shown = {k: (_name(v) if k in _COLUMNS else v) for k, v in spec.to_dict().items()}
+    if spec.slices is None:  # the slice parameters are recorded only when asked for
+        for name in _SLICE_PARAMS:
+            del shown[name]
+    return shown
 
 
 def derive_report(
@@ -341,6 +361,12 @@ def sum_reductions(*parts: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:
     list of DataFrame
         The summed reductions, in the same order.
 
+    Raises
+    ------
+    InvalidParameterError
+        When a reduction bins a numeric slice candidate (``ReportSpec.slices``) into
+        quantiles: the bins of each piece differ, so such reductions do not add up.
+
     Examples
     --------
     >>> import polars as pl
@@ -353,7 +379,26 @@ def sum_reductions(*parts: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:
     >>> all(s.equals(w) for s, w in zip(pf.sum_reductions(*pieces), whole))
     True
     """
-    return [merge_group_stats(*tables).collect() for tables in zip(*parts, strict=True)]
+    return [_merge(tables) for tables in zip(*parts, strict=True)]
+
+
+def _merge(tables: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    """Sum one reduction over the pieces (statistics tables, or regression sums)."""
+    keys = [c for c in stats_keys(tables[0]) if c not in REGRESSION_SUMS]
+    binned = [c for c in keys if isinstance(tables[0].schema[c], pl.Struct)]
+    if binned:
+        msg = (
+            f"the reductions bin the numeric slice candidate(s) {binned} into quantiles of "
+            "each piece, which do not add up across pieces\n\nHint: bin them over all the "
+            "data first (or cast a numeric code to `pl.String`), or collect the "
+            "reductions over the whole data at once"
+        )
+        raise InvalidParameterError(msg)
+    if keys == stats_keys(tables[0]):
+        return merge_group_stats(*tables).collect()
+    sums = [c for c in tables[0].columns if c not in keys]
+    merged = pl.concat(tables, how="vertical").group_by(keys).agg(pl.col(sums).sum())
+    return merged.sort(keys, nulls_last=True)
 
 
 def _name(column: IntoColumn | None) -> str | None:
@@ -384,6 +429,9 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         min_group_size: float = 30,
         n_bins: int = 10,
         zero_division: float | None = None,
+        slices: Sequence[str] | None = None,
+        max_depth: int = 2,
+        slice_metric: str = "false_positive_rate",
     ) -> FairnessReport:
         """
         A fairness report: every table of an audit, from one read of the data.
@@ -430,6 +478,18 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             Calibration bins (with `y_prob`).
         zero_division
             None keeps undefined rates null; a float replaces them.
+        slices
+            Candidate attributes for slice discovery (:meth:`slices`): adds the
+            ``slices`` table, every slice of up to `max_depth` of them against the rest
+            on `slice_metric`, with ``min_size=min_group_size`` and
+            ``alpha=1 - confidence_level`` and the ``"finest"`` strategy (its reduction
+            is collected with the report's others, in the same read of the source);
+            significant slices are release-gate failures
+            (:meth:`FairnessReport.slice_failures`).
+        max_depth
+            Largest number of attributes in a slice.
+        slice_metric
+            The rate (or mean) the slices are compared on.
 
         Returns
         -------
@@ -467,7 +527,8 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             reference_group=reference_group, method=method, criteria=criteria,
             confidence_level=confidence_level, difference_band=difference_band,
             ratio_band=ratio_band, min_group_size=min_group_size, n_bins=n_bins,
-            zero_division=zero_division,
+            zero_division=zero_division, slices=slices, max_depth=max_depth,
+            slice_metric=slice_metric,
         )  # fmt: skip
         # the plans read one cached copy of the source: one read for all reductions
         # (collecting the derivations in the same call costs more than it saves)

@@ -25,10 +25,16 @@ from polars_fair.metrics._compare import compare_summaries
 __all__ = ["FairnessReport"]
 
 #: The report's tables, in the order they are shown.
-TABLES = ("summary", "by_group", "disparities", "tradeoffs", "calibration", "roc_auc", "roc_curve")
+TABLES = (
+    "summary", "slices", "by_group", "disparities", "tradeoffs", "calibration", "roc_auc",
+    "roc_curve",
+)  # fmt: skip
+#: Slices shown per batch key in Markdown and HTML (the dict and JSON keep all).
+SLICES_SHOWN = 20
 
 _TITLES = {
     "summary": "Criteria and verdicts",
+    "slices": "Worst slices",
     "by_group": "Rates per group",
     "disparities": "Disparities against the reference",
     "tradeoffs": "Trade-offs between criteria",
@@ -116,6 +122,7 @@ class FairnessReport:
     calibration: pl.DataFrame | None = None
     roc_auc: pl.DataFrame | None = None
     roc_curve: pl.DataFrame | None = None
+    slices: pl.DataFrame | None = None
     params: dict[str, Any] = field(default_factory=dict)
 
     # ---- access ------------------------------------------------------------------
@@ -197,6 +204,21 @@ class FairnessReport:
             self.summary, baseline.summary, by=self.by, tolerance=tolerance,
             confidence_level=self.params.get("confidence_level", 0.95),
         )  # fmt: skip
+
+    def slice_failures(self) -> list[str]:
+        """One line per significant slice (a release gate), empty without slices."""
+        if self.slices is None:
+            return []
+        lines = []
+        for row in self.slices.filter(pl.col("significant")).iter_rows(named=True):
+            where = ", ".join(f"{k}={row[k]}" for k in self.by)
+            lines.append(
+                f"slice {row['slice']}: {row['metric']} {row['value']:.4g} vs "
+                f"{row['rest_value']:.4g} in the rest, difference {row['difference']:.4g} "
+                f"[{row['ci_low']:.4g}, {row['ci_high']:.4g}], q = {row['q_value']:.2g}"
+                + (f" ({where})" if where else "")
+            )
+        return lines
 
     # ---- serialisation ---------------------------------------------------------------
 
@@ -304,6 +326,10 @@ class FairnessReport:
             cols = ["criterion", "value", "ideal", "fair_low", "fair_high", "verdict",
                     "ci_low", "ci_high", "p_value", "min_group_n"]  # fmt: skip
             return table.select(*self.by, *(c for c in cols if c in table.columns))
+        if name == "slices":
+            cols = ["rank", "slice", "n", "value", "rest_value", "difference", "ci_low",
+                    "ci_high", "q_value", "significant"]  # fmt: skip
+            return table.filter(pl.col("rank") <= SLICES_SHOWN).select(*self.by, *cols)
         wanted = _SHOWN.get(name)
         if wanted is None:
             return table
