@@ -29,9 +29,9 @@ import polars as pl
 from polars_fair._ns_base import NamespaceBase, ScalarT, TableT
 from polars_fair._utils import as_names, derive_engine, find_stacklevel
 from polars_fair._validate import ensure_lazy
-from polars_fair.exceptions import InvalidParameterError
+from polars_fair.exceptions import IdentifierWarning, InvalidParameterError
 from polars_fair.reduce import merge_group_stats
-from polars_fair.report import FairnessReport
+from polars_fair.report import FairnessReport, identifier_warning
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
@@ -221,6 +221,8 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
             k: (_name(v) if k in ("y_true", "y_pred", "y_prob", "sample_weight") else v)
             for k, v in params.items()
         }
+        if (text := identifier_warning(tables["by_group"], shown)) is not None:
+            warnings.warn(text, IdentifierWarning, stacklevel=find_stacklevel())
         return FairnessReport(**tables, params=shown)
 
     def report(

@@ -29,6 +29,7 @@ import polars as pl
 __all__ = [
     "available",
     "calibration_chart",
+    "charted_groups",
     "disparity_chart",
     "rates_chart",
     "report_svgs",
@@ -55,6 +56,13 @@ _OTHER_COLOUR = "#4c78a8"
 _ROLES = ["reference", "compared"]
 #: Ticks of the ratio axis (those inside its domain are shown).
 _RATIO_TICKS = (0.05, 0.1, 0.2, 0.5, 0.8, 1.0, 1.25, 2.0, 5.0, 10.0, 20.0)
+#: The most groups a report's charts show (see :func:`charted_groups`).
+MAX_GROUPS = 10
+#: Ten distinct colours (Tableau 10), one per group in the group-coloured charts.
+PALETTE = (
+    "#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2",
+    "#b279a2", "#eeca3b", "#ff9da6", "#9d755d", "#bab0ac",
+)  # fmt: skip
 #: Longest ROC curve drawn per group and batch key; longer curves are thinned.
 _ROC_POINTS = 200
 
@@ -213,6 +221,13 @@ def _batch_encodings(alt: Any, batches: list[str], by: Sequence[str]) -> dict[st
         "yOffset": alt.YOffset(f"{_BATCH}:N", sort=batches, title=_title(by)),
         "color": alt.Color(f"{_BATCH}:N", sort=batches, title=_title(by)),
     }
+
+
+def _group_scale(alt: Any, groups: Sequence[str]) -> Any:
+    """Distinct colours for the groups: ten fixed ones, or a 20-colour scheme beyond."""
+    if len(groups) <= len(PALETTE):
+        return alt.Scale(domain=list(groups), range=list(PALETTE[: len(groups)]))
+    return alt.Scale(domain=list(groups), scheme="tableau20")
 
 
 def _height(n_rows: int) -> int:
@@ -644,7 +659,8 @@ def calibration_chart(
                 f"{_GROUP}:N",
                 sort=groups,
                 title=_title(sensitive),
-                legend=alt.Legend(labelLimit=320),
+                scale=_group_scale(alt, groups),
+                legend=alt.Legend(labelLimit=320, symbolLimit=0),
             ),
             "tooltip": _tooltip(alt, sensitive, keys, fields),
         }
@@ -761,7 +777,8 @@ def roc_chart(
                 f"{series}:N",
                 sort=_unique(rows, series),
                 title=_title(sensitive),
-                legend=alt.Legend(labelLimit=320),
+                scale=_group_scale(alt, _unique(rows, series)),
+                legend=alt.Legend(labelLimit=320, symbolLimit=0),
             ),
             order=alt.Order("pf_order:Q"),
             tooltip=_tooltip(alt, sensitive, keys, fields),
@@ -844,7 +861,112 @@ def _inline(svg: str, title: str, index: int) -> str:
     return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1)
 
 
-def report_svgs(report: _Report) -> list[tuple[str, str]]:
+def _keep(table: pl.DataFrame, kept: pl.DataFrame | None, keys: Sequence[str]) -> pl.DataFrame:
+    """The rows of `table` of the kept groups (all rows when `kept` is None)."""
+    if kept is None:
+        return table
+    cast = kept.select(pl.col(k).cast(table.schema[k]) for k in keys)
+    return table.join(cast, on=list(keys), how="semi", nulls_equal=True, maintain_order="left")
+
+
+def charted_groups(
+    report: _Report, max_groups: int = MAX_GROUPS
+) -> tuple[pl.DataFrame | None, str | None]:
+    """
+    The groups the report's charts show, and a note on those left out.
+
+    With more than `max_groups` groups, the charts show the largest groups (rows
+    summed over batch keys), the reference group, and the groups farthest from
+    the reference (the largest gap of any charted rate's ratio from 1, among
+    groups that are not flagged as small): a chart of 42 overlapping curves
+    answers nothing, and a palette has about 10 distinct colours.
+
+    Parameters
+    ----------
+    report
+        A :class:`~polars_fair.FairnessReport`.
+    max_groups
+        The most groups a chart shows.
+
+    Returns
+    -------
+    (DataFrame or None, str or None)
+        The sensitive-feature values of the groups charted (None: every group)
+        and a sentence saying what was left out (None: nothing).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_fair
+    >>> from polars_fair.plots import charted_groups
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "g": [f"g{i}" for i in range(12) for _ in range(i + 1)],
+    ...         "y_true": [i % 2 for i in range(78)],
+    ...         "y_pred": [i % 3 == 0 for i in range(78)],
+    ...     }
+    ... )
+    >>> report = df.fair.report(
+    ...     y_true="y_true", y_pred="y_pred", sensitive_features="g", min_group_size=1
+    ... )
+    >>> kept, note = charted_groups(report, max_groups=5)
+    >>> kept.height
+    5
+    >>> print(note)  # doctest: +ELLIPSIS
+    The charts show 5 of 12 groups: the 3 largest and the 2 farthest from the reference...
+    """
+    sensitive = _names(report.params.get("sensitive_features"))
+    table = report.by_group
+    if not sensitive or "n" not in table.columns or any(c not in table for c in sensitive):
+        return None, None
+    sizes = table.group_by(sensitive).agg(pl.col("n").sum())
+    if sizes.height <= max_groups:
+        return None, None
+    order = [True] + [False] * len(sensitive)
+    sizes = sizes.sort(["n", *sensitive], descending=order, nulls_last=True)
+    n_far = max_groups * 2 // 5
+    largest = sizes.head(max_groups - n_far).select(sensitive)
+    reference = report.params.get("reference_group")
+    if isinstance(reference, list):
+        reference = tuple(reference)
+    if reference is not None and not (isinstance(reference, str) and reference == "largest"):
+        labelled = _labelled(sizes, sensitive, [], "by_group")
+        try:
+            ref = labelled.filter(_reference_mask(labelled, reference, sensitive)).select(sensitive)
+        except (ValueError, pl.exceptions.PolarsError):  # a policy such as "min"
+            ref = largest.clear()
+        largest = pl.concat([ref, largest]).unique(maintain_order=True).head(max_groups - n_far)
+    far = largest.clear()
+    metrics = [r for r in RATES if r in report.disparities.get_column("metric").cast(pl.String)]
+    if metrics and all(c in report.disparities.columns for c in sensitive):
+        gap = (pl.col("ratio").cast(pl.Float64).log().abs()).max().alias("gap")
+        rows = report.disparities.filter(
+            pl.col("metric").cast(pl.String).is_in(metrics)
+            & pl.col("ratio").is_finite()
+            & (pl.col("ratio") > 0)
+        )
+        if "small_group" in table.columns:
+            small = table.filter(pl.col("small_group")).select(sensitive).unique()
+            rows = rows.join(small, on=sensitive, how="anti", nulls_equal=True)
+        rows = rows.join(largest, on=sensitive, how="anti", nulls_equal=True)
+        ranked = rows.group_by(sensitive).agg(gap).filter(pl.col("gap") > 0)
+        far = ranked.sort(["gap", *sensitive], descending=order, nulls_last=True).head(n_far)
+        far = far.select(sensitive)
+    kept = pl.concat([largest, far])
+    if kept.height < max_groups:  # fewer far groups than places: more of the largest
+        more = sizes.select(sensitive).join(kept, on=sensitive, how="anti", nulls_equal=True)
+        kept = pl.concat([kept, more.head(max_groups - kept.height)])
+    n_largest = kept.height - far.height
+    note = (
+        f"The charts show {kept.height} of {sizes.height} groups: the {n_largest} largest"
+        + (f" and the {far.height} farthest from the reference (largest gap of a rate's "
+           "ratio from 1, among groups that are not small)" if far.height else "")
+        + f"; {sizes.height - kept.height} are left out. The tables list every group."
+    )  # fmt: skip
+    return kept, note
+
+
+def report_svgs(report: _Report, *, max_groups: int = MAX_GROUPS) -> list[tuple[str, str]]:
     """
     The charts of a fairness report as ``(title, svg)`` pairs.
 
@@ -884,18 +1006,24 @@ def report_svgs(report: _Report) -> list[tuple[str, str]]:
     params = report.params
     sensitive = _names(params.get("sensitive_features"))
     keys = _names(params.get("by"))
+    kept, _ = charted_groups(report, max_groups)
+    by_group = _keep(report.by_group, kept, sensitive)
+    disparities = _keep(report.disparities, kept, sensitive)
+    calibration = None if report.calibration is None else _keep(report.calibration, kept, sensitive)
+    roc_curve = None if report.roc_curve is None else _keep(report.roc_curve, kept, sensitive)
+    roc_auc = None if report.roc_auc is None else _keep(report.roc_auc, kept, sensitive)
     reference = params.get("reference_group")
     if isinstance(reference, list):  # e.g. parameters read back from JSON
         reference = tuple(reference)
     band = tuple(params.get("ratio_band") or (0.8, 1.25))
-    rates = [r for r in RATES if r in report.by_group.columns]
+    rates = [r for r in RATES if r in by_group.columns]
     charts: list[tuple[str, Any]] = []
     if rates:
         charts.append(
             (
                 "Rates per group",
                 rates_chart(
-                    report.by_group,
+                    by_group,
                     rates=rates,
                     sensitive_features=sensitive,
                     by=keys,
@@ -903,32 +1031,32 @@ def report_svgs(report: _Report) -> list[tuple[str, str]]:
                 ),
             )
         )
-    metrics = set(report.disparities.get_column("metric").cast(pl.String).to_list())
+    metrics = set(disparities.get_column("metric").cast(pl.String).to_list())
     if metrics & set(RATES):
         charts.append(
             (
                 "Ratio to the reference group",
                 disparity_chart(
-                    report.disparities,
+                    disparities,
                     sensitive_features=sensitive,
                     by=keys,
                     band=(float(band[0]), float(band[1])),
                 ),
             )
         )
-    if report.calibration is not None and report.calibration.height:
+    if calibration is not None and calibration.height:
         charts.append(
             (
                 "Calibration",
-                calibration_chart(report.calibration, sensitive_features=sensitive, by=keys),
+                calibration_chart(calibration, sensitive_features=sensitive, by=keys),
             )
         )
-    if report.roc_curve is not None and report.roc_curve.height:
+    if roc_curve is not None and roc_curve.height:
         charts.append(
             (
                 "ROC curves",
                 roc_chart(
-                    report.roc_curve, sensitive_features=sensitive, by=keys, roc_auc=report.roc_auc
+                    roc_curve, sensitive_features=sensitive, by=keys, roc_auc=roc_auc
                 ),
             )
         )

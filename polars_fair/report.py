@@ -10,6 +10,7 @@ no JavaScript). Build one with ``df.fair.report(...)`` or ``lf.fair.report(...)`
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import math
@@ -19,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+
+from polars_fair.exceptions import InvalidParameterError
 
 __all__ = ["FairnessReport"]
 
@@ -49,11 +52,28 @@ _RATES_SHOWN = (
     "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
     "positive_predictive_value", "negative_predictive_value", "accuracy",
 )  # fmt: skip
+#: The most groups a rendered table shows by default (``max_rows``).
+MAX_ROWS = 50
+#: Reference-group policies (not values of a group).
+_POLICIES = ("largest", "min", "overall", "rest")
+#: The rates of the plain-text table (``to_text``, the command line).
+_TEXT_RATES = (
+    "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
+    "positive_predictive_value", "accuracy",
+)  # fmt: skip
+#: The summary's columns in the plain-text table, first; other columns follow.
+_SUMMARY_TEXT = ("criterion", "value", "fair_low", "fair_high", "verdict", "ci_low", "ci_high")
+#: Summary columns with a place in every rendering; any other column is shown after them.
+_SUMMARY_KNOWN = (
+    "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low", "ci_high",
+    "p_value", "min_group_n",
+)  # fmt: skip
 _VERDICT_COLOURS = {
     "fair": "#1a7f37",
     "unfair": "#cf222e",
     "too_small": "#9a6700",
     "undefined": "#6e7781",
+    "inconclusive": "#8250df",
 }
 
 
@@ -199,15 +219,42 @@ class FairnessReport:
         """
         return json.dumps(self.to_dict(), indent=indent, default=str)
 
-    def to_markdown(self) -> str:
+    def to_markdown(self, *, max_rows: int | None = MAX_ROWS) -> str:
         """
         The report as Markdown: a heading and a table per section.
+
+        Parameters
+        ----------
+        max_rows
+            The most groups (and batch keys) each table shows: the largest, by rows.
+            A line under a cut table says how many were left out. None shows all.
 
         Returns
         -------
         str
-            The Markdown document.
+            The Markdown document; ``|`` in values is escaped.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {
+        ...         "group": ["a|b"] * 4 + ["c"] * 4,
+        ...         "y_true": [1, 0, 1, 0, 1, 0, 1, 0],
+        ...         "y_pred": [1, 1, 0, 0, 1, 0, 0, 0],
+        ...     }
+        ... )
+        >>> report = df.fair.report(
+        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", min_group_size=2
+        ... )
+        >>> text = report.to_markdown(max_rows=1)
+        >>> "a\\|b" in text
+        True
+        >>> [line for line in text.splitlines() if "left out" in line][0]  # doctest: +ELLIPSIS
+        '1 of 2 groups left out (shown: the 1 largest). Every row: `report.by_group`...'
         """
+        capped, notes = self._capped(max_rows)
         lines = ["# Fairness report", "", _describe(self.params), ""]
         with pl.Config(
             tbl_formatting="MARKDOWN",
@@ -219,40 +266,122 @@ class FairnessReport:
             fmt_str_lengths=200,
             float_precision=4,
         ):
-            wide = self.side_by_side()
+            wide = capped.side_by_side()
             if wide is not None:
-                lines += ["## Criteria side by side", "", str(wide), ""]
-            for name, table in self.tables():
+                lines += ["## Criteria side by side", "", str(_md_safe(wide)), ""]
+                lines += _note_lines(notes.get("summary"), "`")
+            for name, table in capped.tables():
                 if name == "roc_curve":
                     continue  # one row per distinct score: a chart, not a table
-                lines += [f"## {_TITLES[name]}", "", str(self._shown(name, table)), ""]
+                shown = _md_safe(self._shown(name, table))
+                lines += [f"## {_TITLES[name]}", "", str(shown), ""]
+                lines += _note_lines(notes.get(name), "`")
         return "\n".join(lines)
 
-    def to_html(self, path: str | Path | None = None) -> str:
+    def to_text(self, *, max_rows: int | None = MAX_ROWS) -> str:
+        """
+        The report as plain-text tables: the main rates per group and the verdicts.
+
+        This is what ``polars-fair audit`` prints by default.
+
+        Parameters
+        ----------
+        max_rows
+            The most groups (and batch keys) each table shows: the largest, by rows.
+            A line under a cut table says how many were left out. None shows all.
+
+        Returns
+        -------
+        str
+            The text.
+        """
+        capped, notes = self._capped(max_rows)
+        keys = [*capped.by, *capped.params.get("sensitive_features", [])]
+        rates = capped.by_group.select(
+            *keys, *(c for c in ("n", *_TEXT_RATES) if c in capped.by_group.columns)
+        )
+        first = [c for c in _SUMMARY_TEXT if c in capped.summary.columns]
+        extra = [c for c in capped.summary.columns if c not in (*_SUMMARY_KNOWN, *capped.by)]
+        summary = _flat(capped.summary.select(*capped.by, *first, *extra))
+        with pl.Config(
+            tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
+            tbl_hide_dataframe_shape=True, fmt_str_lengths=60,
+        ):  # fmt: skip
+            parts = [f"Rates per group\n{_flat(rates)}"]
+            parts += _note_lines(notes.get("by_group"), "")
+            parts += [f"\nCriteria and verdicts\n{summary}"]
+            parts += _note_lines(notes.get("summary"), "")
+        return "\n".join(parts) + "\n"
+
+    def to_html(self, path: str | Path | None = None, *, max_rows: int | None = MAX_ROWS) -> str:
         """
         The report as one self-contained HTML page (inline CSS and SVG charts).
 
-        Charts need the ``plot`` extra (``pip install "polars-fair[plot]"``); without
-        it the page holds the tables and says how to get the charts.
+        The first screen holds the verdicts (criterion, verdict, value, interval,
+        fair band); the charts follow, then the tables. Tables fit the width of
+        the page (wide ones scroll inside their own box). With many groups, the
+        charts show the largest and the farthest from the reference and say how
+        many are left out. Charts need the ``plot`` extra
+        (``pip install "polars-fair[plot]"``); without it the page holds the tables
+        and says how to get the charts.
 
         Parameters
         ----------
         path
             Where to write the page (UTF-8). If None, only return it.
+        max_rows
+            The most groups (and batch keys) each table shows: the largest, by rows.
+            A line under a cut table says how many were left out. None shows all.
 
         Returns
         -------
         str
             The HTML document.
         """
-        page = _html_page(self)
+        page = _html_page(self, max_rows)
         if path is not None:
             Path(path).write_text(page, encoding="utf-8")
         return page
 
     def _repr_html_(self) -> str:
-        """Rich display in notebooks."""
-        return _html_body(self)
+        """Rich display in notebooks (at most ``MAX_ROWS`` groups per table)."""
+        return _html_body(self, MAX_ROWS)
+
+    def _capped(self, max_rows: int | None) -> tuple[FairnessReport, dict[str, str]]:
+        """The report with at most `max_rows` groups and batch keys per table, and notes.
+
+        The groups kept are the largest (rows summed over batch keys) and the
+        reference group when it is a value; the batch keys kept are the first, in
+        sort order. The summary is never cut by group: its criteria cover every group.
+        """
+        if max_rows is None:
+            return self, {}
+        if max_rows < 1:
+            msg = f"`max_rows` must be None or a positive integer, got {max_rows!r}"
+            raise InvalidParameterError(msg)
+        tables = dict(self.tables())
+        notes: dict[str, str] = {}
+        keys = [c for c in self.params.get("sensitive_features", []) if c in self.by_group.columns]
+        sizes = self.by_group.group_by(keys).agg(pl.col("n").sum()) if keys else None
+        if sizes is not None and sizes.height > max_rows:
+            kept = sizes.sort(["n", *keys], descending=[True] + [False] * len(keys), nulls_last=True)
+            kept = pl.concat([kept.head(max_rows), _reference_rows(sizes, self.params, keys)])
+            kept = kept.select(keys).unique()
+            for name, table in tables.items():
+                if name != "summary" and all(k in table.columns for k in keys):
+                    tables[name] = _semi(table, kept, keys)
+                    notes[name] = _note(sizes.height, kept.height, max_rows, "groups", name)
+        if self.by:
+            batches = self.summary.select(self.by).unique().sort(self.by, nulls_last=True)
+            if batches.height > max_rows:
+                kept_batches = batches.head(max_rows)
+                for name, table in tables.items():
+                    if all(k in table.columns for k in self.by):
+                        tables[name] = _semi(tables[name], kept_batches, self.by)
+                        what = f"{', '.join(self.by)} values"
+                        note = _note(batches.height, max_rows, max_rows, what, name, largest=False)
+                        notes[name] = f"{notes[name]} {note}" if name in notes else note
+        return dataclasses.replace(self, **tables), notes
 
     def _shown(self, name: str, table: pl.DataFrame) -> pl.DataFrame:
         keys = [c for c in (*self.by, *self.params.get("sensitive_features", [])) if c in table]
@@ -262,23 +391,164 @@ class FairnessReport:
         if name == "summary":
             cols = ["criterion", "value", "ideal", "fair_low", "fair_high", "verdict",
                     "ci_low", "ci_high", "p_value", "min_group_n"]  # fmt: skip
-            return table.select(*self.by, *(c for c in cols if c in table.columns))
+            extra = [c for c in table.columns if c not in (*cols, *self.by)]
+            return table.select(*self.by, *(c for c in cols if c in table.columns), *extra)
         wanted = _SHOWN.get(name)
         if wanted is None:
             return table
         return table.select(*keys, *(c for c in wanted if c in table.columns))
 
 
+# ---- identifier-like groups -------------------------------------------------------------
+
+#: A sensitive feature looks like an identifier when it has more groups than this ...
+IDENTIFIER_MIN_GROUPS = 1000
+#: ... and more groups than this share of the rows.
+IDENTIFIER_SHARE = 0.5
+
+
+def identifier_warning(by_group: pl.DataFrame, params: dict[str, Any]) -> str | None:
+    """
+    A warning text when the sensitive features look like an identifier; else None.
+
+    The rule reads the collected ``by_group`` table only (no pass over the data):
+    more than ``IDENTIFIER_MIN_GROUPS`` (1,000) groups per batch key on average,
+    and more groups than ``IDENTIFIER_SHARE`` (half) of the rows. Groups of one or
+    two rows each say nothing about fairness, and every table grows with them.
+
+    Parameters
+    ----------
+    by_group
+        The report's ``by_group`` table (one row per batch key and group, with ``n``).
+    params
+        The report's parameters (``sensitive_features``, ``by``).
+
+    Returns
+    -------
+    str or None
+        The warning's text.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.report import identifier_warning
+    >>> table = pl.DataFrame({"id": range(2000), "n": [1] * 2000})
+    >>> print(identifier_warning(table, {"sensitive_features": ["id"]}))  # doctest: +ELLIPSIS
+    sensitive feature 'id' looks like an identifier: 2,000 groups for 2,000 rows...
+    >>> identifier_warning(table.head(10), {"sensitive_features": ["id"]}) is None
+    True
+    """
+    sensitive = list(params.get("sensitive_features", []))
+    if "n" not in by_group.columns or by_group.height <= IDENTIFIER_MIN_GROUPS:
+        return None
+    by = [c for c in params.get("by", []) if c in by_group.columns]
+    batches = by_group.select(by).n_unique() if by else 1
+    groups = by_group.height / max(batches, 1)
+    rows = float(by_group.get_column("n").cast(pl.Float64).sum())
+    if groups <= IDENTIFIER_MIN_GROUPS or by_group.height <= IDENTIFIER_SHARE * rows:
+        return None
+    names = ", ".join(repr(c) for c in sensitive)
+    feature = "sensitive feature" if len(sensitive) == 1 else "sensitive features"
+    return (
+        f"{feature} {names} looks like an identifier: {round(groups):,} groups for "
+        f"{round(rows / max(batches, 1)):,} rows (groups of one or two rows say nothing about "
+        f"fairness)\n\nHint: audit a demographic column (e.g. sex, race, an age band) rather "
+        f"than an id; rendered tables show the {MAX_ROWS} largest groups (``max_rows``)"
+    )
+
+
 # ---- rendering helpers -----------------------------------------------------------------
 
 
-def _describe(params: dict[str, Any]) -> str:
+def _reference_rows(sizes: pl.DataFrame, params: dict[str, Any], keys: list[str]) -> pl.DataFrame:
+    """The rows of `sizes` that are the reference group, when it is given as a value."""
+    reference = params.get("reference_group")
+    if reference is None or isinstance(reference, str) and reference in _POLICIES:
+        return sizes.clear()
+    if isinstance(reference, dict):
+        values = [reference.get(k) for k in keys]
+    elif isinstance(reference, (tuple, list)):
+        values = list(reference)
+    else:
+        values = [reference]
+    if len(values) != len(keys):
+        return sizes.clear()
+    mask = pl.lit(True)
+    for key, value in zip(keys, values, strict=True):
+        mask = mask & (pl.col(key).is_null() if value is None else pl.col(key) == value)
+    try:
+        return sizes.filter(mask.fill_null(False))
+    except pl.exceptions.PolarsError:  # a value of another type: no such group
+        return sizes.clear()
+
+
+def _semi(table: pl.DataFrame, kept: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The rows of `table` whose keys are in `kept` (nulls match), in `table`'s order."""
+    kept = kept.select(pl.col(k).cast(table.schema[k]) for k in keys)
+    return table.join(kept, on=keys, how="semi", nulls_equal=True, maintain_order="left")
+
+
+def _note(
+    total: int, shown: int, max_rows: int, what: str, name: str, *, largest: bool = True
+) -> str:
+    """The line under a cut table: how many were left out, and where to find all."""
+    which = f"the {max_rows:,} largest" if largest else f"the first {max_rows:,}"
+    return (
+        f"{total - shown:,} of {total:,} {what} left out (shown: {which}). Every row: "
+        f"``report.{name}``, ``max_rows=None``, or on the command line ``--max-rows 0`` "
+        "or ``--format json``."
+    )
+
+
+def _note_lines(note: str | None, code: str) -> list[str]:
+    """The note as text lines, with its code spans marked by `code` (e.g. a backtick)."""
+    if note is None:
+        return []
+    return [note.replace("``", code), ""]
+
+
+def _flat(table: pl.DataFrame) -> pl.DataFrame:
+    """`table` with list columns joined into text and Enum/Categorical columns as text."""
+    exprs = []
+    for name, dtype in table.schema.items():
+        col = pl.col(name)
+        if isinstance(dtype, pl.List):
+            exprs.append(col.list.eval(pl.element().cast(pl.String)).list.join(", "))
+        elif isinstance(dtype, (pl.Enum, pl.Categorical)):
+            exprs.append(col.cast(pl.String))
+        else:
+            exprs.append(col)
+    return table.select(exprs)
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+
+
+def _md_safe(table: pl.DataFrame) -> pl.DataFrame:
+    """`table` ready for a Markdown table: ``|`` escaped and line breaks removed, names too."""
+    flat = _flat(table)
+    escaped = [
+        pl.col(name)
+        .str.replace_all("\\", "\\\\", literal=True)
+        .str.replace_all("|", "\\|", literal=True)
+        .str.replace_all("\n", " ", literal=True)
+        .str.replace_all("\r", " ", literal=True)
+        if dtype == pl.String
+        else pl.col(name)
+        for name, dtype in flat.schema.items()
+    ]
+    out = flat.select(escaped)
+    return out.rename({c: _md_escape(c) for c in out.columns if _md_escape(c) != c})
+
+
+def _describe(params: dict[str, Any], code: str = "`") -> str:
     parts = [f"Groups: {', '.join(params.get('sensitive_features', []))}"]
     if params.get("by"):
         parts.append(f"per {', '.join(params['by'])}")
     for key, label in (("y_true", "labels"), ("y_pred", "predictions"), ("y_prob", "scores")):
         if params.get(key) is not None:
-            parts.append(f"{label}: `{params[key]}`")
+            parts.append(f"{label}: {code}{params[key]}{code}")
     parts.append(f"reference: {params.get('reference_group') or 'largest'}")
     return "; ".join(parts) + "."
 
@@ -286,81 +556,201 @@ def _describe(params: dict[str, Any]) -> str:
 def _format(value: Any) -> str:
     if value is None:
         return "—"
+    if isinstance(value, bool):
+        return str(value).lower()
     if isinstance(value, float):
         return "—" if not math.isfinite(value) else f"{value:.4g}"
+    if isinstance(value, int):
+        return f"{value:,}"
     return html.escape(str(value))
 
 
-def _html_table(table: pl.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+def _interval(low: Any, high: Any) -> str:
+    if low is None or high is None:
+        return "—"
+    return f"{_format(low)} – {_format(high)}"
+
+
+def _header(name: str) -> str:
+    """A column name that may wrap after its underscores."""
+    return html.escape(name).replace("_", "_<wbr>")
+
+
+def _html_table(table: pl.DataFrame, css: str = "", pairs: dict[str, str] | None = None) -> str:
+    """A table that fits the page: numbers right, text left, wide tables scroll in a box.
+
+    `pairs` maps a column to the name prefix of its interval columns, shown in the
+    same cell under the value (``<col>_ci_low``/``<col>_ci_high`` by default).
+    """
+    pairs = pairs or {}
+    hidden = {f"{p}_ci_{end}" for p in pairs.values() for end in ("low", "high")}
+    columns = [c for c in table.columns if c not in hidden]
+    flat = _flat(table)
+    numeric = {c for c, d in flat.schema.items() if d.is_numeric()}
+    head = "".join(
+        f"<th class='{'num' if c in numeric else 'txt'}'>{_header(c)}</th>" for c in columns
+    )
     rows = []
-    for row in table.iter_rows(named=True):
+    for row in flat.iter_rows(named=True):
         cells = []
-        for col, value in row.items():
-            style = ""
+        for col in columns:
+            value = row[col]
+            klass = "num" if col in numeric else "txt"
+            text = _format(value)
+            if col in pairs:
+                low, high = row.get(f"{pairs[col]}_ci_low"), row.get(f"{pairs[col]}_ci_high")
+                if low is not None or high is not None:
+                    text += f"<br><span class='pf-ci'>{_interval(low, high)}</span>"
             if col == "verdict" and value is not None:
-                style = (
-                    f' style="color:{_VERDICT_COLOURS.get(str(value), "inherit")};font-weight:600"'
-                )
-            cells.append(f"<td{style}>{_format(value)}</td>")
+                colour = _VERDICT_COLOURS.get(str(value), "inherit")
+                cells.append(f"<td class='txt pf-verdict' style='color:{colour}'>{text}</td>")
+            else:
+                cells.append(f"<td class='{klass}'>{text}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    table_html = (
+        f"<table class='{css}'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    return f"<div class='pf-scroll'>{table_html}</div>"
 
 
-def _charts(report: FairnessReport) -> list[tuple[str, str]]:
-    """``(title, svg)`` for each chart; empty without the plot extra."""
+def _html_summary(report: FairnessReport) -> str:
+    """The verdicts, compactly: criterion, verdict, value, interval, fair band, then the rest."""
+    table = report.summary
+    interval = [
+        pl.format("{} – {}", pl.col("ci_low").round_sig_figs(4), pl.col("ci_high").round_sig_figs(4))
+        .fill_null("—")
+        .alias("interval")
+    ] if {"ci_low", "ci_high"} <= set(table.columns) else []  # fmt: skip
+    band = [
+        pl.format("{} – {}", pl.col("fair_low"), pl.col("fair_high")).fill_null("—").alias("fair_band")
+    ] if {"fair_low", "fair_high"} <= set(table.columns) else []  # fmt: skip
+    first = [c for c in ("criterion", "verdict", "value") if c in table.columns]
+    extra = [
+        c for c in table.columns if c not in (*_SUMMARY_KNOWN, *report.by, "min_group_n")
+    ]  # the columns other versions add (e.g. the groups compared): shown as they come
+    last = ["min_group_n"] if "min_group_n" in table.columns else []
+    compact = table.select(*report.by, *first, *interval, *band, *extra, *last)
+    return _html_table(compact, "pf-summary")
+
+
+def _tally(summary: pl.DataFrame) -> str:
+    """One sentence: how many criteria got each verdict."""
+    if "verdict" not in summary.columns or summary.height == 0:
+        return ""
+    counts = summary.get_column("verdict").cast(pl.String).fill_null("none").value_counts()
+    order = {v: i for i, v in enumerate(("unfair", "inconclusive", "fair", "too_small"))}
+    items = sorted(counts.iter_rows(), key=lambda r: (order.get(r[0], 9), r[0]))
+    parts = [
+        f"<b style='color:{_VERDICT_COLOURS.get(v, 'inherit')}'>{n} {html.escape(v)}</b>"
+        for v, n in items
+    ]
+    return f"<p class='pf-tally'>{', '.join(parts)} (of {summary.height} criteria rows).</p>"
+
+
+def _charts(report: FairnessReport) -> tuple[list[tuple[str, str]], str | None]:
+    """``(title, svg)`` for each chart and a note on groups left out; empty without the extra."""
     try:
         from polars_fair import plots
     except ImportError:  # pragma: no cover - plots is part of the package
-        return []
+        return [], None
     if not plots.available():
-        return []
-    return plots.report_svgs(report)
+        return [], None
+    _, note = plots.charted_groups(report)
+    return plots.report_svgs(report), note
 
 
-def _html_body(report: FairnessReport) -> str:
+def _html_shown(report: FairnessReport, name: str, table: pl.DataFrame) -> str:
+    """One table of the page, compact: intervals sit under their values."""
+    shown = report._shown(name, table)
+    if name == "by_group":
+        pairs = {c: c for c in _RATES_SHOWN if c in shown.columns}
+        return _html_table(shown, "pf-rates", pairs)
+    if name == "disparities":
+        return _html_table(shown, "pf-disparities", {"difference": "difference", "ratio": "ratio"})
+    return _html_table(shown, f"pf-{name}")
+
+
+def _html_body(report: FairnessReport, max_rows: int | None) -> str:
+    capped, notes = report._capped(max_rows)
     parts = [
         "<div class='pf-report'>",
         "<h1>Fairness report</h1>",
-        f"<p>{html.escape(_describe(report.params))}</p>",
+        f"<p>{_html_code(html.escape(_describe(report.params, _MARK)))}</p>",
+        "<section class='pf-verdicts'>",
+        f"<h2>{_TITLES['summary']}</h2>",
+        _tally(report.summary),
+        _html_summary(capped),
+        *(_html_note(notes.get("summary"))),
+        "</section>",
     ]
-    charts = _charts(report)
+    charts, chart_note = _charts(report)
     if charts:
-        parts.append("<h2>Charts</h2><div class='pf-charts'>")
+        parts.append("<section class='pf-charts-section'><h2>Charts</h2>")
+        parts += _html_note(chart_note)
+        parts.append("<div class='pf-charts'>")
         for title, svg in charts:
             parts.append(f"<figure><figcaption>{html.escape(title)}</figcaption>{svg}</figure>")
-        parts.append("</div>")
+        parts.append("</div></section>")
     else:
         parts.append(
             "<p class='pf-note'>Charts need the plot extra: "
             '<code>pip install "polars-fair[plot]"</code>.</p>'
         )
-    wide = report.side_by_side()
+    wide = capped.side_by_side()
     if wide is not None:
-        parts += ["<h2>Criteria side by side</h2>", _html_table(wide)]
-    for name, table in report.tables():
-        if name == "roc_curve":
+        parts += ["<h2>Criteria side by side</h2>", _html_table(wide, "pf-side")]
+    for name, table in capped.tables():
+        if name in ("summary", "roc_curve"):
             continue
-        parts += [f"<h2>{_TITLES[name]}</h2>", _html_table(report._shown(name, table))]
+        parts += [f"<h2>{_TITLES[name]}</h2>", _html_shown(capped, name, table)]
+        parts += _html_note(notes.get(name))
     parts.append("</div>")
     return "\n".join(parts)
 
 
+#: Marks code spans in text before it is escaped for HTML.
+_MARK = "\x00"
+
+
+def _html_code(text: str, mark: str = _MARK) -> str:
+    """Escaped text with its code spans (between pairs of `mark`) as ``<code>``."""
+    pieces = text.split(mark)
+    return "".join(p if i % 2 == 0 else f"<code>{p}</code>" for i, p in enumerate(pieces))
+
+
+def _html_note(note: str | None) -> list[str]:
+    if note is None:
+        return []
+    return [f"<p class='pf-note'>{_html_code(html.escape(note), '``')}</p>"]
+
+
 _CSS = """
-body { font-family: system-ui, sans-serif; margin: 2rem; color: #1f2328; }
-table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.85rem; }
-th, td { border: 1px solid #d0d7de; padding: 0.25rem 0.5rem; text-align: right; }
-th { background: #f6f8fa; }
-td:first-child, th:first-child { text-align: left; }
-figure { display: inline-block; margin: 0 1.5rem 1.5rem 0; vertical-align: top; }
+body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1f2328; max-width: 100%; }
+.pf-report { max-width: 100%; overflow-wrap: anywhere; }
+h1 { margin: 0 0 0.25rem; font-size: 1.5rem; }
+h2 { margin: 1.25rem 0 0.4rem; font-size: 1.15rem; }
+.pf-scroll { max-width: 100%; overflow-x: auto; margin: 0.4rem 0 1rem; }
+table { border-collapse: collapse; font-size: 0.82rem; }
+th, td { border: 1px solid #d0d7de; padding: 0.2rem 0.45rem; vertical-align: top; }
+th { background: #f6f8fa; font-weight: 600; }
+.txt { text-align: left; }
+.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th.num { white-space: normal; }
+.pf-ci { color: #6e7781; font-size: 0.75rem; }
+.pf-verdict { font-weight: 600; }
+.pf-tally { margin: 0.2rem 0; }
+.pf-charts { display: flex; flex-wrap: wrap; gap: 1rem 1.5rem; }
+figure { margin: 0; max-width: 100%; }
+figure svg { max-width: 100%; height: auto; }
 figcaption { font-weight: 600; margin-bottom: 0.25rem; }
-.pf-note { color: #6e7781; }
+.pf-note { color: #57606a; font-size: 0.85rem; }
 """
 
 
-def _html_page(report: FairnessReport) -> str:
+def _html_page(report: FairnessReport, max_rows: int | None) -> str:
     return (
         "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
         "<title>Fairness report</title>\n"
-        f"<style>{_CSS}</style>\n</head>\n<body>\n{_html_body(report)}\n</body>\n</html>\n"
+        f"<style>{_CSS}</style>\n</head>\n<body>\n{_html_body(report, max_rows)}\n</body>\n</html>\n"
     )
