@@ -901,9 +901,9 @@ def charted_groups(
     >>> from polars_fair.plots import charted_groups
     >>> df = pl.DataFrame(
     ...     {
-    ...         "g": [f"g{i}" for i in range(12) for _ in range(i + 1)],
-    ...         "y_true": [i % 2 for i in range(78)],
-    ...         "y_pred": [i % 3 == 0 for i in range(78)],
+    ...         "g": [f"g{i}" for i in range(12) for j in range(i + 2)],
+    ...         "y_true": [j % 2 for i in range(12) for j in range(i + 2)],
+    ...         "y_pred": [(i + j) % 3 == 0 for i in range(12) for j in range(i + 2)],
     ...     }
     ... )
     >>> report = df.fair.report(

@@ -249,7 +249,7 @@ class FairnessReport:
         ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", min_group_size=2
         ... )
         >>> text = report.to_markdown(max_rows=1)
-        >>> "a\\|b" in text
+        >>> r"a\\|b" in text
         True
         >>> [line for line in text.splitlines() if "left out" in line][0]  # doctest: +ELLIPSIS
         '1 of 2 groups left out (shown: the 1 largest). Every row: `report.by_group`...'
