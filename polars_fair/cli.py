@@ -24,6 +24,7 @@ import operator
 import re
 import sys
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -416,8 +417,8 @@ def _open(args: argparse.Namespace) -> tuple[list[Path], list[pl.LazyFrame], lis
     if not kept:
         msg = f"every file is empty ({len(files)} given)\nHint: check the paths"
         raise UsageError(msg)
-    for exc in empty:
-        note = str(exc).split("\n")[0]
+    for skipped in empty:
+        note = str(skipped).split("\n")[0]
         print(f"polars-fair: note: left out {note}", file=sys.stderr)
     return kept, [scan_file(f, **options) for f in kept], schemas
 
@@ -543,12 +544,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     args = _parser().parse_args(argv)
-    try:
-        return _audit(args)
-    except (UsageError, FairError, pl.exceptions.PolarsError, OSError) as exc:
-        message = str(exc).strip().replace("\n\nHint:", "\nHint:")
-        print(f"polars-fair: error: {message}", file=sys.stderr)
-        return USAGE
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        try:
+            status = _audit(args)
+        except (UsageError, FairError, pl.exceptions.PolarsError, OSError) as exc:
+            message = str(exc).strip().replace("\n\nHint:", "\nHint:")
+            print(f"polars-fair: error: {message}", file=sys.stderr)
+            status = USAGE
+    for w in caught:  # the library's warnings, as the program's own lines
+        message = str(w.message).strip().replace("\n\nHint:", "\nHint:")
+        print(f"polars-fair: warning: {message}", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

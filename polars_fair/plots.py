@@ -1055,9 +1055,7 @@ def report_svgs(report: _Report, *, max_groups: int = MAX_GROUPS) -> list[tuple[
         charts.append(
             (
                 "ROC curves",
-                roc_chart(
-                    roc_curve, sensitive_features=sensitive, by=keys, roc_auc=roc_auc
-                ),
+                roc_chart(roc_curve, sensitive_features=sensitive, by=keys, roc_auc=roc_auc),
             )
         )
     return [(title, _inline(to_svg(chart), title, i)) for i, (title, chart) in enumerate(charts)]

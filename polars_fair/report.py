@@ -220,7 +220,7 @@ class FairnessReport:
         return json.dumps(self.to_dict(), indent=indent, default=str)
 
     def to_markdown(self, *, max_rows: int | None = MAX_ROWS) -> str:
-        """
+        r"""
         The report as Markdown: a heading and a table per section.
 
         Parameters
@@ -249,7 +249,7 @@ class FairnessReport:
         ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", min_group_size=2
         ... )
         >>> text = report.to_markdown(max_rows=1)
-        >>> r"a\\|b" in text
+        >>> r"a\|b" in text
         True
         >>> [line for line in text.splitlines() if "left out" in line][0]  # doctest: +ELLIPSIS
         '1 of 2 groups left out (shown: the 1 largest). Every row: `report.by_group`...'
@@ -359,12 +359,14 @@ class FairnessReport:
         if max_rows < 1:
             msg = f"`max_rows` must be None or a positive integer, got {max_rows!r}"
             raise InvalidParameterError(msg)
-        tables = dict(self.tables())
+        tables: dict[str, Any] = dict(self.tables())
         notes: dict[str, str] = {}
         keys = [c for c in self.params.get("sensitive_features", []) if c in self.by_group.columns]
         sizes = self.by_group.group_by(keys).agg(pl.col("n").sum()) if keys else None
         if sizes is not None and sizes.height > max_rows:
-            kept = sizes.sort(["n", *keys], descending=[True] + [False] * len(keys), nulls_last=True)
+            kept = sizes.sort(
+                ["n", *keys], descending=[True] + [False] * len(keys), nulls_last=True
+            )
             kept = pl.concat([kept.head(max_rows), _reference_rows(sizes, self.params, keys)])
             kept = kept.select(keys).unique()
             for name, table in tables.items():

@@ -131,9 +131,9 @@ def read_error(path: str | Path, error: BaseException) -> FileReadError:
     if match is not None:
         value, dtype, column = match.group("value", "dtype", "column")
         msg = (
-            f"cannot read {name!r}: column {column!r} holds {value!r}, which is not a "
-            f"{dtype} like the values in its first rows (types are inferred from the first "
-            f"{INFER_SCHEMA_LENGTH} rows unless told otherwise)\n\nHint: if {value!r} means "
+            f"cannot read {name!r}: column {column!r} holds {value!r}, which does not parse as "
+            f"{dtype}, the type inferred from the column's first rows (the first "
+            f"{INFER_SCHEMA_LENGTH} unless told otherwise)\n\nHint: if {value!r} means "
             f"missing, read it as null (command line: --null-values {value!r}; Python: "
             f"scan_file(path, null_values=[{value!r}])): rows with a missing label or "
             "prediction are then excluded and counted; or infer the types from every row "
