@@ -961,7 +961,8 @@ def charted_groups(
         f"The charts show {kept.height} of {sizes.height} groups: the {n_largest} largest"
         + (f" and the {far.height} farthest from the reference (largest gap of a rate's "
            "ratio from 1, among groups that are not small)" if far.height else "")
-        + f"; {sizes.height - kept.height} are left out. The tables list every group."
+        + f"; {sizes.height - kept.height} are left out of the charts (every group's numbers: "
+        "``report.by_group``)."
     )  # fmt: skip
     return kept, note
 

@@ -455,7 +455,8 @@ def identifier_warning(by_group: pl.DataFrame, params: dict[str, Any]) -> str | 
         f"{feature} {names} looks like an identifier: {round(groups):,} groups for "
         f"{round(rows / max(batches, 1)):,} rows (groups of one or two rows say nothing about "
         f"fairness)\n\nHint: audit a demographic column (e.g. sex, race, an age band) rather "
-        f"than an id; rendered tables show the {MAX_ROWS} largest groups (``max_rows``)"
+        f"than an id; rendered tables show the {MAX_ROWS} largest groups (`max_rows`, on the "
+        "command line --max-rows)"
     )
 
 
