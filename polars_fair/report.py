@@ -579,7 +579,12 @@ def _header(name: str) -> str:
     return html.escape(name).replace("_", "_<wbr>")
 
 
-def _html_table(table: pl.DataFrame, css: str = "", pairs: dict[str, str] | None = None) -> str:
+def _html_table(
+    table: pl.DataFrame,
+    css: str = "",
+    pairs: dict[str, str] | None = None,
+    numbers: tuple[str, ...] = (),
+) -> str:
     """A table that fits the page: numbers right, text left, wide tables scroll in a box.
 
     `pairs` maps a column to the name prefix of its interval columns, shown in the
@@ -589,7 +594,7 @@ def _html_table(table: pl.DataFrame, css: str = "", pairs: dict[str, str] | None
     hidden = {f"{p}_ci_{end}" for p in pairs.values() for end in ("low", "high")}
     columns = [c for c in table.columns if c not in hidden]
     flat = _flat(table)
-    numeric = {c for c, d in flat.schema.items() if d.is_numeric()}
+    numeric = {c for c, d in flat.schema.items() if d.is_numeric()} | set(numbers)
     head = "".join(
         f"<th class='{'num' if c in numeric else 'txt'}'>{_header(c)}</th>" for c in columns
     )
@@ -633,7 +638,7 @@ def _html_summary(report: FairnessReport) -> str:
     ]  # the columns other versions add (e.g. the groups compared): shown as they come
     last = ["min_group_n"] if "min_group_n" in table.columns else []
     compact = table.select(*report.by, *first, *interval, *band, *extra, *last)
-    return _html_table(compact, "pf-summary")
+    return _html_table(compact, "pf-summary", numbers=("interval", "fair_band"))
 
 
 def _tally(summary: pl.DataFrame) -> str:
