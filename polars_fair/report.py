@@ -14,6 +14,7 @@ import dataclasses
 import html
 import json
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -545,13 +546,21 @@ def _md_safe(table: pl.DataFrame) -> pl.DataFrame:
     return out.rename({c: _md_escape(c) for c in out.columns if _md_escape(c) != c})
 
 
+def _pretty_expr(text: str) -> str:
+    """A Polars expression's text without its display noise: ``[(col("s")) >= (dyn int: 5)]``."""
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    text = re.sub(r"\(dyn \w+: ([^()]*)\)", r"\1", text)
+    return re.sub(r'\((col\("[^"]*"\))\)', r"\1", text)
+
+
 def _describe(params: dict[str, Any], code: str = "`") -> str:
     parts = [f"Groups: {', '.join(params.get('sensitive_features', []))}"]
     if params.get("by"):
         parts.append(f"per {', '.join(params['by'])}")
     for key, label in (("y_true", "labels"), ("y_pred", "predictions"), ("y_prob", "scores")):
         if params.get(key) is not None:
-            parts.append(f"{label}: {code}{params[key]}{code}")
+            parts.append(f"{label}: {code}{_pretty_expr(str(params[key]))}{code}")
     parts.append(f"reference: {params.get('reference_group') or 'largest'}")
     return "; ".join(parts) + "."
 
@@ -655,6 +664,36 @@ def _tally(summary: pl.DataFrame) -> str:
     return f"<p class='pf-tally'>{', '.join(parts)} (of {summary.height} criteria rows).</p>"
 
 
+def _who(report: FairnessReport) -> str:
+    """One sentence on the groups: how many, the largest, and the small ones (at most 10)."""
+    table = report.by_group
+    keys = [c for c in report.params.get("sensitive_features", []) if c in table.columns]
+    if not keys or "n" not in table.columns or table.height == 0:
+        return ""
+    label = pl.concat_str(
+        [pl.col(k).cast(pl.String).fill_null("null") for k in keys], separator=" / "
+    )
+    sizes = (
+        table.group_by(label.alias("group"))
+        .agg(
+            pl.col("n").sum(),
+            (
+                pl.col("small_group").any() if "small_group" in table.columns else pl.lit(False)
+            ).alias("small"),
+        )
+        .sort(["n", "group"], descending=[True, False])
+    )
+    top_name, top_n = sizes.row(0)[:2]
+    text = f"{sizes.height:,} groups; the largest: {top_name} (n = {_format(top_n)})"
+    small = sizes.filter(pl.col("small")).sort(["n", "group"])
+    if small.height:
+        listed = ", ".join(f"{g} ({_format(n)})" for g, n, _ in small.head(10).iter_rows())
+        more = f" and {small.height - 10:,} more" if small.height > 10 else ""
+        size = report.params.get("min_group_size", 30)
+        text += f"; smaller than min_group_size = {_format(size)}: {listed}{more}"
+    return f"<p class='pf-who'>{html.escape(text, quote=False)}.</p>"
+
+
 def _charts(report: FairnessReport) -> tuple[list[tuple[str, str]], str | None]:
     """``(title, svg)`` for each chart and a note on groups left out; empty without the extra."""
     try:
@@ -687,6 +726,7 @@ def _html_body(report: FairnessReport, max_rows: int | None) -> str:
         "<section class='pf-verdicts'>",
         f"<h2>{_TITLES['summary']}</h2>",
         _tally(report.summary),
+        _who(report),
         _html_summary(capped),
         *(_html_note(notes.get("summary"))),
         "</section>",
