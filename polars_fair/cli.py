@@ -32,7 +32,7 @@ from typing import Any, TextIO
 import polars as pl
 
 from polars_fair._ns_report import report_params, sum_reductions
-from polars_fair.exceptions import EmptyDataError, FairError
+from polars_fair.exceptions import EmptyDataError, FairError, IdentifierWarning
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.namespace import fair
 from polars_fair.report import FairnessReport
@@ -552,6 +552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = str(exc).strip().replace("\n\nHint:", "\nHint:")
             print(f"polars-fair: error: {message}", file=sys.stderr)
             status = USAGE
+    caught.sort(key=lambda w: not issubclass(w.category, IdentifierWarning))  # the cause first
     for w in caught:  # the library's warnings, as the program's own lines
         message = str(w.message).strip().replace("\n\nHint:", "\nHint:")
         print(f"polars-fair: warning: {message}", file=sys.stderr)

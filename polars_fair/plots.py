@@ -919,13 +919,21 @@ def charted_groups(
     table = report.by_group
     if not sensitive or "n" not in table.columns or any(c not in table for c in sensitive):
         return None, None
-    sizes = table.group_by(sensitive).agg(pl.col("n").sum())
+    keys = [c for c in _names(report.params.get("by")) if c in table.columns]
+    small_flag = ["small_group"] if "small_group" in table.columns else []
+    if keys:
+        sizes = table.group_by(sensitive).agg(
+            pl.col("n").sum(), *(pl.col(c).any() for c in small_flag)
+        )
+    else:  # already one row per group
+        sizes = table.select(*sensitive, "n", *small_flag)
     if sizes.height <= max_groups:
         return None, None
     order = [True] + [False] * len(sensitive)
-    sizes = sizes.sort(["n", *sensitive], descending=order, nulls_last=True)
     n_far = max_groups * 2 // 5
-    largest = sizes.head(max_groups - n_far).select(sensitive)
+    by_size = ["n", *sensitive]
+    reverse = [False] + [True] * len(sensitive)
+    largest = sizes.top_k(max_groups - n_far, by=by_size, reverse=reverse).select(sensitive)
     reference = report.params.get("reference_group")
     if isinstance(reference, list):
         reference = tuple(reference)
@@ -937,25 +945,30 @@ def charted_groups(
             ref = largest.clear()
         largest = pl.concat([ref, largest]).unique(maintain_order=True).head(max_groups - n_far)
     far = largest.clear()
-    metrics = [r for r in RATES if r in report.disparities.get_column("metric").cast(pl.String)]
+    present = report.disparities.get_column("metric").unique().cast(pl.String).to_list()
+    metrics = [r for r in RATES if r in present]
     if metrics and all(c in report.disparities.columns for c in sensitive):
         gap = (pl.col("ratio").cast(pl.Float64).log().abs()).max().alias("gap")
-        rows = report.disparities.filter(
-            pl.col("metric").cast(pl.String).is_in(metrics)
-            & pl.col("ratio").is_finite()
-            & (pl.col("ratio") > 0)
+        # the candidates first (groups that are not small nor already kept): few rows
+        candidates = sizes
+        if small_flag:
+            candidates = candidates.filter(~pl.col("small_group"))
+        candidates = candidates.select(sensitive).join(
+            largest, on=sensitive, how="anti", nulls_equal=True
         )
-        if "small_group" in table.columns:
-            small = table.filter(pl.col("small_group")).select(sensitive).unique()
-            rows = rows.join(small, on=sensitive, how="anti", nulls_equal=True)
-        rows = rows.join(largest, on=sensitive, how="anti", nulls_equal=True)
+        rows = report.disparities.join(
+            candidates, on=sensitive, how="semi", nulls_equal=True
+        ).filter(
+            pl.col("metric").is_in(metrics) & pl.col("ratio").is_finite() & (pl.col("ratio") > 0)
+        )
         ranked = rows.group_by(sensitive).agg(gap).filter(pl.col("gap") > 0)
         far = ranked.sort(["gap", *sensitive], descending=order, nulls_last=True).head(n_far)
         far = far.select(sensitive)
     kept = pl.concat([largest, far])
     if kept.height < max_groups:  # fewer far groups than places: more of the largest
-        more = sizes.select(sensitive).join(kept, on=sensitive, how="anti", nulls_equal=True)
-        kept = pl.concat([kept, more.head(max_groups - kept.height)])
+        more = sizes.join(kept, on=sensitive, how="anti", nulls_equal=True)
+        more = more.top_k(max_groups - kept.height, by=by_size, reverse=reverse)
+        kept = pl.concat([kept, more.select(sensitive)])
     n_largest = kept.height - far.height
     note = (
         f"The charts show {kept.height} of {sizes.height} groups: the {n_largest} largest"

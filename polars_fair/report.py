@@ -363,13 +363,11 @@ class FairnessReport:
         tables: dict[str, Any] = dict(self.tables())
         notes: dict[str, str] = {}
         keys = [c for c in self.params.get("sensitive_features", []) if c in self.by_group.columns]
-        sizes = self.by_group.group_by(keys).agg(pl.col("n").sum()) if keys else None
+        sizes = _group_sizes(self.by_group, keys, self.by) if keys else None
         if sizes is not None and sizes.height > max_rows:
-            kept = sizes.sort(
-                ["n", *keys], descending=[True] + [False] * len(keys), nulls_last=True
-            )
-            kept = pl.concat([kept.head(max_rows), _reference_rows(sizes, self.params, keys)])
-            kept = kept.select(keys).unique()
+            top = _largest(sizes, keys, max_rows).select(keys)
+            kept = pl.concat([top, _reference_rows(sizes, self.params, keys).select(keys)])
+            kept = kept.unique()
             for name, table in tables.items():
                 if name != "summary" and all(k in table.columns for k in keys):
                     tables[name] = _semi(table, kept, keys)
@@ -462,6 +460,19 @@ def identifier_warning(by_group: pl.DataFrame, params: dict[str, Any]) -> str | 
 
 
 # ---- rendering helpers -----------------------------------------------------------------
+
+
+def _group_sizes(by_group: pl.DataFrame, keys: list[str], by: list[str]) -> pl.DataFrame:
+    """One row per group: its keys, rows `n` (summed over batch keys) and `small_group`."""
+    small = ["small_group"] if "small_group" in by_group.columns else []
+    if not [b for b in by if b in by_group.columns]:  # already one row per group
+        return by_group.select(*keys, "n", *small)
+    return by_group.group_by(keys).agg(pl.col("n").sum(), *(pl.col(c).any() for c in small))
+
+
+def _largest(sizes: pl.DataFrame, keys: list[str], k: int) -> pl.DataFrame:
+    """The `k` largest groups of `sizes` (ties: the first keys), without a full sort."""
+    return sizes.top_k(k, by=["n", *keys], reverse=[False] + [True] * len(keys))
 
 
 def _reference_rows(sizes: pl.DataFrame, params: dict[str, Any], keys: list[str]) -> pl.DataFrame:
@@ -670,27 +681,21 @@ def _who(report: FairnessReport) -> str:
     keys = [c for c in report.params.get("sensitive_features", []) if c in table.columns]
     if not keys or "n" not in table.columns or table.height == 0:
         return ""
+    sizes = _group_sizes(table, keys, report.by)
     label = pl.concat_str(
         [pl.col(k).cast(pl.String).fill_null("null") for k in keys], separator=" / "
-    )
-    sizes = (
-        table.group_by(label.alias("group"))
-        .agg(
-            pl.col("n").sum(),
-            (
-                pl.col("small_group").any() if "small_group" in table.columns else pl.lit(False)
-            ).alias("small"),
-        )
-        .sort(["n", "group"], descending=[True, False])
-    )
-    top_name, top_n = sizes.row(0)[:2]
+    ).alias("group")
+    top_name, top_n = _largest(sizes, keys, 1).select(label, "n").row(0)
     text = f"{sizes.height:,} groups; the largest: {top_name} (n = {_format(top_n)})"
-    small = sizes.filter(pl.col("small")).sort(["n", "group"])
-    if small.height:
-        listed = ", ".join(f"{g} ({_format(n)})" for g, n, _ in small.head(10).iter_rows())
-        more = f" and {small.height - 10:,} more" if small.height > 10 else ""
-        size = report.params.get("min_group_size", 30)
-        text += f"; smaller than min_group_size = {_format(size)}: {listed}{more}"
+    if "small_group" in sizes.columns:
+        small = sizes.filter(pl.col("small_group"))
+        if small.height:
+            first = small.bottom_k(10, by=["n", *keys]).sort(["n", *keys], nulls_last=True)
+            rows = first.select(label, "n").iter_rows()
+            listed = ", ".join(f"{g} ({_format(n)})" for g, n in rows)
+            more = f" and {small.height - 10:,} more" if small.height > 10 else ""
+            size = report.params.get("min_group_size", 30)
+            text += f"; smaller than min_group_size = {_format(size)}: {listed}{more}"
     return f"<p class='pf-who'>{html.escape(text, quote=False)}.</p>"
 
 
