@@ -280,3 +280,33 @@ def test_charts_show_largest_and_farthest(adult_report: FairnessReport) -> None:
             assert colour in svg.lower(), (title, colour)
         assert "United-States" in svg  # the largest group is never hidden
         assert "Holand-Netherlands" not in svg
+
+
+def test_first_screen_names_the_groups(compas_report: FairnessReport) -> None:
+    compas = load_compas()
+    sizes = compas.group_by("race").len().sort("len", descending=True)
+    largest, n_largest = sizes.row(0)
+    small = sizes.filter(pl.col("len") < 30).sort("len")
+    page = compas_report.to_html()
+    who = page.split("<p class='pf-who'>", 1)[1].split("</p>", 1)[0]
+    assert who.startswith(f"{sizes.height} groups; the largest: {largest} (n = {n_largest:,})")
+    listed = ", ".join(f"{race} ({n})" for race, n in small.iter_rows())
+    assert f"smaller than min_group_size = 30: {listed}." in who
+    assert page.index("pf-who") < page.index("<table class='pf-summary'>")
+
+
+@pytest.mark.parametrize("kind", ["lazy", "streaming"])
+def test_page_is_the_same_on_every_engine(
+    compas_report: FairnessReport, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(plots, "available", lambda: False)  # the tables and the text
+    kw: dict[str, Any] = {
+        "y_true": "two_year_recid", "y_pred": "y_pred", "y_prob": "y_prob",
+        "sensitive_features": "race",
+    }  # fmt: skip
+    with pl.Config() as cfg:
+        if kind == "streaming":
+            cfg.set_engine_affinity("streaming")
+        lazy = load_compas().lazy().fair.report(**kw)
+    assert lazy.to_html(max_rows=3) == compas_report.to_html(max_rows=3)
+    assert lazy.to_markdown(max_rows=3) == compas_report.to_markdown(max_rows=3)
