@@ -28,6 +28,7 @@ LAYERS = {
     "_ns_multiclass": 5,
     "_ns_report": 5,
     "report": 4,
+    "_report_html": 4,
     "plots": 4,
     "metrics": 3,
     "expressions": 4,
