@@ -52,6 +52,12 @@ from polars_fair.namespace import (
     LazyFrameFairNamespace,
     fair,
 )
+from polars_fair.namespace._report import (
+    ReportSpec,
+    derive_report,
+    report_reductions,
+    sum_reductions,
+)
 from polars_fair.reduce import group_stats, merge_group_stats
 from polars_fair.report import FairnessReport
 
@@ -71,12 +77,14 @@ __all__ = [
     "LazyFrameFairNamespace",
     "NullDataWarning",
     "ReferenceGroupError",
+    "ReportSpec",
     "UndefinedMetricWarning",
     "ValueRangeError",
     "__version__",
     "accuracy",
     "balanced_accuracy",
     "base_rate",
+    "derive_report",
     "error_rate",
     "exceptions",
     "f1",
@@ -89,7 +97,9 @@ __all__ = [
     "merge_group_stats",
     "negative_predictive_value",
     "positive_predictive_value",
+    "report_reductions",
     "selection_rate",
+    "sum_reductions",
     "true_negative_rate",
     "true_positive_rate",
 ]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import polars as pl
 
@@ -22,7 +25,66 @@ __all__ = [
     "find_stacklevel",
     "over",
     "per_key",
+    "shareable",
+    "sharing",
 ]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: While a report plans its tables: the reductions built so far, by their arguments.
+_SHARED: ContextVar[dict[Hashable, tuple[Any, Any]] | None] = ContextVar(
+    "polars_fair_shared", default=None
+)
+
+
+@contextmanager
+def sharing() -> Iterator[None]:
+    """Inside, equal calls of a :func:`shareable` reduction return the same object.
+
+    A report plans many tables; each builds the reduction it needs. Sharing makes
+    the tables that need the same reduction hold the same LazyFrame, so the report
+    collects the distinct ones by identity, once.
+    """
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+def _value(v: Any) -> Hashable:
+    """A hashable value standing for an argument (TypeError if there is none)."""
+    if isinstance(v, (pl.LazyFrame, pl.DataFrame)):
+        return ("frame", id(v))
+    if isinstance(v, pl.Expr):
+        return ("expr", v.meta.serialize(format="json"))
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, *(_value(x) for x in v))
+    if isinstance(v, dict):
+        return ("dict", *((k, _value(x)) for k, x in sorted(v.items())))
+    if hasattr(v, "tobytes") and hasattr(v, "dtype"):  # a numpy array
+        return ("array", str(v.dtype), v.tobytes())
+    hash(v)
+    return (type(v).__name__, v)  # 1, 1.0 and True stay distinct
+
+
+def shareable(fn: F) -> F:
+    """Make reduction builder `fn` share its result inside :func:`sharing`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        memo = _SHARED.get()
+        if memo is None:
+            return fn(*args, **kwargs)
+        try:
+            key = (fn.__qualname__, _value(args), _value(kwargs))
+        except TypeError:  # an argument without a value identity: build anew
+            return fn(*args, **kwargs)
+        if key not in memo:  # the arguments are kept alive with the result (ids stay valid)
+            memo[key] = ((args, kwargs), fn(*args, **kwargs))
+        return memo[key][1]
+
+    return cast("F", wrapper)
 
 
 def find_stacklevel() -> int:

@@ -110,6 +110,17 @@ MSG_REFERENCE_ABSENT = (
     "`reference_group` {value!r} does not occur in the data{where}; groups present: "
     "{present}\n\nHint: pick one of the groups present, or use 'largest'"
 )
+MSG_NAMES_TYPE = "`{param}` must be a list of names, got {value!r}\n\nHint: `{param}=[{value!r}]`"
+MSG_NAMES_UNKNOWN = "`{param}` must name {what} from {known}, got {unknown!r}\n\nHint: {hint}"
+MSG_NAMES_EMPTY = "`{param}` must name one or more {what} from {known}, got []"
+MSG_RATIO_BAND = (
+    "`ratio_band` must be a tuple (low, high) of finite numbers with 0 < low <= 1 <= high, "
+    "got {value!r}\n\nHint: e.g. `ratio_band=(0.8, 1.25)`"
+)
+MSG_DIFFERENCE_BAND = (
+    "`difference_band` must be a non-negative number, got {value!r}\n\nHint: e.g. "
+    "`difference_band=0.1`"
+)
 MSG_EMPTY = (
     "the input has no rows to evaluate{where}\n\nHint: check the filters upstream of "
     "the audit; `group_stats` accepts empty input and returns an empty table"
@@ -360,3 +371,58 @@ def format_values(values: Iterable[object], limit: int = 10) -> str:
     shown = ", ".join(repr(v) for v in vals[:limit])
     more = f" and {len(vals) - limit} more" if len(vals) > limit else ""
     return f"[{shown}{more}]"
+
+
+def check_names(
+    param: str,
+    given: Sequence[str] | None,
+    known: Sequence[str],
+    *,
+    what: str = "names",
+    default: Sequence[str] | None = None,
+    allow_empty: bool = False,
+    hint: str = "check the spelling",
+) -> list[str]:
+    """Check a list of names from `known` (rates, measures, criteria); None: `default`.
+
+    The one check of every name-list parameter (``metrics``, ``criteria``).
+    """
+    if given is None:
+        return list(known if default is None else default)
+    if isinstance(given, str):
+        raise InvalidParameterError(MSG_NAMES_TYPE.format(param=param, value=given))
+    unknown = [m for m in given if m not in known]
+    if unknown:
+        msg = MSG_NAMES_UNKNOWN.format(
+            param=param, what=what, known=list(known), unknown=unknown, hint=hint
+        )
+        raise InvalidParameterError(msg)
+    if not given and not allow_empty:
+        raise InvalidParameterError(
+            MSG_NAMES_EMPTY.format(param=param, what=what, known=list(known))
+        )
+    return list(given)
+
+
+def check_ratio_band(band: object) -> tuple[float, float]:
+    """The one check of `ratio_band`: a tuple of finite numbers around 1."""
+    ok = (
+        isinstance(band, tuple)
+        and len(band) == 2
+        and all(
+            isinstance(b, (int, float)) and not isinstance(b, bool) and math.isfinite(b)
+            for b in band
+        )
+        and 0 < band[0] <= 1 <= band[1]
+    )
+    if not ok:
+        raise InvalidParameterError(MSG_RATIO_BAND.format(value=band))
+    return float(band[0]), float(band[1])  # type: ignore[index]
+
+
+def check_difference_band(band: object) -> float:
+    """The one check of `difference_band`: a non-negative finite number."""
+    ok = isinstance(band, (int, float)) and not isinstance(band, bool)
+    if not ok or not 0 <= float(band) < math.inf:  # type: ignore[arg-type]
+        raise InvalidParameterError(MSG_DIFFERENCE_BAND.format(value=band))
+    return float(band)  # type: ignore[arg-type]

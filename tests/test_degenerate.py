@@ -20,16 +20,14 @@ from polars.testing import assert_frame_equal
 
 import polars_fair as pf
 from polars_fair.exceptions import FairWarning, NullDataWarning, UndefinedMetricWarning
+from polars_fair.metrics._catalogue import CATALOGUE
 
 IGNORE_WARNINGS = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
 
 KW = {"y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g"}
 RATES = list(pf.RATES)
-CRITERIA = sorted(
-    name
-    for name in vars(pf.FairNamespace)
-    if not name.startswith("_") and name.endswith(("_difference", "_ratio"))
-)
+#: Every criterion comparing rates of the statistics table (from the catalogue).
+CRITERIA = sorted(name for name, entry in CATALOGUE.items() if entry.family == "rate")
 
 
 def criterion_kw(name: str, **extra: Any) -> dict[str, Any]:

@@ -22,10 +22,11 @@ from polars.testing import assert_frame_equal
 
 import polars_fair
 from polars_fair import DataFrameFairNamespace, LazyFrameFairNamespace
-from polars_fair._ns_ensemble import EnsembleMethods
-from polars_fair._ns_regression import RegressionMethods
 from polars_fair._validate import MSG_FRAME
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.namespace._ensemble import EnsembleMethods
+from polars_fair.namespace._quantiles import QuantileMethods
+from polars_fair.namespace._regression import RegressionMethods
 
 TABLES = (
     "group_stats", "by_group", "disparities", "calibration", "expected_calibration_error",
@@ -35,7 +36,9 @@ TABLES = (
     "multiclass_by_group", "multiclass_disparities", "multiclass_criteria", "multiclass_summary",
 )  # fmt: skip
 #: methods of the regression and ensemble mixins (continuous predictions, members)
-REGRESSION = frozenset(n for n in vars(RegressionMethods) if not n.startswith("_"))
+REGRESSION = frozenset(
+    n for cls in (RegressionMethods, QuantileMethods) for n in vars(cls) if not n.startswith("_")
+)
 ENSEMBLE = frozenset(n for n in vars(EnsembleMethods) if not n.startswith("_"))
 #: methods that take no weights: the counts bootstrap, and the criteria at prediction
 #: quantiles (their thresholds are unweighted quantiles; see docs/metrics/regression.md)

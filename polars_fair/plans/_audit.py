@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._utils import as_names, find_stacklevel
+from polars_fair._utils import as_names, find_stacklevel, shareable
 from polars_fair._validate import (
     MSG_REFERENCE_POLICY,
     check_agg,
     check_method,
+    check_names,
     check_zero_division,
     ensure_lazy,
     normalize_reference,
@@ -38,7 +39,7 @@ from polars_fair.metrics import (
 )
 from polars_fair.metrics._criteria import Formula
 from polars_fair.metrics._measures import measure_disparity_table
-from polars_fair.reduce import group_stats
+from polars_fair.reduce import group_stats as _group_stats
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -53,6 +54,10 @@ __all__ = [
     "check_zd",
     "warn_about",
 ]
+
+#: The statistics table; inside :func:`~polars_fair._utils.sharing`, one object per
+#: distinct set of arguments (a report's tables share it by identity).
+group_stats = shareable(_group_stats)
 
 
 @dataclass(frozen=True)
@@ -231,20 +236,6 @@ def measure_disparities_plan(
     )  # fmt: skip
 
 
-def check_names(param: str, given: Sequence[str] | None, known: Sequence[str]) -> list[str]:
-    """Check a list of measure or criterion names; None means all of `known`."""
-    if given is None:
-        return list(known)
-    if isinstance(given, str):
-        msg = f"`{param}` must be a list of names, got {given!r}\n\nHint: `{param}=[{given!r}]`"
-        raise InvalidParameterError(msg)
-    unknown = [m for m in given if m not in known]
-    if unknown or not given:
-        msg = f"`{param}` must name one or more of {list(known)}, got {list(given)!r}"
-        raise InvalidParameterError(msg)
-    return list(given)
-
-
 def warn_about(
     stats: pl.DataFrame,
     keys: Sequence[str],
@@ -276,10 +267,11 @@ def warn_about(
     exprs = {m: rate_expr(m, c) for m in measures if m != "predicted_positive_share"}
     if not exprs:
         return
-    nulls = stats.select(*keys, *(e.is_null().alias(m) for m, e in exprs.items()))
-    for m in exprs:
-        bad = nulls.filter(pl.col(m)).select(keys).rows()
-        if bad:
+    # one pass for the common case (nothing undefined); the groups only where needed
+    undefined = stats.select(*(e.is_null().any().alias(m) for m, e in exprs.items())).row(0)
+    for m, any_null in zip(exprs, undefined, strict=True):
+        if any_null:
+            bad = stats.filter(exprs[m].is_null()).select(keys).rows()
             msg = (
                 f"{m} is undefined (zero denominator) for groups {_show(bad)}; it is "
                 "reported as null and left out of comparisons. Use `zero_division` to "
@@ -295,17 +287,10 @@ def _show(rows: list[tuple[Any, ...]], limit: int = 10) -> str:
 
 
 def check_metrics(metrics: Sequence[str] | None) -> None:
-    """Check that `metrics` names known rates."""
-    if metrics is None:
-        return
-    if isinstance(metrics, str):
-        msg = f"`metrics` must be a list of rate names, got {metrics!r}\n\nHint: `metrics=[{metrics!r}]`"
-        raise InvalidParameterError(msg)
+    """Check that `metrics` names known rates (an empty list is allowed)."""
     known = [*RATES, *SCORE_RATES]
-    unknown = [m for m in metrics if m not in known]
-    if unknown:
-        msg = f"`metrics` must name rates from {known}, got {unknown!r}"
-        raise InvalidParameterError(msg)
+    hint = "e.g. `metrics=['selection_rate']`"
+    check_names("metrics", metrics, known, what="rates", allow_empty=True, hint=hint)
 
 
 def check_zd(zero_division: object) -> float | None:

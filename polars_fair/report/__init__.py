@@ -338,7 +338,7 @@ class FairnessReport:
         str
             The HTML document.
         """
-        from polars_fair._report_html import html_page
+        from polars_fair.report._html import html_page
 
         page = html_page(self, *self._pieces(max_rows))
         if path is not None:
@@ -347,7 +347,7 @@ class FairnessReport:
 
     def _repr_html_(self) -> str:
         """Rich display in notebooks (at most ``MAX_ROWS`` groups per table)."""
-        from polars_fair._report_html import html_body
+        from polars_fair.report._html import html_body
 
         return html_body(self, *self._pieces(MAX_ROWS))
 
