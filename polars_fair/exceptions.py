@@ -14,6 +14,8 @@ __all__ = [
     "EmptyDataError",
     "FairError",
     "FairWarning",
+    "FileReadError",
+    "IdentifierWarning",
     "InvalidParameterError",
     "LabelError",
     "NullDataWarning",
@@ -56,6 +58,10 @@ class ProfileError(FairError, ValueError):
     """Profiles that cannot be merged or used as asked, or a file that is not a profile."""
 
 
+class FileReadError(FairError, ValueError):
+    """A file cannot be read: missing, a directory, corrupt, or a value that does not parse."""
+
+
 class FairWarning(UserWarning):
     """Base class of every warning emitted by polars_fair."""
 
@@ -66,3 +72,7 @@ class UndefinedMetricWarning(FairWarning):
 
 class NullDataWarning(FairWarning):
     """Rows were excluded because a label, score or weight was null."""
+
+
+class IdentifierWarning(FairWarning):
+    """A sensitive feature has about as many groups as rows: it looks like an identifier."""

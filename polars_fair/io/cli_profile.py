@@ -194,7 +194,7 @@ def audit_profile(args: argparse.Namespace) -> int:
     conditions = cli._conditions(args.fail_on)
     prof = read_profile(args.profile)
     report = prof.report(**_options(args, prof))
-    text = cli._render(report, args.format)
+    text = cli._render(report, args.format, args.max_rows or None)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
