@@ -15,10 +15,13 @@ __all__ = [
     "FairError",
     "FairWarning",
     "DegenerateDataWarning",
+    "FileReadError",
+    "IdentifierWarning",
     "InvalidParameterError",
     "LabelError",
     "NumericalWarning",
     "NullDataWarning",
+    "ProfileError",
     "ReferenceGroupError",
     "UndefinedMetricWarning",
     "ValueRangeError",
@@ -53,6 +56,14 @@ class EmptyDataError(FairError, ValueError):
     """The input has no rows to evaluate."""
 
 
+class ProfileError(FairError, ValueError):
+    """Profiles that cannot be merged or used as asked, or a file that is not a profile."""
+
+
+class FileReadError(FairError, ValueError):
+    """A file cannot be read: missing, a directory, corrupt, or a value that does not parse."""
+
+
 class FairWarning(UserWarning):
     """Base class of every warning emitted by polars_fair."""
 
@@ -75,3 +86,7 @@ class DegenerateDataWarning(FairWarning):
 
 class NumericalWarning(FairWarning):
     """A result lost its precision (cancellation, overflow) or is not meaningful as computed."""
+
+
+class IdentifierWarning(FairWarning):
+    """A sensitive feature has about as many groups as rows: it looks like an identifier."""

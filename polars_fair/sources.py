@@ -1,11 +1,19 @@
 """The public path of :mod:`polars_fair.io.sources` (where the module lives: see the layers)."""
 
 from polars_fair.io.sources import (
+    INFER_SCHEMA_LENGTH,
     READERS,
+    check_path,
+    file_schema,
+    read_error,
     scan_file,
 )
 
 __all__ = [
+    "INFER_SCHEMA_LENGTH",
     "READERS",
+    "check_path",
+    "file_schema",
+    "read_error",
     "scan_file",
 ]

@@ -32,7 +32,7 @@ MODULES = (
     "polars_fair.report",
     "polars_fair.sources",
 )
-CLASSES = ("DataFrameFairNamespace", "LazyFrameFairNamespace", "FairnessReport")
+CLASSES = ("DataFrameFairNamespace", "LazyFrameFairNamespace", "FairnessReport", "FairnessProfile")
 
 
 def _describe(obj: Any) -> str:

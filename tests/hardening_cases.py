@@ -16,7 +16,7 @@ import polars as pl
 from polars_fair.namespace import LazyFrameFairNamespace
 
 #: Methods whose result is not a table or scalar plan (terminal objects).
-TERMINAL = frozenset({"report"})
+TERMINAL = frozenset({"profile", "report"})
 
 _REGRESSION = frozenset(
     {

@@ -37,7 +37,7 @@ SHIMS = {
 #: No hand-written module is longer than this (STYLE.md section 6).
 MAX_LINES = 800
 #: Modules still over the budget, with their size now: they may only shrink (to split).
-OVER_BUDGET = {"report/plots.py": 935}
+OVER_BUDGET: dict[str, int] = {}
 
 
 def _layer(module: str) -> int:

@@ -51,7 +51,7 @@ UNWEIGHTED = QUANTILE | {"bootstrap", "bootstrap_replicates"}
 #: two ensemble members built from the score (probabilities in [0, 1])
 MEMBERS = [pl.col("score"), (pl.col("w") / 3).alias("s2")]
 #: terminal methods (collect by design, DESIGN.md section 1); none exist yet
-TERMINAL = frozenset({"report"})
+TERMINAL = frozenset({"report", "profile"})
 PUBLIC = sorted(
     name
     for name, _ in inspect.getmembers(LazyFrameFairNamespace, inspect.isfunction)

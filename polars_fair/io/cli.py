@@ -26,14 +26,21 @@ import operator
 import re
 import sys
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 import polars as pl
 
-from polars_fair.exceptions import FairError
-from polars_fair.io.sources import READERS, scan_file
+from polars_fair.exceptions import EmptyDataError, FairError, IdentifierWarning
+from polars_fair.io.sources import (
+    INFER_SCHEMA_LENGTH,
+    check_path,
+    file_schema,
+    read_error,
+    scan_file,
+)
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.namespace._report import (
     ReportSpec,
@@ -130,6 +137,23 @@ def _parser() -> argparse.ArgumentParser:
         "--fail-on-slices", action="store_true",
         help="exit 1 when a slice differs significantly from the rest (needs --slices)",
     )  # fmt: skip
+    audit.add_argument(
+        "--max-rows", type=int, default=50, metavar="N",
+        help="table, markdown and html: show at most N groups per table, the largest "
+        "(default 50; 0 shows all); json always has every row",
+    )  # fmt: skip
+    audit.add_argument(
+        "--null-values", metavar="VALUES",
+        help='CSV: values read as missing, comma-separated (e.g. "N/A,NA"); rows with a '
+        "missing label or prediction are excluded and counted",
+    )  # fmt: skip
+    audit.add_argument(
+        "--infer-schema-length", type=int, metavar="ROWS",
+        help=f"CSV: rows used to infer column types (default {INFER_SCHEMA_LENGTH}; 0: all rows)",
+    )  # fmt: skip
+    from polars_fair.io.cli_profile import add_commands  # profile, compare, audit --profile
+
+    add_commands(sub, audit)
     return parser
 
 
@@ -147,17 +171,61 @@ def _files(patterns: Sequence[str]) -> list[Path]:
         if not matches:
             msg = f"no file matches {pattern!r}\nHint: check the path, and quote globs"
             raise UsageError(msg)
-        for match in matches:
-            path = Path(match)
-            if not path.is_file():
-                msg = f"file not found: {match!r}\nHint: check the path"
-                raise UsageError(msg)
-            if path.suffix.lower() not in READERS:
-                known = ", ".join(sorted(READERS))
-                msg = f"cannot read {match!r}: unknown extension {path.suffix!r}\nHint: use one of {known}"
-                raise UsageError(msg)
-            files.append(path)
+        files += [check_path(match) for match in matches]
     return files
+
+
+def _csv_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The CSV reading options given on the command line."""
+    length = args.infer_schema_length
+    if length is not None and length < 0:
+        msg = f"--infer-schema-length must be >= 0, got {length}\nHint: 0 reads every row"
+        raise UsageError(msg)
+    return {
+        "null_values": _names(args.null_values) or None,
+        "infer_schema_length": INFER_SCHEMA_LENGTH if length is None else (length or None),
+    }
+
+
+def _needed(spec: ReportSpec) -> list[str]:
+    """The columns an audit reads (those of `y_pred` given as an expression included)."""
+    needed: list[str] = []
+    for value in (spec.y_true, spec.y_pred, spec.y_prob, spec.sample_weight):
+        if isinstance(value, pl.Expr):
+            needed += value.meta.root_names()
+        elif value is not None:
+            needed.append(value)
+    needed += [*spec.sensitive_features, *spec.by, *(spec.slices or ())]
+    return list(dict.fromkeys(needed))
+
+
+def _check_schemas(files: Sequence[Path], schemas: Sequence[pl.Schema], needed: list[str]) -> None:
+    """Every file holds every column the audit reads (schemas only: nothing is read)."""
+    for file, schema in zip(files, schemas, strict=True):
+        missing = [c for c in needed if c not in schema]
+        if missing:
+            msg = (
+                f"{str(file)!r} has no column {missing[0]!r} (the audit reads {needed})\n"
+                f"Hint: its columns are {list(schema.names())}; leave the file out, or give "
+                "files that share the columns"
+            )
+            raise UsageError(msg)
+
+
+def _check_output(output: str | None) -> None:
+    """`--output` can be written (checked before the audit runs)."""
+    if output is None:
+        return
+    path = Path(output)
+    if path.is_dir():
+        msg = f"--output {output!r} is a directory\nHint: give a file name, e.g. {str(path / 'report.html')!r}"
+        raise UsageError(msg)
+    if not path.parent.is_dir():
+        msg = (
+            f"--output {output!r}: the directory {str(path.parent)!r} does not exist\n"
+            f"Hint: create it first (mkdir -p {str(path.parent)!r}) or write elsewhere"
+        )
+        raise UsageError(msg)
 
 
 def _convert(value: str, dtype: pl.DataType) -> Any:
@@ -308,29 +376,14 @@ def _report(frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool) -> Fai
     return derive_report(spec, merged, schema)
 
 
-def _render(report: FairnessReport, fmt: str) -> str:
+def _render(report: FairnessReport, fmt: str, max_rows: int | None) -> str:
     if fmt == "json":
         return report.to_json()
     if fmt == "markdown":
-        return report.to_markdown()
+        return report.to_markdown(max_rows=max_rows)
     if fmt == "html":
-        return report.to_html()
-    keys = [*report.by, *report.params["sensitive_features"]]
-    rates = report.by_group.select(
-        *keys, "n", "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
-        "positive_predictive_value", "accuracy",
-    )  # fmt: skip
-    summary = report.summary.select(
-        *report.by, "criterion", "value", "fair_low", "fair_high", "verdict", "ci_low", "ci_high"
-    )
-    with pl.Config(
-        tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
-        tbl_hide_dataframe_shape=True, fmt_str_lengths=60,
-    ):  # fmt: skip
-        text = f"Rates per group\n{rates}\n\nCriteria and verdicts\n{summary}\n"
-        if report.slices is not None:
-            text += f"\nWorst slices\n{report._shown('slices', report.slices)}\n"
-        return text
+        return report.to_html(max_rows=max_rows)
+    return report.to_text(max_rows=max_rows)
 
 
 def _conditions(conditions: Sequence[str]) -> list[tuple[str, str, str, float]]:
@@ -381,38 +434,131 @@ def _failures(
     return crossed
 
 
+def _open(args: argparse.Namespace) -> tuple[list[Path], list[pl.LazyFrame], list[pl.Schema]]:
+    """The files given, their scans and their schemas (read without a pass over the data).
+
+    A file with a header and no rows is left out with a note when others have rows.
+    """
+    files = _files(args.paths)
+    options = _csv_options(args)
+    kept: list[Path] = []
+    schemas: list[pl.Schema] = []
+    empty: list[EmptyDataError] = []
+    for file in files:
+        try:
+            schemas.append(file_schema(file, **options))
+        except EmptyDataError as exc:
+            if len(files) == 1:
+                raise
+            empty.append(exc)
+            continue
+        kept.append(file)
+    if not kept:
+        msg = f"every file is empty ({len(files)} given)\nHint: check the paths"
+        raise UsageError(msg)
+    for skipped in empty:
+        note = str(skipped).split("\n")[0]
+        print(f"polars-fair: note: left out {note}", file=sys.stderr)
+    return kept, [scan_file(f, **options) for f in kept], schemas
+
+
+def _kind(dtype: pl.DataType) -> str:
+    if dtype.is_numeric():
+        return "number"
+    if dtype == pl.Boolean:
+        return "boolean"
+    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum):
+        return "text"
+    return str(dtype)
+
+
+def _check_kinds(files: Sequence[Path], schemas: Sequence[pl.Schema], needed: list[str]) -> None:
+    """A column read from several files holds the same kind of values in each."""
+    for col in needed:
+        first = _kind(schemas[0][col])
+        for file, schema in zip(files[1:], schemas[1:], strict=True):
+            if _kind(schema[col]) != first:
+                msg = (
+                    f"column {col!r} holds {_kind(schema[col])} values ({schema[col]}) in "
+                    f"{str(file)!r} but {first} values ({schemas[0][col]}) in "
+                    f"{str(files[0])!r}\nHint: write the files with the same column types; "
+                    "for CSV, --null-values or --infer-schema-length may settle it"
+                )
+                raise UsageError(msg)
+
+
+def _culprit(
+    files: Sequence[Path], frames: Sequence[pl.LazyFrame], spec: ReportSpec
+) -> tuple[Path, BaseException] | None:
+    """The first file whose reductions fail on their own, and its error (error path only)."""
+    for file, frame in zip(files, frames, strict=True):
+        try:
+            pl.collect_all(report_reductions(frame, spec), engine="streaming")
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            return file, exc
+    return None
+
+
+def _read(
+    files: Sequence[Path], frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool
+) -> FairnessReport:
+    """The report of the files; an error raised while reading them names the file."""
+    try:
+        return _report(frames, spec, progress)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        if not files:
+            raise
+        found = (files[0], exc) if len(files) == 1 else _culprit(files, frames, spec)
+        if found is None:
+            raise
+        raise read_error(*found) from exc
+
+
 def _audit(args: argparse.Namespace) -> int:
+    if args.profile:
+        from polars_fair.io.cli_profile import audit_profile
+
+        return audit_profile(args)
     if args.example and args.paths:
         msg = "give either PATH... or --example, not both\nHint: drop the paths to run the example"
         raise UsageError(msg)
+    if args.max_rows < 0:
+        msg = f"--max-rows must be >= 0, got {args.max_rows}\nHint: 0 shows every row"
+        raise UsageError(msg)
+    _check_output(args.output)
+    files: list[Path] = []
     if args.example:
         from polars_fair.io.datasets import scan_compas
 
         # ProPublica's comparison: African-American against Caucasian defendants
         compared = pl.col("race").is_in(["African-American", "Caucasian"])
         frames = [scan_compas().filter(compared)]
+        schemas = [frames[0].collect_schema()]
         if args.reference_group is None and args.sensitive_features is None:
             args.reference_group = "Caucasian"
     elif args.paths:
-        frames = [scan_file(p) for p in _files(args.paths)]
+        files, frames, schemas = _open(args)
     else:
         msg = "nothing to audit\nHint: give PATH... or --example compas"
         raise UsageError(msg)
     conditions = _conditions(args.fail_on)
-    schema = frames[0].collect_schema()
+    spec = _params(args, schemas[0])
     if args.fail_on_slices and not args.slices:
         msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
         raise UsageError(msg)
-    spec = _params(args, schema)
+    if files:
+        needed = _needed(spec)
+        _check_schemas(files, schemas, needed)
+        _check_kinds(files, schemas, needed)
     # file by file needs fixed bins; slices bin numeric attributes over all the rows
     progress = not args.no_progress and sys.stderr.isatty() and not args.slices
-    report = _report(frames, spec, progress)
+    report = _read(files, frames, spec, progress)
     if isinstance(spec.y_pred, pl.Expr):  # show the expression as it was given
         shown = args.y_pred if args.y_pred is not None else _COMPAS["y_pred"]
         if args.threshold is not None:
             shown = f"{args.y_prob} >= {args.threshold}"
         report = dataclasses.replace(report, params={**report.params, "y_pred": shown})
-    text = _render(report, args.format)
+    text = _render(report, args.format, args.max_rows or None)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
@@ -447,12 +593,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     """
     args = _parser().parse_args(argv)
-    try:
-        return _audit(args)
-    except (UsageError, FairError, pl.exceptions.PolarsError, OSError) as exc:
-        message = str(exc).strip().replace("\n\nHint:", "\nHint:")
-        print(f"polars-fair: error: {message}", file=sys.stderr)
-        return USAGE
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        try:
+            if args.command != "audit":
+                from polars_fair.io.cli_profile import run
+
+                status = run(args)
+            else:
+                status = _audit(args)
+        except (UsageError, FairError, pl.exceptions.PolarsError, OSError) as exc:
+            message = str(exc).strip().replace("\n\nHint:", "\nHint:")
+            print(f"polars-fair: error: {message}", file=sys.stderr)
+            status = USAGE
+    caught.sort(key=lambda w: not issubclass(w.category, IdentifierWarning))  # the cause first
+    for w in caught:  # the library's warnings, as the program's own lines
+        message = str(w.message).strip().replace("\n\nHint:", "\nHint:")
+        print(f"polars-fair: warning: {message}", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,6 +20,7 @@ from polars_fair.namespace._criteria import CriterionMethods
 from polars_fair.namespace._ensemble import EnsembleMethods
 from polars_fair.namespace._inequality import InequalityMethods
 from polars_fair.namespace._multiclass import MulticlassMethods
+from polars_fair.namespace._profile import ProfileMethods
 from polars_fair.namespace._quantiles import QuantileMethods
 from polars_fair.namespace._regression import RegressionMethods
 from polars_fair.namespace._report import ReportMethods
@@ -57,6 +58,7 @@ class FairNamespace(
     MulticlassMethods[TableT, ScalarT],
     ReportMethods[TableT, ScalarT],
     SliceMethods[TableT, ScalarT],
+    ProfileMethods[TableT, ScalarT],
 ):
     """Fairness metrics of the predictions in a frame (shared by both frame kinds)."""
 

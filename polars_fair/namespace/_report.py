@@ -30,12 +30,12 @@ import polars as pl
 
 from polars_fair._utils import SMALL_TABLE_ROWS, as_names, derive_engine, find_stacklevel, sharing
 from polars_fair._validate import ensure_lazy
-from polars_fair.exceptions import InvalidParameterError
+from polars_fair.exceptions import IdentifierWarning, InvalidParameterError
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
 from polars_fair.plans._plan import Plan, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
 from polars_fair.reduce.regression import REGRESSION_SUMS
-from polars_fair.report import FairnessReport
+from polars_fair.report import FairnessReport, identifier_warning
 
 if TYPE_CHECKING:
     from polars._typing import EngineType
@@ -276,7 +276,10 @@ def _derive(
     # the derivations run together: Polars plans and runs them in parallel
     engine = derive_engine(max(t.height for t in reductions))
     tables = dict(zip(derived, pl.collect_all(derived.values(), engine=engine), strict=True))
-    return FairnessReport(**tables, params=_shown(spec))
+    shown = _shown(spec)
+    if (text := identifier_warning(tables["by_group"], shown)) is not None:
+        warnings.warn(text, IdentifierWarning, stacklevel=find_stacklevel())
+    return FairnessReport(**tables, params=shown)
 
 
 def _warn_once(caught: list[warnings.WarningMessage]) -> None:

@@ -10,15 +10,19 @@ no JavaScript). Build one with ``df.fair.report(...)`` or ``lf.fair.report(...)`
 
 from __future__ import annotations
 
-import html
+import dataclasses
 import json
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics._compare import compare_summaries
 
 __all__ = ["FairnessReport"]
 
@@ -55,11 +59,28 @@ _RATES_SHOWN = (
     "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
     "positive_predictive_value", "negative_predictive_value", "accuracy",
 )  # fmt: skip
+#: The most groups a rendered table shows by default (``max_rows``).
+MAX_ROWS = 50
+#: Reference-group policies (not values of a group).
+_POLICIES = ("largest", "min", "overall", "rest")
+#: The rates of the plain-text table (``to_text``, the command line).
+_TEXT_RATES = (
+    "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
+    "positive_predictive_value", "accuracy",
+)  # fmt: skip
+#: The summary's columns in the plain-text table, first; other columns follow.
+_SUMMARY_TEXT = ("criterion", "value", "fair_low", "fair_high", "verdict", "ci_low", "ci_high")
+#: Summary columns with a place in every rendering; any other column is shown after them.
+_SUMMARY_KNOWN = (
+    "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low", "ci_high",
+    "p_value", "min_group_n",
+)  # fmt: skip
 _VERDICT_COLOURS = {
     "fair": "#1a7f37",
     "unfair": "#cf222e",
     "too_small": "#9a6700",
     "undefined": "#6e7781",
+    "inconclusive": "#8250df",
 }
 
 
@@ -164,6 +185,45 @@ class FairnessReport:
         """The summary rows whose verdict is ``"unfair"``."""
         return self.summary.filter(pl.col("verdict") == "unfair")
 
+    def compare(self, baseline: FairnessReport, *, tolerance: float = 0.02) -> pl.DataFrame:
+        """
+        Each criterion of this report (the candidate) against `baseline`'s.
+
+        Per criterion and batch key: the baseline and candidate values, the change
+        with an interval, and a verdict ``worse``, ``better``, ``unchanged`` or
+        ``inconclusive`` on the change of the distance to the ideal (see
+        :func:`polars_fair.metrics._compare.compare_summaries`).
+
+        Parameters
+        ----------
+        baseline
+            The report of what runs today, with the same batch keys.
+        tolerance
+            Changes of the distance to the ideal within this count as no change.
+
+        Returns
+        -------
+        DataFrame
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {"g": ["a", "b"] * 200, "y": [1, 0, 0, 1, 0, 1, 1, 0] * 50, "p": [1, 0, 1, 1, 0, 0, 1, 0] * 50}
+        ... )
+        >>> kw = dict(y_true="y", sensitive_features="g")
+        >>> fair_model = df.fair.report(y_pred=pl.col("y") == 1, **kw)
+        >>> biased = df.fair.report(y_pred=pl.col("p") == 1, **kw)
+        >>> out = biased.compare(fair_model)
+        >>> out.filter(pl.col("criterion") == "demographic_parity_difference")["verdict"].item()
+        'worse'
+        """
+        return compare_summaries(
+            self.summary, baseline.summary, by=self.by, tolerance=tolerance,
+            confidence_level=self.params.get("confidence_level", 0.95),
+        )  # fmt: skip
+
     def slice_failures(self) -> list[str]:
         """One line per significant slice (a release gate), empty without slices."""
         if self.slices is None:
@@ -221,15 +281,42 @@ class FairnessReport:
         """
         return json.dumps(self.to_dict(), indent=indent, default=str)
 
-    def to_markdown(self) -> str:
-        """
+    def to_markdown(self, *, max_rows: int | None = MAX_ROWS) -> str:
+        r"""
         The report as Markdown: a heading and a table per section.
+
+        Parameters
+        ----------
+        max_rows
+            The most groups (and batch keys) each table shows: the largest, by rows.
+            A line under a cut table says how many were left out. None shows all.
 
         Returns
         -------
         str
-            The Markdown document.
+            The Markdown document; ``|`` in values is escaped.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {
+        ...         "group": ["a|b"] * 4 + ["c"] * 4,
+        ...         "y_true": [1, 0, 1, 0, 1, 0, 1, 0],
+        ...         "y_pred": [1, 1, 0, 0, 1, 0, 0, 0],
+        ...     }
+        ... )
+        >>> report = df.fair.report(
+        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", min_group_size=2
+        ... )
+        >>> text = report.to_markdown(max_rows=1)
+        >>> r"a\|b" in text
+        True
+        >>> [line for line in text.splitlines() if "left out" in line][0]  # doctest: +ELLIPSIS
+        '1 of 2 groups left out (shown: the 1 largest). Every row: `report.by_group`...'
         """
+        capped, notes = self._capped(max_rows)
         lines = ["# Fairness report", "", _describe(self.params), ""]
         with pl.Config(
             tbl_formatting="MARKDOWN",
@@ -241,40 +328,140 @@ class FairnessReport:
             fmt_str_lengths=200,
             float_precision=4,
         ):
-            wide = self.side_by_side()
+            wide = capped.side_by_side()
             if wide is not None:
-                lines += ["## Criteria side by side", "", str(wide), ""]
-            for name, table in self.tables():
+                lines += ["## Criteria side by side", "", str(_md_safe(wide)), ""]
+                lines += _note_lines(notes.get("summary"), "`")
+            for name, table in capped.tables():
                 if name == "roc_curve":
                     continue  # one row per distinct score: a chart, not a table
-                lines += [f"## {_TITLES[name]}", "", str(self._shown(name, table)), ""]
+                shown = _md_safe(self._shown(name, table))
+                lines += [f"## {_TITLES[name]}", "", str(shown), ""]
+                lines += _note_lines(notes.get(name), "`")
         return "\n".join(lines)
 
-    def to_html(self, path: str | Path | None = None) -> str:
+    def to_text(self, *, max_rows: int | None = MAX_ROWS) -> str:
+        """
+        The report as plain-text tables: the main rates per group and the verdicts.
+
+        This is what ``polars-fair audit`` prints by default.
+
+        Parameters
+        ----------
+        max_rows
+            The most groups (and batch keys) each table shows: the largest, by rows.
+            A line under a cut table says how many were left out. None shows all.
+
+        Returns
+        -------
+        str
+            The text.
+        """
+        capped, notes = self._capped(max_rows)
+        keys = [*capped.by, *capped.params.get("sensitive_features", [])]
+        rates = capped.by_group.select(
+            *keys, *(c for c in ("n", *_TEXT_RATES) if c in capped.by_group.columns)
+        )
+        first = [c for c in _SUMMARY_TEXT if c in capped.summary.columns]
+        extra = [c for c in capped.summary.columns if c not in (*_SUMMARY_KNOWN, *capped.by)]
+        summary = _flat(capped.summary.select(*capped.by, *first, *extra))
+        with pl.Config(
+            tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
+            tbl_hide_dataframe_shape=True, fmt_str_lengths=60,
+        ):  # fmt: skip
+            parts = [f"Rates per group\n{_flat(rates)}"]
+            parts += _note_lines(notes.get("by_group"), "")
+            parts += [f"\nCriteria and verdicts\n{summary}"]
+            parts += _note_lines(notes.get("summary"), "")
+            if capped.slices is not None:
+                parts += [f"\nWorst slices\n{_flat(capped._shown('slices', capped.slices))}"]
+        return "\n".join(parts) + "\n"
+
+    def to_html(self, path: str | Path | None = None, *, max_rows: int | None = MAX_ROWS) -> str:
         """
         The report as one self-contained HTML page (inline CSS and SVG charts).
 
-        Charts need the ``plot`` extra (``pip install "polars-fair[plot]"``); without
-        it the page holds the tables and says how to get the charts.
+        The first screen holds the verdicts (criterion, verdict, value, interval,
+        fair band); the charts follow, then the tables. Tables fit the width of
+        the page (wide ones scroll inside their own box). With many groups, the
+        charts show the largest and the farthest from the reference and say how
+        many are left out. Charts need the ``plot`` extra
+        (``pip install "polars-fair[plot]"``); without it the page holds the tables
+        and says how to get the charts.
 
         Parameters
         ----------
         path
             Where to write the page (UTF-8). If None, only return it.
+        max_rows
+            The most groups (and batch keys) each table shows: the largest, by rows.
+            A line under a cut table says how many were left out. None shows all.
 
         Returns
         -------
         str
             The HTML document.
         """
-        page = _html_page(self)
+        from polars_fair.report._html import html_page
+
+        page = html_page(self, *self._pieces(max_rows))
         if path is not None:
             Path(path).write_text(page, encoding="utf-8")
         return page
 
     def _repr_html_(self) -> str:
-        """Rich display in notebooks."""
-        return _html_body(self)
+        """Rich display in notebooks (at most ``MAX_ROWS`` groups per table)."""
+        from polars_fair.report._html import html_body
+
+        return html_body(self, *self._pieces(MAX_ROWS))
+
+    def _pieces(
+        self, max_rows: int | None
+    ) -> tuple[FairnessReport, dict[str, str], dict[str, pl.DataFrame]]:
+        """What the page shows: the cut report, its notes, and each table's columns."""
+        capped, notes = self._capped(max_rows)
+        shown = {
+            name: self._shown(name, table)
+            for name, table in capped.tables()
+            if name not in ("summary", "roc_curve")
+        }
+        return capped, notes, shown
+
+    def _capped(self, max_rows: int | None) -> tuple[FairnessReport, dict[str, str]]:
+        """The report with at most `max_rows` groups and batch keys per table, and notes.
+
+        The groups kept are the largest (rows summed over batch keys) and the
+        reference group when it is a value; the batch keys kept are the first, in
+        sort order. The summary is never cut by group: its criteria cover every group.
+        """
+        if max_rows is None:
+            return self, {}
+        if max_rows < 1:
+            msg = f"`max_rows` must be None or a positive integer, got {max_rows!r}"
+            raise InvalidParameterError(msg)
+        tables: dict[str, Any] = dict(self.tables())
+        notes: dict[str, str] = {}
+        keys = [c for c in self.params.get("sensitive_features", []) if c in self.by_group.columns]
+        sizes = _group_sizes(self.by_group, keys, self.by) if keys else None
+        if sizes is not None and sizes.height > max_rows:
+            top = _largest(sizes, keys, max_rows).select(keys)
+            kept = pl.concat([top, _reference_rows(sizes, self.params, keys).select(keys)])
+            kept = kept.unique()
+            for name, table in tables.items():
+                if name != "summary" and all(k in table.columns for k in keys):
+                    tables[name] = _semi(table, kept, keys)
+                    notes[name] = _note(sizes.height, kept.height, max_rows, "groups", name)
+        if self.by:
+            batches = self.summary.select(self.by).unique().sort(self.by, nulls_last=True)
+            if batches.height > max_rows:
+                kept_batches = batches.head(max_rows)
+                for name, table in tables.items():
+                    if all(k in table.columns for k in self.by):
+                        tables[name] = _semi(tables[name], kept_batches, self.by)
+                        what = f"{', '.join(self.by)} values"
+                        note = _note(batches.height, max_rows, max_rows, what, name, largest=False)
+                        notes[name] = f"{notes[name]} {note}" if name in notes else note
+        return dataclasses.replace(self, **tables), notes
 
     def _shown(self, name: str, table: pl.DataFrame) -> pl.DataFrame:
         keys = [c for c in (*self.by, *self.params.get("sensitive_features", [])) if c in table]
@@ -284,7 +471,8 @@ class FairnessReport:
         if name == "summary":
             cols = ["criterion", "value", "ideal", "fair_low", "fair_high", "verdict",
                     "ci_low", "ci_high", "p_value", "min_group_n"]  # fmt: skip
-            return table.select(*self.by, *(c for c in cols if c in table.columns))
+            extra = [c for c in table.columns if c not in (*cols, *self.by)]
+            return table.select(*self.by, *(c for c in cols if c in table.columns), *extra)
         if name == "slices":
             cols = ["rank", "slice", "n", "value", "rest_value", "difference", "ci_low",
                     "ci_high", "q_value", "significant"]  # fmt: skip
@@ -295,98 +483,177 @@ class FairnessReport:
         return table.select(*keys, *(c for c in wanted if c in table.columns))
 
 
+# ---- identifier-like groups -------------------------------------------------------------
+
+#: A sensitive feature looks like an identifier when it has more groups than this ...
+IDENTIFIER_MIN_GROUPS = 1000
+#: ... and more groups than this share of the rows.
+IDENTIFIER_SHARE = 0.5
+
+
+def identifier_warning(by_group: pl.DataFrame, params: dict[str, Any]) -> str | None:
+    """
+    A warning text when the sensitive features look like an identifier; else None.
+
+    The rule reads the collected ``by_group`` table only (no pass over the data):
+    more than ``IDENTIFIER_MIN_GROUPS`` (1,000) groups per batch key on average,
+    and more groups than ``IDENTIFIER_SHARE`` (half) of the rows. Groups of one or
+    two rows each say nothing about fairness, and every table grows with them.
+
+    Parameters
+    ----------
+    by_group
+        The report's ``by_group`` table (one row per batch key and group, with ``n``).
+    params
+        The report's parameters (``sensitive_features``, ``by``).
+
+    Returns
+    -------
+    str or None
+        The warning's text.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.report import identifier_warning
+    >>> table = pl.DataFrame({"id": range(2000), "n": [1] * 2000})
+    >>> print(identifier_warning(table, {"sensitive_features": ["id"]}))  # doctest: +ELLIPSIS
+    sensitive feature 'id' looks like an identifier: 2,000 groups for 2,000 rows...
+    >>> identifier_warning(table.head(10), {"sensitive_features": ["id"]}) is None
+    True
+    """
+    sensitive = list(params.get("sensitive_features", []))
+    if "n" not in by_group.columns or by_group.height <= IDENTIFIER_MIN_GROUPS:
+        return None
+    by = [c for c in params.get("by", []) if c in by_group.columns]
+    batches = by_group.select(by).n_unique() if by else 1
+    groups = by_group.height / max(batches, 1)
+    rows = float(by_group.get_column("n").cast(pl.Float64).sum())
+    if groups <= IDENTIFIER_MIN_GROUPS or by_group.height <= IDENTIFIER_SHARE * rows:
+        return None
+    names = ", ".join(repr(c) for c in sensitive)
+    feature = "sensitive feature" if len(sensitive) == 1 else "sensitive features"
+    return (
+        f"{feature} {names} looks like an identifier: {round(groups):,} groups for "
+        f"{round(rows / max(batches, 1)):,} rows (groups of one or two rows say nothing about "
+        f"fairness)\n\nHint: audit a demographic column (e.g. sex, race, an age band) rather "
+        f"than an id; rendered tables show the {MAX_ROWS} largest groups (`max_rows`, on the "
+        "command line --max-rows)"
+    )
+
+
 # ---- rendering helpers -----------------------------------------------------------------
 
 
-def _describe(params: dict[str, Any]) -> str:
+def _group_sizes(by_group: pl.DataFrame, keys: list[str], by: list[str]) -> pl.DataFrame:
+    """One row per group: its keys, rows `n` (summed over batch keys) and `small_group`."""
+    small = ["small_group"] if "small_group" in by_group.columns else []
+    if not [b for b in by if b in by_group.columns]:  # already one row per group
+        return by_group.select(*keys, "n", *small)
+    return by_group.group_by(keys).agg(pl.col("n").sum(), *(pl.col(c).any() for c in small))
+
+
+def _largest(sizes: pl.DataFrame, keys: list[str], k: int) -> pl.DataFrame:
+    """The `k` largest groups of `sizes` (ties: the first keys), without a full sort."""
+    return sizes.top_k(k, by=["n", *keys], reverse=[False] + [True] * len(keys))
+
+
+def _reference_rows(sizes: pl.DataFrame, params: dict[str, Any], keys: list[str]) -> pl.DataFrame:
+    """The rows of `sizes` that are the reference group, when it is given as a value."""
+    reference = params.get("reference_group")
+    if reference is None or isinstance(reference, str) and reference in _POLICIES:
+        return sizes.clear()
+    if isinstance(reference, dict):
+        values = [reference.get(k) for k in keys]
+    elif isinstance(reference, (tuple, list)):
+        values = list(reference)
+    else:
+        values = [reference]
+    if len(values) != len(keys):
+        return sizes.clear()
+    mask = pl.lit(True)
+    for key, value in zip(keys, values, strict=True):
+        mask = mask & (pl.col(key).is_null() if value is None else pl.col(key) == value)
+    try:
+        return sizes.filter(mask.fill_null(False))
+    except pl.exceptions.PolarsError:  # a value of another type: no such group
+        return sizes.clear()
+
+
+def _semi(table: pl.DataFrame, kept: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The rows of `table` whose keys are in `kept` (nulls match), in `table`'s order."""
+    kept = kept.select(pl.col(k).cast(table.schema[k]) for k in keys)
+    return table.join(kept, on=keys, how="semi", nulls_equal=True, maintain_order="left")
+
+
+def _note(
+    total: int, shown: int, max_rows: int, what: str, name: str, *, largest: bool = True
+) -> str:
+    """The line under a cut table: how many were left out, and where to find all."""
+    which = f"the {max_rows:,} largest" if largest else f"the first {max_rows:,}"
+    return (
+        f"{total - shown:,} of {total:,} {what} left out (shown: {which}). Every row: "
+        f"``report.{name}``, ``max_rows=None``, or on the command line ``--max-rows 0`` "
+        "or ``--format json``."
+    )
+
+
+def _note_lines(note: str | None, code: str) -> list[str]:
+    """The note as text lines, with its code spans marked by `code` (e.g. a backtick)."""
+    if note is None:
+        return []
+    return [note.replace("``", code), ""]
+
+
+def _flat(table: pl.DataFrame) -> pl.DataFrame:
+    """`table` with list columns joined into text and Enum/Categorical columns as text."""
+    exprs = []
+    for name, dtype in table.schema.items():
+        col = pl.col(name)
+        if isinstance(dtype, pl.List):
+            exprs.append(col.list.eval(pl.element().cast(pl.String)).list.join(", "))
+        elif isinstance(dtype, (pl.Enum, pl.Categorical)):
+            exprs.append(col.cast(pl.String))
+        else:
+            exprs.append(col)
+    return table.select(exprs)
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+
+
+def _md_safe(table: pl.DataFrame) -> pl.DataFrame:
+    """`table` ready for a Markdown table: ``|`` escaped and line breaks removed, names too."""
+    flat = _flat(table)
+    escaped = [
+        pl.col(name)
+        .str.replace_all("\\", "\\\\", literal=True)
+        .str.replace_all("|", "\\|", literal=True)
+        .str.replace_all("\n", " ", literal=True)
+        .str.replace_all("\r", " ", literal=True)
+        if dtype == pl.String
+        else pl.col(name)
+        for name, dtype in flat.schema.items()
+    ]
+    out = flat.select(escaped)
+    return out.rename({c: _md_escape(c) for c in out.columns if _md_escape(c) != c})
+
+
+def _pretty_expr(text: str) -> str:
+    """A Polars expression's text without its display noise: ``[(col("s")) >= (dyn int: 5)]``."""
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    text = re.sub(r"\(dyn \w+: ([^()]*)\)", r"\1", text)
+    return re.sub(r'\((col\("[^"]*"\))\)', r"\1", text)
+
+
+def _describe(params: dict[str, Any], code: str = "`") -> str:
     parts = [f"Groups: {', '.join(params.get('sensitive_features', []))}"]
     if params.get("by"):
         parts.append(f"per {', '.join(params['by'])}")
     for key, label in (("y_true", "labels"), ("y_pred", "predictions"), ("y_prob", "scores")):
         if params.get(key) is not None:
-            parts.append(f"{label}: `{params[key]}`")
+            parts.append(f"{label}: {code}{_pretty_expr(str(params[key]))}{code}")
     parts.append(f"reference: {params.get('reference_group') or 'largest'}")
     return "; ".join(parts) + "."
-
-
-def _format(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return "—" if not math.isfinite(value) else f"{value:.4g}"
-    return html.escape(str(value))
-
-
-def _html_table(table: pl.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
-    rows = []
-    for row in table.iter_rows(named=True):
-        cells = []
-        for col, value in row.items():
-            style = ""
-            if col == "verdict" and value is not None:
-                style = (
-                    f' style="color:{_VERDICT_COLOURS.get(str(value), "inherit")};font-weight:600"'
-                )
-            cells.append(f"<td{style}>{_format(value)}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-
-
-def _charts(report: FairnessReport) -> list[tuple[str, str]]:
-    """``(title, svg)`` for each chart; empty without the plot extra."""
-    try:
-        from polars_fair import plots
-    except ImportError:  # pragma: no cover - plots is part of the package
-        return []
-    if not plots.available():
-        return []
-    return plots.report_svgs(report)
-
-
-def _html_body(report: FairnessReport) -> str:
-    parts = [
-        "<div class='pf-report'>",
-        "<h1>Fairness report</h1>",
-        f"<p>{html.escape(_describe(report.params))}</p>",
-    ]
-    charts = _charts(report)
-    if charts:
-        parts.append("<h2>Charts</h2><div class='pf-charts'>")
-        for title, svg in charts:
-            parts.append(f"<figure><figcaption>{html.escape(title)}</figcaption>{svg}</figure>")
-        parts.append("</div>")
-    else:
-        parts.append(
-            "<p class='pf-note'>Charts need the plot extra: "
-            '<code>pip install "polars-fair[plot]"</code>.</p>'
-        )
-    wide = report.side_by_side()
-    if wide is not None:
-        parts += ["<h2>Criteria side by side</h2>", _html_table(wide)]
-    for name, table in report.tables():
-        if name == "roc_curve":
-            continue
-        parts += [f"<h2>{_TITLES[name]}</h2>", _html_table(report._shown(name, table))]
-    parts.append("</div>")
-    return "\n".join(parts)
-
-
-_CSS = """
-body { font-family: system-ui, sans-serif; margin: 2rem; color: #1f2328; }
-table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.85rem; }
-th, td { border: 1px solid #d0d7de; padding: 0.25rem 0.5rem; text-align: right; }
-th { background: #f6f8fa; }
-td:first-child, th:first-child { text-align: left; }
-figure { display: inline-block; margin: 0 1.5rem 1.5rem 0; vertical-align: top; }
-figcaption { font-weight: 600; margin-bottom: 0.25rem; }
-.pf-note { color: #6e7781; }
-"""
-
-
-def _html_page(report: FairnessReport) -> str:
-    return (
-        "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n"
-        "<title>Fairness report</title>\n"
-        f"<style>{_CSS}</style>\n</head>\n<body>\n{_html_body(report)}\n</body>\n</html>\n"
-    )

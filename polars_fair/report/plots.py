@@ -22,13 +22,41 @@ import html
 import importlib
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import polars as pl
+
+from polars_fair.report._plot_groups import (
+    _BATCH,
+    _GROUP,
+    MAX_GROUPS,
+    RATES,
+    _batch_encodings,
+    _check_columns,
+    _diagonal,
+    _group_scale,
+    _group_y,
+    _height,
+    _keep,
+    _labelled,
+    _log_domain,
+    _names,
+    _panels,
+    _per_batch,
+    _pretty,
+    _records,
+    _reference_mask,
+    _Report,
+    _title,
+    _tooltip,
+    _unique,
+    charted_groups,
+)
 
 __all__ = [
     "available",
     "calibration_chart",
+    "charted_groups",
     "disparity_chart",
     "rates_chart",
     "report_svgs",
@@ -36,19 +64,9 @@ __all__ = [
     "to_svg",
 ]
 
-#: The rates charted by default: the four behind the common parity criteria.
-RATES = (
-    "selection_rate",
-    "true_positive_rate",
-    "false_positive_rate",
-    "positive_predictive_value",
-)
 _HINT = 'pip install "polars-fair[plot]"'
-_GROUP = "pf_group"
-_BATCH = "pf_batch"
 _ROLE = "pf_role"
 _WIDTH = 300
-_HEIGHT = 200
 _SQUARE = 240
 _REFERENCE_COLOUR = "#e45756"
 _OTHER_COLOUR = "#4c78a8"
@@ -57,23 +75,6 @@ _ROLES = ["reference", "compared"]
 _RATIO_TICKS = (0.05, 0.1, 0.2, 0.5, 0.8, 1.0, 1.25, 2.0, 5.0, 10.0, 20.0)
 #: Longest ROC curve drawn per group and batch key; longer curves are thinned.
 _ROC_POINTS = 200
-
-
-class _Report(Protocol):
-    """What :func:`report_svgs` reads from a :class:`~polars_fair.FairnessReport`."""
-
-    @property
-    def by_group(self) -> pl.DataFrame: ...
-    @property
-    def disparities(self) -> pl.DataFrame: ...
-    @property
-    def calibration(self) -> pl.DataFrame | None: ...
-    @property
-    def roc_auc(self) -> pl.DataFrame | None: ...
-    @property
-    def roc_curve(self) -> pl.DataFrame | None: ...
-    @property
-    def params(self) -> dict[str, Any]: ...
 
 
 # ---- optional dependencies ---------------------------------------------------------
@@ -108,132 +109,6 @@ def _import(name: str) -> Any:
     except ImportError as err:
         msg = f"charts need the optional package {name!r}\n\nHint: {_HINT}"
         raise ImportError(msg) from err
-
-
-# ---- table preparation -------------------------------------------------------------
-
-
-def _names(columns: str | Sequence[str] | None) -> list[str]:
-    if columns is None:
-        return []
-    if isinstance(columns, str):
-        return [columns]
-    return list(columns)
-
-
-def _check_columns(table: pl.DataFrame, columns: Sequence[str], what: str) -> None:
-    missing = [c for c in columns if c not in table.columns]
-    if missing:
-        msg = f"column {missing[0]!r} not found in the {what} table; available columns: {table.columns}"
-        raise ValueError(msg)
-
-
-def _label(columns: Sequence[str]) -> pl.Expr:
-    """One string per row joining the values of `columns`; a null shows as ``"null"``."""
-    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in columns]
-    return pl.concat_str(parts, separator=" / ")
-
-
-def _labelled(
-    table: pl.DataFrame, sensitive: Sequence[str], by: Sequence[str], what: str
-) -> pl.DataFrame:
-    """`table` with the group label and the batch label (null without `by`)."""
-    if not sensitive:
-        msg = "`sensitive_features` must name at least one column, got []"
-        raise ValueError(msg)
-    _check_columns(table, [*sensitive, *by], what)
-    batch = _label(by) if by else pl.lit(None, dtype=pl.String)
-    return table.with_columns(_label(sensitive).alias(_GROUP), batch.alias(_BATCH))
-
-
-def _records(table: pl.DataFrame) -> list[dict[str, Any]]:
-    """Rows as JSON-safe dicts: Enum and Categorical as strings, NaN and infinities as None."""
-    exprs = []
-    for name, dtype in table.schema.items():
-        col = pl.col(name)
-        if isinstance(dtype, (pl.Enum, pl.Categorical)):
-            exprs.append(col.cast(pl.String))
-        elif dtype.is_float():
-            exprs.append(pl.when(col.is_finite()).then(col).otherwise(None).alias(name))
-        else:
-            exprs.append(col)
-    return table.select(exprs).to_dicts()
-
-
-def _unique(table: pl.DataFrame, column: str) -> list[str]:
-    """The distinct values of `column` in order of appearance."""
-    return list(table.get_column(column).unique(maintain_order=True).to_list())
-
-
-def _pretty(name: str) -> str:
-    return name.replace("_", " ").capitalize()
-
-
-def _title(columns: Sequence[str]) -> str:
-    return " / ".join(columns)
-
-
-def _reference_mask(table: pl.DataFrame, reference: Any, sensitive: Sequence[str]) -> pl.Expr:
-    """True on the reference row(s): per batch key for ``"largest"``."""
-    if isinstance(reference, str) and reference == "largest":
-        _check_columns(table, ["n"], "by_group")
-        idx = pl.int_range(pl.len())
-        first_largest = idx.filter(pl.col("n") == pl.col("n").max()).first()
-        return idx.over(_BATCH) == first_largest.over(_BATCH)
-    if isinstance(reference, dict):
-        if set(reference) != set(sensitive):
-            msg = f"`reference` must have the keys {list(sensitive)}, got {reference!r}"
-            raise ValueError(msg)
-        values = tuple(reference[s] for s in sensitive)
-    elif isinstance(reference, tuple):
-        values = reference
-    else:
-        values = (reference,)
-    if len(values) != len(sensitive):
-        msg = f"`reference` must give one value per sensitive feature {list(sensitive)}, got {reference!r}"
-        raise ValueError(msg)
-    mask = pl.lit(True)
-    for col, value in zip(sensitive, values, strict=True):
-        mask = mask & (pl.col(col).is_null() if value is None else (pl.col(col) == value))
-    return mask.fill_null(False)
-
-
-# ---- chart helpers -----------------------------------------------------------------
-
-
-def _group_y(alt: Any, groups: list[str], sensitive: Sequence[str]) -> Any:
-    return alt.Y(f"{_GROUP}:N", sort=groups, title=_title(sensitive), axis=alt.Axis(labelLimit=260))
-
-
-def _batch_encodings(alt: Any, batches: list[str], by: Sequence[str]) -> dict[str, Any]:
-    """Side-by-side batches: an offset within each group's band and a colour each."""
-    if not by:
-        return {}
-    return {
-        "yOffset": alt.YOffset(f"{_BATCH}:N", sort=batches, title=_title(by)),
-        "color": alt.Color(f"{_BATCH}:N", sort=batches, title=_title(by)),
-    }
-
-
-def _height(n_rows: int) -> int:
-    return max(_HEIGHT // 2, min(600, 18 * n_rows + 24))
-
-
-def _tooltip(
-    alt: Any, sensitive: Sequence[str], by: Sequence[str], fields: Sequence[tuple[str, str]]
-) -> list[Any]:
-    tips = [alt.Tooltip(f"{_GROUP}:N", title=_title(sensitive))]
-    if by:
-        tips.append(alt.Tooltip(f"{_BATCH}:N", title=_title(by)))
-    for field, title in fields:
-        tips.append(alt.Tooltip(f"{field}:Q", title=title, format=".4~g"))
-    return tips
-
-
-def _panels(alt: Any, charts: list[Any], columns: int) -> Any:
-    if len(charts) == 1:
-        return charts[0]
-    return alt.concat(*charts, columns=columns).resolve_scale(color="shared")
 
 
 # ---- charts ------------------------------------------------------------------------
@@ -396,15 +271,6 @@ def rates_chart(
     return _panels(alt, panels, columns=2)
 
 
-def _log_domain(values: pl.Series, band: tuple[float, float]) -> tuple[float, float]:
-    """A log-scale domain covering `values` (finite, positive) and the band, within [1/20, 20]."""
-    finite = values.filter(values.is_finite() & (values > 0))
-    low = min([band[0], 1.0, *([float(finite.min())] if finite.len() else [])])  # type: ignore[arg-type]
-    high = max([band[1], 1.0, *([float(finite.max())] if finite.len() else [])])  # type: ignore[arg-type]
-    low, high = max(low / 1.1, 0.05), min(high * 1.1, 20.0)
-    return low, high
-
-
 def disparity_chart(
     disparities: pl.DataFrame,
     *,
@@ -554,31 +420,6 @@ def disparity_chart(
     return _panels(alt, panels, columns=2)
 
 
-def _per_batch(
-    alt: Any, table: pl.DataFrame, keys: list[str], build: Any, *, independent: bool = False
-) -> Any:
-    """One panel per batch key (titled with it), or one panel without `by`."""
-    if not keys:
-        return build(table, None)
-    panels = [
-        build(table.filter(pl.col(_BATCH) == batch), f"{_title(keys)}: {batch}")
-        for batch in _unique(table, _BATCH)
-    ]
-    if len(panels) == 1:
-        return panels[0]
-    chart = alt.concat(*panels, columns=2)
-    return chart.resolve_scale(color="independent") if independent else chart
-
-
-def _diagonal(alt: Any) -> Any:
-    data = alt.Data(values=[{"d": 0.0}, {"d": 1.0}])
-    return (
-        alt.Chart(data)
-        .mark_line(color="#6e7781", strokeDash=[4, 3])
-        .encode(x=alt.X("d:Q"), y=alt.Y("d:Q"))
-    )
-
-
 def calibration_chart(
     calibration: pl.DataFrame,
     *,
@@ -644,7 +485,8 @@ def calibration_chart(
                 f"{_GROUP}:N",
                 sort=groups,
                 title=_title(sensitive),
-                legend=alt.Legend(labelLimit=320),
+                scale=_group_scale(alt, groups),
+                legend=alt.Legend(labelLimit=320, symbolLimit=0),
             ),
             "tooltip": _tooltip(alt, sensitive, keys, fields),
         }
@@ -761,7 +603,8 @@ def roc_chart(
                 f"{series}:N",
                 sort=_unique(rows, series),
                 title=_title(sensitive),
-                legend=alt.Legend(labelLimit=320),
+                scale=_group_scale(alt, _unique(rows, series)),
+                legend=alt.Legend(labelLimit=320, symbolLimit=0),
             ),
             order=alt.Order("pf_order:Q"),
             tooltip=_tooltip(alt, sensitive, keys, fields),
@@ -844,7 +687,7 @@ def _inline(svg: str, title: str, index: int) -> str:
     return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1)
 
 
-def report_svgs(report: _Report) -> list[tuple[str, str]]:
+def report_svgs(report: _Report, *, max_groups: int = MAX_GROUPS) -> list[tuple[str, str]]:
     """
     The charts of a fairness report as ``(title, svg)`` pairs.
 
@@ -884,18 +727,24 @@ def report_svgs(report: _Report) -> list[tuple[str, str]]:
     params = report.params
     sensitive = _names(params.get("sensitive_features"))
     keys = _names(params.get("by"))
+    kept, _ = charted_groups(report, max_groups)
+    by_group = _keep(report.by_group, kept, sensitive)
+    disparities = _keep(report.disparities, kept, sensitive)
+    calibration = None if report.calibration is None else _keep(report.calibration, kept, sensitive)
+    roc_curve = None if report.roc_curve is None else _keep(report.roc_curve, kept, sensitive)
+    roc_auc = None if report.roc_auc is None else _keep(report.roc_auc, kept, sensitive)
     reference = params.get("reference_group")
     if isinstance(reference, list):  # e.g. parameters read back from JSON
         reference = tuple(reference)
     band = tuple(params.get("ratio_band") or (0.8, 1.25))
-    rates = [r for r in RATES if r in report.by_group.columns]
+    rates = [r for r in RATES if r in by_group.columns]
     charts: list[tuple[str, Any]] = []
     if rates:
         charts.append(
             (
                 "Rates per group",
                 rates_chart(
-                    report.by_group,
+                    by_group,
                     rates=rates,
                     sensitive_features=sensitive,
                     by=keys,
@@ -903,33 +752,31 @@ def report_svgs(report: _Report) -> list[tuple[str, str]]:
                 ),
             )
         )
-    metrics = set(report.disparities.get_column("metric").cast(pl.String).to_list())
+    metrics = set(disparities.get_column("metric").cast(pl.String).to_list())
     if metrics & set(RATES):
         charts.append(
             (
                 "Ratio to the reference group",
                 disparity_chart(
-                    report.disparities,
+                    disparities,
                     sensitive_features=sensitive,
                     by=keys,
                     band=(float(band[0]), float(band[1])),
                 ),
             )
         )
-    if report.calibration is not None and report.calibration.height:
+    if calibration is not None and calibration.height:
         charts.append(
             (
                 "Calibration",
-                calibration_chart(report.calibration, sensitive_features=sensitive, by=keys),
+                calibration_chart(calibration, sensitive_features=sensitive, by=keys),
             )
         )
-    if report.roc_curve is not None and report.roc_curve.height:
+    if roc_curve is not None and roc_curve.height:
         charts.append(
             (
                 "ROC curves",
-                roc_chart(
-                    report.roc_curve, sensitive_features=sensitive, by=keys, roc_auc=report.roc_auc
-                ),
+                roc_chart(roc_curve, sensitive_features=sensitive, by=keys, roc_auc=roc_auc),
             )
         )
     return [(title, _inline(to_svg(chart), title, i)) for i, (title, chart) in enumerate(charts)]
