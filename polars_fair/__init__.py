@@ -25,6 +25,7 @@ from polars_fair.exceptions import (
     InvalidParameterError,
     LabelError,
     NullDataWarning,
+    ProfileError,
     ReferenceGroupError,
     UndefinedMetricWarning,
     ValueRangeError,
@@ -52,6 +53,18 @@ from polars_fair.namespace import (
     LazyFrameFairNamespace,
     fair,
 )
+from polars_fair.namespace._profile import (
+    FairnessProfile,
+    merge_profiles,
+    profile,
+    read_profile,
+)
+from polars_fair.namespace._report import (
+    ReportSpec,
+    derive_report,
+    report_reductions,
+    sum_reductions,
+)
 from polars_fair.reduce import group_stats, merge_group_stats
 from polars_fair.report import FairnessReport
 
@@ -66,17 +79,21 @@ __all__ = [
     "FairNamespace",
     "FairnessReport",
     "FairWarning",
+    "FairnessProfile",
     "InvalidParameterError",
     "LabelError",
     "LazyFrameFairNamespace",
     "NullDataWarning",
+    "ProfileError",
     "ReferenceGroupError",
+    "ReportSpec",
     "UndefinedMetricWarning",
     "ValueRangeError",
     "__version__",
     "accuracy",
     "balanced_accuracy",
     "base_rate",
+    "derive_report",
     "error_rate",
     "exceptions",
     "f1",
@@ -87,9 +104,14 @@ __all__ = [
     "false_positive_rate",
     "group_stats",
     "merge_group_stats",
+    "merge_profiles",
     "negative_predictive_value",
     "positive_predictive_value",
+    "profile",
+    "read_profile",
+    "report_reductions",
     "selection_rate",
+    "sum_reductions",
     "true_negative_rate",
     "true_positive_rate",
 ]

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from polars_fair.cli import main
+from polars_fair.io.cli import main
 
 sys.exit(main())

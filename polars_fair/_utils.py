@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import inspect
 import os
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final
+import warnings
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import polars as pl
 
@@ -21,8 +26,70 @@ __all__ = [
     "derive_engine",
     "find_stacklevel",
     "over",
+    "eager_warnings",
     "per_key",
+    "shareable",
+    "sharing",
+    "stack",
+    "warn_data",
 ]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: While a report plans its tables: the reductions built so far, by their arguments.
+_SHARED: ContextVar[dict[Hashable, tuple[Any, Any]] | None] = ContextVar(
+    "polars_fair_shared", default=None
+)
+
+
+@contextmanager
+def sharing() -> Iterator[None]:
+    """Inside, equal calls of a :func:`shareable` reduction return the same object.
+
+    A report plans many tables; each builds the reduction it needs. Sharing makes
+    the tables that need the same reduction hold the same LazyFrame, so the report
+    collects the distinct ones by identity, once.
+    """
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+def _value(v: Any) -> Hashable:
+    """A hashable value standing for an argument (TypeError if there is none)."""
+    if isinstance(v, (pl.LazyFrame, pl.DataFrame)):
+        return ("frame", id(v))
+    if isinstance(v, pl.Expr):
+        return ("expr", v.meta.serialize(format="json"))
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, *(_value(x) for x in v))
+    if isinstance(v, dict):
+        return ("dict", *((k, _value(x)) for k, x in sorted(v.items())))
+    if hasattr(v, "tobytes") and hasattr(v, "dtype"):  # a numpy array
+        return ("array", str(v.dtype), v.tobytes())
+    hash(v)
+    return (type(v).__name__, v)  # 1, 1.0 and True stay distinct
+
+
+def shareable(fn: F) -> F:
+    """Make reduction builder `fn` share its result inside :func:`sharing`."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        memo = _SHARED.get()
+        if memo is None:
+            return fn(*args, **kwargs)
+        try:
+            key = (fn.__qualname__, _value(args), _value(kwargs))
+        except TypeError:  # an argument without a value identity: build anew
+            return fn(*args, **kwargs)
+        if key not in memo:  # the arguments are kept alive with the result (ids stay valid)
+            memo[key] = ((args, kwargs), fn(*args, **kwargs))
+        return memo[key][1]
+
+    return cast("F", wrapper)
 
 
 def find_stacklevel() -> int:
@@ -114,3 +181,48 @@ def check_in_plan(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], None]) -> pl
         return df
 
     return lf.map_batches(_run, streamable=False)
+
+
+#: The part index :func:`stack` sorts by (dropped before the table is returned).
+_PART = "__pf_part"
+
+
+def stack(parts: Sequence[pl.LazyFrame], by: Sequence[str] = ()) -> pl.LazyFrame:
+    """Concatenate small derived tables vertically: by keys, then in the order of `parts`.
+
+    The parts of a summary share cached subplans (the statistics table). Polars'
+    streaming engine pushes a ``head``/``slice`` of a plain vertical concat into the
+    union, which then stops polling the later parts while a shared cache still
+    feeds them, and panics (``pipe.send_state == PortState::Done``, Polars 2.1).
+    Sorting by a part index (stable, a few rows) makes the union run to the end
+    before anything is sliced, on either engine, and fixes the row order.
+    """
+    numbered = [p.with_columns(pl.lit(i, dtype=pl.Int32).alias(_PART)) for i, p in enumerate(parts)]
+    table = pl.concat(numbered, how="vertical")
+    return table.sort([*by, _PART], nulls_last=True, maintain_order=True).drop(_PART)
+
+
+#: How many eager runs are under way (see :func:`eager_warnings`).
+_EAGER_RUNS = [0]
+
+
+@contextlib.contextmanager
+def eager_warnings() -> Iterator[None]:
+    """Let the in-plan checks warn while the DataFrame namespace runs a plan.
+
+    polars_fair warns on the eager path only (a LazyFrame method returns a plan and
+    stays silent): checks that run inside the plan on a tiny aggregate (a label that
+    never equals `pos_label`, a lone group, cancelling sums) find things worth a
+    warning, and :func:`warn_data` issues it only within this context.
+    """
+    _EAGER_RUNS[0] += 1
+    try:
+        yield
+    finally:
+        _EAGER_RUNS[0] -= 1
+
+
+def warn_data(msg: str, category: type[Warning]) -> None:
+    """Issue a warning found by an in-plan check, on the eager path only."""
+    if _EAGER_RUNS[0]:
+        warnings.warn(msg, category, stacklevel=find_stacklevel())

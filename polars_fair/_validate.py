@@ -21,28 +21,46 @@ from polars_fair.exceptions import (
     ColumnNotFoundError,
     InvalidParameterError,
     LabelError,
+    ValueRangeError,
 )
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "as_python",
+    "check_name_list",
+    "check_sums_finite",
+    "check_reference_dtypes",
     "resolve_keys",
     "resolve_weight",
     "check_confidence",
     "check_min_size",
     "check_verdict_rule",
+    "INTERNAL_PREFIX",
     "MSG_AGG",
     "MSG_COLUMN_NOT_FOUND",
     "MSG_DUPLICATE_KEY",
     "MSG_EMPTY",
+    "CANCELLATION_TOLERANCE",
+    "MSG_CANCELLATION",
+    "MSG_EMPTY_NAMES",
+    "MSG_SUM_OVERFLOW",
+    "WEIGHT_HINT",
+    "MSG_ONE_GROUP",
+    "MSG_POS_LABEL_ABSENT",
     "MSG_FRAME",
+    "MSG_INTERNAL_NAME",
     "MSG_LABEL_DTYPE",
     "MSG_LABEL_VALUES",
     "MSG_METHOD",
+    "MSG_MULTI_OUTPUT",
     "MSG_NO_SENSITIVE",
     "MSG_REFERENCE_ABSENT",
+    "MSG_PANDAS",
+    "MSG_REFERENCE_DTYPE",
     "MSG_REFERENCE_POLICY",
+    "MSG_REFERENCE_SHADOWED",
     "MSG_REFERENCE_SHAPE",
     "MSG_RESERVED",
     "MSG_SCORE_DTYPE",
@@ -50,6 +68,9 @@ __all__ = [
     "MSG_WEIGHT_DTYPE",
     "MSG_WEIGHT_VALUES",
     "MSG_ZERO_DIVISION",
+    "OUTPUT_NAMES",
+    "TABLE_NAMES",
+    "POLICY_NAMES",
     "RESERVED_NAMES",
 ]
 
@@ -111,6 +132,16 @@ MSG_REFERENCE_ABSENT = (
     "`reference_group` {value!r} does not occur in the data{where}; groups present: "
     "{present}\n\nHint: pick one of the groups present, or use 'largest'"
 )
+MSG_NAMES_TYPE = "`{param}` must be a list of names, got {value!r}\n\nHint: `{param}=[{value!r}]`"
+MSG_NAMES_UNKNOWN = "`{param}` must name {what} from {known}, got {unknown!r}\n\nHint: {hint}"
+MSG_RATIO_BAND = (
+    "`ratio_band` must be a tuple (low, high) of finite numbers with 0 < low <= 1 <= high, "
+    "got {value!r}\n\nHint: e.g. `ratio_band=(0.8, 1.25)`"
+)
+MSG_DIFFERENCE_BAND = (
+    "`difference_band` must be a non-negative number, got {value!r}\n\nHint: e.g. "
+    "`difference_band=0.1`"
+)
 MSG_EMPTY = (
     "the input has no rows to evaluate{where}\n\nHint: check the filters upstream of "
     "the audit; `group_stats` accepts empty input and returns an empty table"
@@ -124,9 +155,317 @@ RESERVED_NAMES = frozenset(
     }
 )  # fmt: skip
 
+# ---- names of output columns: a key column may not take one (issue 14, class 1) ----
+
+#: The prefix of polars_fair's internal columns; no key column may start with it.
+INTERNAL_PREFIX = "__pf_"
+#: Keys polars_fair adds itself (the whole population as one group, for the
+#: inequality indices without `sensitive_features`): exempt from the prefix rule.
+INTERNAL_KEYS = frozenset({"__pf_population"})
+
+MSG_INTERNAL_NAME = (
+    "column {name!r} (given as `{param}`) starts with {prefix!r}, the prefix polars_fair "
+    "uses for its internal columns\n\nHint: rename it first, e.g. "
+    "`.rename({{{name!r}: {new!r}}})`, and pass the new name"
+)
+MSG_MULTI_OUTPUT = (
+    "`{param}` must be one column, got the expression {expr}, which has several outputs"
+    '\n\nHint: pass one column or an expression with one output, e.g. `{param}=pl.col("a")`'
+)
+
+_RATE_NAMES = (
+    "selection_rate", "base_rate", "true_positive_rate", "false_negative_rate",
+    "false_positive_rate", "true_negative_rate", "positive_predictive_value",
+    "negative_predictive_value", "false_discovery_rate", "false_omission_rate", "accuracy",
+    "error_rate", "predicted_positive_share", "f1", "balanced_accuracy",
+    "balance_for_positive_class", "balance_for_negative_class",
+)  # fmt: skip
+_BINARY_CRITERIA = (
+    "demographic_parity_difference", "demographic_parity_ratio",
+    "statistical_parity_difference", "disparate_impact_ratio",
+    "equal_opportunity_difference", "equal_opportunity_ratio",
+    "predictive_equality_difference", "predictive_equality_ratio",
+    "predictive_parity_difference", "predictive_parity_ratio",
+    "equalized_odds_difference", "equalized_odds_ratio", "average_odds_difference",
+    "average_abs_odds_difference", "conditional_use_accuracy_difference",
+    "conditional_use_accuracy_ratio", "treatment_equality_difference",
+    "treatment_equality_ratio", "cohen_d", "two_sd_rule", "four_fifths_rule",
+    "generalized_entropy_index", "theil_index", "coefficient_of_variation",
+    "between_group_generalized_entropy_index", "between_group_theil_index", "abroca",
+    "calibration_difference", "expected_calibration_error", "roc_auc",
+)  # fmt: skip
+_BINARY_TABLE_COLUMNS = (
+    # flags and intervals of by_group and disparities, score sums of group_stats
+    "small_group", "difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high",
+    "sum_prob_pos", "sum_prob_neg",
+)  # fmt: skip
+_SCORE_COLUMNS = (
+    # calibration, ROC and threshold tables (their keys are `by` and the groups)
+    "bin", "bin_low", "bin_high", "mean_prob", "fraction_positive", "calibration_gap",
+    "threshold", "tpr", "fpr",
+)  # fmt: skip
+#: Long tables whose keys are the `by` columns only: a `by` column may not take
+#: one of their column names (the groups are summarised away, so any name works).
+_SUMMARY_COLUMNS = (
+    "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low", "ci_high",
+    "interval_method", "p_value", "group", "group_n", "compared_with", "compared_n",
+    "n_groups", "excluded", "note", "min_group_n", "lowest", "lowest_group", "lowest_n",
+    "highest", "highest_group", "highest_n",
+)  # fmt: skip
+TABLE_NAMES: Mapping[str, frozenset[str]] = {
+    "summary": frozenset(_SUMMARY_COLUMNS),
+    "criteria_long": frozenset(("criterion", "value")),
+    "replicates": frozenset(("replicate",)),
+    "bootstrap": frozenset(
+        ("criterion", "value", "mean", "std", "ci_low", "ci_high", "n_defined", "replicate")
+    ),
+    "tradeoffs": frozenset(("criteria", "compatible", "condition", "required", "actual", "gap")),
+}
+_REGRESSION_MEASURES = (
+    "mean_prediction", "std_prediction", "mean_true", "rmse", "mae", "correlation",
+)  # fmt: skip
+_REGRESSION_COLUMNS = (
+    "sum_pred", "sum_pred_sq", "sum_true", "sum_true_sq", "sum_pred_true", "sum_abs_error",
+    "sum_sq_error", "quantile", "threshold", "average_score_difference",
+    "average_score_ratio", "zscore_difference", "disparate_impact_quantile",
+    "statistical_parity_quantile", "max_statistical_parity", "statistical_parity_auc",
+    "no_disparate_impact_level",
+)  # fmt: skip
+_ENSEMBLE_MEASURES = (
+    "label_stability", "std", "iqr", "jitter", "aleatoric_uncertainty",
+    "epistemic_uncertainty", "overall_uncertainty",
+)  # fmt: skip
+_MULTICLASS_COLUMNS = ("class", "n_classes", "worst_class", "criterion")
+
+
+def _with_comparisons(names: Iterable[str], suffixes: Sequence[str]) -> frozenset[str]:
+    return frozenset(f"{n}{s}" for n in names for s in ("", *suffixes))
+
+
+#: Per family of methods (which reduction it reads), every column its results can
+#: carry besides the keys. A test builds every method's plan and checks that each
+#: output column is listed here, so a new output column cannot clash unnoticed.
+OUTPUT_NAMES: Mapping[str, frozenset[str]] = {
+    "binary": RESERVED_NAMES
+    | _with_comparisons(_RATE_NAMES, ("_difference", "_ratio", "_ci_low", "_ci_high"))
+    | frozenset(_BINARY_CRITERIA)
+    | frozenset(_BINARY_TABLE_COLUMNS),
+    "regression": RESERVED_NAMES
+    | _with_comparisons(_REGRESSION_MEASURES, ("_difference", "_ratio"))
+    | frozenset(_REGRESSION_COLUMNS),
+    "scores": RESERVED_NAMES
+    | _with_comparisons(_RATE_NAMES, ("_difference", "_ratio", "_ci_low", "_ci_high"))
+    | frozenset(_BINARY_CRITERIA)
+    | frozenset(_BINARY_TABLE_COLUMNS)
+    | frozenset(_SCORE_COLUMNS),
+    "ensemble": RESERVED_NAMES
+    | _with_comparisons(_ENSEMBLE_MEASURES, ("_difference", "_ratio"))
+    | frozenset(f"sum_{m}" for m in _ENSEMBLE_MEASURES),
+    "multiclass": RESERVED_NAMES | frozenset(_RATE_NAMES) | frozenset(_MULTICLASS_COLUMNS),
+}
+
+
+def check_key_name(name: str, param: str, family: str = "binary") -> None:
+    """Refuse a key column named like an output column of `family` or an internal one.
+
+    Key columns are carried into every result under their own names, so a key
+    named like a column polars_fair adds would be overwritten (or raise Polars'
+    ``DuplicateError``) somewhere downstream.
+    """
+    if name.startswith(INTERNAL_PREFIX) and name not in INTERNAL_KEYS:
+        msg = MSG_INTERNAL_NAME.format(
+            name=name, param=param, prefix=INTERNAL_PREFIX, new=name.lstrip("_")
+        )
+        raise InvalidParameterError(msg)
+    if name in OUTPUT_NAMES[family]:
+        msg = MSG_RESERVED.format(name=name, param=param)
+        raise InvalidParameterError(msg)
+
+
+def check_table_keys(table: str, by: Sequence[str], sensitive: Sequence[str] = ()) -> None:
+    """Refuse key columns named like a column of the long table `table` (``TABLE_NAMES``).
+
+    Called by the builders of the long tables (summary, bootstrap, trade-offs), whose
+    columns depend on the method rather than on the reduction it reads.
+    """
+    names = TABLE_NAMES[table]
+    for param, keys in (("by", by), ("sensitive_features", sensitive)):
+        for i, name in enumerate(keys):
+            if name in names or name in keys[:i]:  # a repeat: a column the table adds
+                msg = MSG_RESERVED.format(name=name, param=param)
+                raise InvalidParameterError(msg)
+
+
+def check_single_output(expr: pl.Expr, param: str) -> None:
+    """Refuse an expression with several outputs (``pl.col("a", "b")``) as one column."""
+    if expr.meta.has_multiple_outputs():
+        msg = MSG_MULTI_OUTPUT.format(param=param, expr=expr)
+        raise InvalidParameterError(msg)
+
+
+# ---- parameter values against column dtypes (issue 14, class 3) ----------------------
+
+MSG_PANDAS = (
+    "expected a polars DataFrame or LazyFrame, got a pandas {type_name}"
+    "\n\nHint: convert it first with `pl.from_pandas(df)` (polars_fair never uses pandas)"
+)
+MSG_REFERENCE_DTYPE = (
+    "`reference_group` value {value!r} ({vtype}) cannot be compared with column {name!r} "
+    "of dtype {dtype}\n\nHint: {hint}"
+)
+MSG_REFERENCE_SHADOWED = (
+    "`reference_group`={value!r} is read as the policy {value!r}, but column {name!r} also "
+    "has a group called {value!r}\n\nHint: to compare with that group, pass "
+    "`reference_group={{{name!r}: {value!r}}}` (or the tuple `({value!r},)`); to use the "
+    "policy, rename the group first, e.g. `pl.col({name!r}).replace({value!r}, "
+    "{value!r} + '_')`"
+)
+
+
+def as_python(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds (``np.int64(1)`` -> ``1``); others as is.
+
+    Tuples and dicts (intersectional reference groups) are converted element-wise.
+    """
+    if isinstance(value, tuple):
+        return tuple(as_python(v) for v in value)
+    if isinstance(value, dict):
+        return {k: as_python(v) for k, v in value.items()}
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        return value.item()
+    return value
+
+
+def frame_error(frame: object) -> InvalidParameterError:
+    """The error for an input that is not a polars frame (naming pandas where it is one)."""
+    kind = type(frame)
+    if kind.__module__.split(".")[0] == "pandas":
+        return InvalidParameterError(MSG_PANDAS.format(type_name=kind.__name__))
+    return InvalidParameterError(MSG_FRAME.format(type_name=kind.__name__))
+
+
+def _reference_hint(value: Any, dtype: pl.DataType) -> str:
+    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, (pl.Categorical, pl.Enum)):
+        return f"the groups are strings: pass `reference_group={str(value)!r}`"
+    if dtype.is_numeric():
+        try:
+            text = str(value).strip()
+            number: float | int = int(text) if text.lstrip("-").isdigit() else float(text)
+            return f"the groups are numbers: pass `reference_group={number!r}`"
+        except (TypeError, ValueError):
+            return "the groups are numbers: pass a number"
+    if isinstance(dtype, pl.Datetime):
+        if dtype.time_zone is not None:
+            return (
+                f"the column is timezone-aware ({dtype.time_zone}): pass an aware datetime, "
+                f"e.g. `datetime(2024, 1, 1, tzinfo=ZoneInfo({dtype.time_zone!r}))`"
+            )
+        return "the column holds naive datetimes: pass a datetime without `tzinfo`"
+    if dtype == pl.Date:
+        return "pass a `datetime.date`, e.g. `date(2024, 1, 1)`"
+    return f"pass a Python value of the column's type ({dtype})"
+
+
+def check_reference_dtypes(
+    reference: tuple[Any, ...], sensitive: Sequence[str], schema: Mapping[str, pl.DataType]
+) -> None:
+    """Check that each reference value can be compared with its sensitive column's dtype.
+
+    The comparison is compiled on an empty frame of that dtype, so Polars' own rules
+    decide (string against number, naive against aware datetimes, ...); no data is read.
+    """
+    for value, name in zip(reference, sensitive, strict=True):
+        dtype = schema[name]
+        if value is None or dtype == pl.Null:
+            continue
+        try:
+            pl.LazyFrame(schema={name: dtype}).select(pl.col(name) == value).collect()
+        except (pl.exceptions.PolarsError, TypeError, ValueError) as exc:
+            msg = MSG_REFERENCE_DTYPE.format(
+                value=value, vtype=type(value).__name__, name=name, dtype=dtype,
+                hint=_reference_hint(value, dtype),
+            )  # fmt: skip
+            raise InvalidParameterError(msg) from exc
+
+
+# ---- empty and degenerate input (issue 14, class 4) ----------------------------------
+
+MSG_EMPTY_NAMES = (
+    "`{param}` must name at least one {what}, got {value!r}\n\nHint: leave `{param}` out "
+    "for the default set, or name one, e.g. `{param}=[{example!r}]`"
+)
+MSG_POS_LABEL_ABSENT = (
+    "`{param}` column {name!r} never equals `pos_label`={pos_label!r} (values found: "
+    "{found}), so every row counts as negative\n\nHint: set `pos_label` to the "
+    "favourable value, e.g. `pos_label={example!r}`"
+)
+MSG_ONE_GROUP = (
+    "only one group of {names} has rows{where} ({group!r}), so the comparison is of "
+    "that group with itself and says nothing about fairness"
+    "\n\nHint: check the sensitive column (an all-null column is one group, null)"
+)
+
+
+def check_name_list(param: str, given: Sequence[str] | None, what: str, example: str) -> None:
+    """Refuse an empty list of names (None means the default set)."""
+    if given is not None and not isinstance(given, str) and len(given) == 0:
+        msg = MSG_EMPTY_NAMES.format(param=param, what=what, value=given, example=example)
+        raise InvalidParameterError(msg)
+
+
+# ---- overflow and precision (issue 14, class 5) ----------------------------------------
+
+MSG_SUM_OVERFLOW = (
+    "the sum {table_column!r} overflows float64 (it is {value}) although every value of "
+    "{source} is finite{where}\n\nHint: {hint}"
+)
+MSG_CANCELLATION = (
+    "`{param}` column {name!r} varies by less than {tolerance:g} of its magnitude in "
+    "groups {groups} (e.g. values {example}): the standard deviation, correlation and "
+    "z-score computed from its sums lose their precision there (a spread this small "
+    "reads as 0)\n\nHint: centre the column first, e.g. `{param}=pl.col({name!r}) - "
+    "{centre!r}`"
+)
+WEIGHT_HINT = (
+    "rescale the weights, e.g. divide them by their maximum: multiplying every weight "
+    "by the same factor changes no rate or criterion"
+)
+#: Relative spread (range / root mean square) below which sums of squares cancel.
+CANCELLATION_TOLERANCE = 1e-5
+
+
+def check_sums_finite(
+    table: pl.DataFrame, sources: Mapping[str, str], hint: str, keys: Sequence[str] = ()
+) -> None:
+    """Raise :class:`ValueRangeError` if a sum column of an aggregate overflowed.
+
+    `sources` maps each sum column to the input it adds up (for the message). The
+    values were checked finite before, so an infinite or NaN sum is an overflow.
+    """
+    if keys:
+        table = table.sort(keys, nulls_last=True)
+    for column, source in sources.items():
+        if column not in table.columns:
+            continue
+        values = table.get_column(column).cast(pl.Float64)
+        bad = ~values.is_finite()
+        if bad.any():
+            where = ""
+            if keys:
+                first = table.filter(bad).select(keys).row(0)
+                where = f", in group {first[0] if len(first) == 1 else first!r}"
+            msg = MSG_SUM_OVERFLOW.format(
+                table_column=column, value=values.filter(bad)[0], source=source, where=where,
+                hint=hint,
+            )  # fmt: skip
+            raise ValueRangeError(msg)
+
+
 _METHODS = ("between_groups", "to_overall", "to_reference")
 _AGGS = ("worst_case", "mean")
 _REFERENCE_POLICIES = ("largest", "min", "overall", "rest")
+#: The strings `reference_group` reads as policies rather than as group values.
+POLICY_NAMES = frozenset(_REFERENCE_POLICIES)
 
 
 def ensure_lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
@@ -135,12 +474,12 @@ def ensure_lazy(frame: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
         return frame
     if isinstance(frame, pl.DataFrame):
         return frame.lazy()
-    msg = MSG_FRAME.format(type_name=type(frame).__name__)
-    raise InvalidParameterError(msg)
+    raise frame_error(frame)
 
 
 def check_zero_division(value: object) -> float | None:
     """Validate `zero_division` (None keeps undefined rates null)."""
+    value = as_python(value)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
@@ -175,8 +514,14 @@ def column_not_found(name: str, param: str, schema: pl.Schema, hint: str) -> Col
     return ColumnNotFoundError(msg)
 
 
-def check_keys(schema: pl.Schema, sensitive: Sequence[str], by: Sequence[str]) -> None:
-    """Check that the grouping columns exist, are distinct and do not clash."""
+def check_keys(
+    schema: pl.Schema, sensitive: Sequence[str], by: Sequence[str], family: str = "binary"
+) -> None:
+    """Check that the grouping columns exist, are distinct and do not clash.
+
+    `family` names the kind of reduction (``"binary"``, ``"scores"``, ``"regression"``,
+    ``"ensemble"``, ``"multiclass"``): its results' columns are refused as key names.
+    """
     if not sensitive:
         msg = MSG_NO_SENSITIVE.format(value=list(sensitive))
         raise InvalidParameterError(msg)
@@ -192,9 +537,7 @@ def check_keys(schema: pl.Schema, sensitive: Sequence[str], by: Sequence[str]) -
             if name in seen:
                 msg = MSG_DUPLICATE_KEY.format(name=name)
                 raise InvalidParameterError(msg)
-            if name in RESERVED_NAMES:
-                msg = MSG_RESERVED.format(name=name, param=param)
-                raise InvalidParameterError(msg)
+            check_key_name(name, param, family)
             seen.add(name)
 
 
@@ -210,6 +553,7 @@ def resolve_column(
             raise column_not_found(spec, param, schema, hint)
         return pl.col(spec), schema[spec], spec
     if isinstance(spec, pl.Expr):
+        check_single_output(spec, param)
         name = spec.meta.output_name(raise_if_undetermined=False) or str(spec)
         try:
             dtype = lf.select(spec.alias("__pf_probe")).collect_schema()["__pf_probe"]
@@ -227,6 +571,7 @@ def resolve_column(
 
 def check_label_dtype(dtype: pl.DataType, pos_label: PosLabel, param: str, name: str) -> None:
     """Check that `pos_label` can be compared with a label column of this dtype."""
+    pos_label = as_python(pos_label)
     ok: bool
     if dtype == pl.Null:
         return  # an all-null column of unknown type: every row is excluded (n_null)
@@ -255,12 +600,16 @@ def resolve_keys(
     frame: pl.DataFrame | pl.LazyFrame,
     sensitive_features: IntoColumns | None,
     by: IntoColumns | None,
+    family: str = "binary",
 ) -> tuple[pl.LazyFrame, pl.Schema, list[str], list[str]]:
-    """The frame as a LazyFrame, its schema, and the checked group and batch keys."""
+    """The frame as a LazyFrame, its schema, and the checked group and batch keys.
+
+    `family` is the kind of reduction the keys feed (see :func:`check_keys`).
+    """
     lf = ensure_lazy(frame)
     sens, by_ = as_names(sensitive_features), as_names(by)
     schema = lf.collect_schema()
-    check_keys(schema, sens, by_)
+    check_keys(schema, sens, by_, family)
     return lf, schema, sens, by_
 
 
@@ -286,6 +635,7 @@ def check_weight_dtype(dtype: pl.DataType, name: str) -> None:
 
 def check_confidence(confidence_level: object) -> float | None:
     """Check `confidence_level`: None or a float strictly between 0 and 1."""
+    confidence_level = as_python(confidence_level)
     if confidence_level is None:
         return None
     ok = isinstance(confidence_level, (int, float)) and not isinstance(confidence_level, bool)
@@ -300,6 +650,7 @@ def check_confidence(confidence_level: object) -> float | None:
 
 def check_min_size(min_group_size: object, param: str = "min_group_size") -> float | None:
     """Check a minimum group size: None or a non-negative number."""
+    min_group_size = as_python(min_group_size)
     if min_group_size is None:
         return None
     ok = isinstance(min_group_size, (int, float)) and not isinstance(min_group_size, bool)
@@ -336,6 +687,7 @@ def normalize_reference(reference_group: Any, sensitive: Sequence[str]) -> tuple
     None means "not given" (the default, ``"largest"``); the group of null values
     is referenced as ``(None,)``.
     """
+    reference_group = as_python(reference_group)
     if reference_group is None:
         return "largest"
     if isinstance(reference_group, str) and reference_group in _REFERENCE_POLICIES:
@@ -372,3 +724,60 @@ def format_values(values: Iterable[object], limit: int = 10) -> str:
     shown = ", ".join(repr(v) for v in vals[:limit])
     more = f" and {len(vals) - limit} more" if len(vals) > limit else ""
     return f"[{shown}{more}]"
+
+
+def check_names(
+    param: str,
+    given: Sequence[str] | None,
+    known: Sequence[str],
+    *,
+    what: str = "names",
+    default: Sequence[str] | None = None,
+    hint: str = "check the spelling",
+) -> list[str]:
+    """Check a list of names from `known` (rates, measures, criteria); None: `default`.
+
+    The one check of every name-list parameter (``metrics``, ``criteria``).
+    """
+    if given is None:
+        return list(known if default is None else default)
+    example = (known if default is None else default)[0]  # an empty list is an error
+    check_name_list(param, given, _SINGULAR.get(what, what), example)
+    if isinstance(given, str):
+        raise InvalidParameterError(MSG_NAMES_TYPE.format(param=param, value=given))
+    unknown = [m for m in given if m not in known]
+    if unknown:
+        msg = MSG_NAMES_UNKNOWN.format(
+            param=param, what=what, known=list(known), unknown=unknown, hint=hint
+        )
+        raise InvalidParameterError(msg)
+    return list(given)
+
+
+_SINGULAR = {"criteria": "criterion", "rates": "rate", "measures": "measure", "names": "name"}
+
+
+def check_ratio_band(band: object) -> tuple[float, float]:
+    """The one check of `ratio_band`: a tuple of finite numbers around 1."""
+    band = as_python(band)
+    ok = (
+        isinstance(band, tuple)
+        and len(band) == 2
+        and all(
+            isinstance(b, (int, float)) and not isinstance(b, bool) and math.isfinite(b)
+            for b in band
+        )
+        and 0 < band[0] <= 1 <= band[1]
+    )
+    if not ok:
+        raise InvalidParameterError(MSG_RATIO_BAND.format(value=band))
+    return float(band[0]), float(band[1])  # type: ignore[index]
+
+
+def check_difference_band(band: object) -> float:
+    """The one check of `difference_band`: a non-negative finite number."""
+    band = as_python(band)
+    ok = isinstance(band, (int, float)) and not isinstance(band, bool)
+    if not ok or not 0 <= float(band) < math.inf:  # type: ignore[arg-type]
+        raise InvalidParameterError(MSG_DIFFERENCE_BAND.format(value=band))
+    return float(band)  # type: ignore[arg-type]

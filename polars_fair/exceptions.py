@@ -14,10 +14,15 @@ __all__ = [
     "EmptyDataError",
     "FairError",
     "FairWarning",
+    "DegenerateDataWarning",
     "FairnessGateError",
+    "FileReadError",
+    "IdentifierWarning",
     "InvalidParameterError",
     "LabelError",
+    "NumericalWarning",
     "NullDataWarning",
+    "ProfileError",
     "ReferenceGroupError",
     "UndefinedMetricWarning",
     "ValueRangeError",
@@ -64,6 +69,14 @@ class FairnessGateError(FairError, AssertionError):
         super().__init__(f"{len(self.failures)} fairness gate(s) failed:\n{lines}")
 
 
+class ProfileError(FairError, ValueError):
+    """Profiles that cannot be merged or used as asked, or a file that is not a profile."""
+
+
+class FileReadError(FairError, ValueError):
+    """A file cannot be read: missing, a directory, corrupt, or a value that does not parse."""
+
+
 class FairWarning(UserWarning):
     """Base class of every warning emitted by polars_fair."""
 
@@ -74,3 +87,19 @@ class UndefinedMetricWarning(FairWarning):
 
 class NullDataWarning(FairWarning):
     """Rows were excluded because a label, score or weight was null."""
+
+
+class DegenerateDataWarning(FairWarning):
+    """The data cannot support the comparison asked for.
+
+    For example a label column that never equals `pos_label`, or a single group
+    compared with itself.
+    """
+
+
+class NumericalWarning(FairWarning):
+    """A result lost its precision (cancellation, overflow) or is not meaningful as computed."""
+
+
+class IdentifierWarning(FairWarning):
+    """A sensitive feature has about as many groups as rows: it looks like an identifier."""

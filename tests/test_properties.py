@@ -20,6 +20,7 @@ from polars.testing import assert_frame_equal, assert_series_equal
 from strategies import integer_weights, labelled_frames
 
 import polars_fair as pf
+from polars_fair.metrics._catalogue import CATALOGUE
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
 
@@ -31,10 +32,8 @@ TOL = {"rel_tol": 1e-9, "abs_tol": 1e-12}
 #: aliases, composites); the score criteria (balance) are tested in test_scores.py.
 CRITERIA = sorted(
     name
-    for name in vars(pf.FairNamespace)
-    if not name.startswith("_")
-    and name.endswith(("_difference", "_ratio"))
-    and not name.startswith("balance_for_")
+    for name, entry in CATALOGUE.items()
+    if entry.family == "rate" and not name.startswith("balance_for_")
 )
 #: Criteria whose per-group measure is not a rate in [0, 1] (FN / FP is unbounded).
 UNBOUNDED = {"treatment_equality_difference", "treatment_equality_ratio"}

@@ -28,11 +28,11 @@ import pytest
 from polars.io.plugins import register_io_source
 from polars.testing import assert_frame_equal
 
-import polars_fair  # noqa: F401  (registers the namespace)
+import polars_fair as pf
 from polars_fair import FairnessReport, plots
-from polars_fair._ns_report import DISPARITY_RATES, report_params
 from polars_fair.datasets import load_compas, scan_compas
 from polars_fair.exceptions import NullDataWarning
+from polars_fair.namespace._report import DISPARITY_RATES
 
 # ---- data ----------------------------------------------------------------------
 
@@ -325,8 +325,10 @@ def test_report_reads_the_source_once(df: pl.DataFrame, kw: dict[str, Any]) -> N
 
 def test_report_without_score_is_one_reduction(df: pl.DataFrame) -> None:
     """Why the read count above is one: every table comes from the statistics table."""
-    params = report_params(y_true="y_true", y_pred="y_pred", sensitive_features="group", by="model")
-    assert len(df.lazy().fair._report_reductions(params)) == 1
+    spec = pf.ReportSpec.of(
+        y_true="y_true", y_pred="y_pred", sensitive_features="group", by="model"
+    )
+    assert len(pf.report_reductions(df.lazy(), spec)) == 1
 
 
 def test_scored_report_reads_an_io_source_once(df: pl.DataFrame) -> None:
@@ -342,11 +344,11 @@ def test_scored_report_scans_parquet_once(df: pl.DataFrame, tmp_path: Path, by: 
     path = tmp_path / "data.parquet"
     df.write_parquet(path)
     lf = pl.scan_parquet(path)
-    params = report_params(
+    spec = pf.ReportSpec.of(
         y_true="y_true", y_pred="y_pred", sensitive_features="group", y_prob="score",
         by=by, sample_weight="w",
     )  # fmt: skip
-    plans = lf.fair._report_reductions(params)
+    plans = pf.report_reductions(lf, spec)
     assert len(plans) > 1  # several reductions (statistics, score histograms, ...)
     assert pl.explain_all(plans).count("Parquet SCAN") == 1
     # the report built from them is the eager report
@@ -363,12 +365,12 @@ def test_scored_report_scans_parquet_once(df: pl.DataFrame, tmp_path: Path, by: 
 
 def test_report_from_collected_reductions(df: pl.DataFrame) -> None:
     """The derive step alone gives the same report (the CLI sums reductions per file)."""
-    params = report_params(
+    spec = pf.ReportSpec.of(
         y_true="y_true", y_pred="y_pred", sensitive_features="group", y_prob="score", by="model"
     )
     lf = df.lazy()
-    reductions = pl.collect_all(lf.fair._report_reductions(params))
-    report = lf.fair._report_from(reductions, params)
+    reductions = pl.collect_all(pf.report_reductions(lf, spec))
+    report = pf.derive_report(spec, reductions, lf.collect_schema())
     expected = df.fair.report(
         y_true="y_true", y_pred="y_pred", y_prob="score", sensitive_features="group", by="model"
     )

@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from polars_fair._validate import check_table_keys
+
 __all__ = ["REPLICATE", "bootstrap_summary", "resample_stats"]
 
 #: The batch-key column that numbers the replicates.
@@ -109,6 +111,7 @@ def resample_stats(
     schema = stats.collect_schema()
     cells = _cells(schema.names())
     keys = [c for c in schema.names() if c not in (*cells, "n", "n_null", "sum_w2")]
+    check_table_keys("replicates", by, [k for k in keys if k not in by])
     out_schema = {
         **{k: schema[k] for k in by},
         REPLICATE: pl.Int64,
@@ -132,6 +135,7 @@ def bootstrap_summary(
     replicates where a criterion is undefined are left out (``n_defined`` counts the
     others).
     """
+    check_table_keys("bootstrap", by)
     v = pl.col("value").drop_nulls()
     tail = (1 - confidence_level) / 2
     spread = replicates.group_by(*by, "criterion").agg(

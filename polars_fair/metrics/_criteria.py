@@ -84,6 +84,15 @@ def _to_reference(v: pl.Expr, ref: pl.Expr, kind: Kind) -> pl.Expr:
     return _farthest(q, _log_distance(q))
 
 
+def signed_ratio_guard(ratio: pl.Expr, values: pl.Expr) -> pl.Expr:
+    """Null where a compared value is negative: a ratio across signs measures nothing.
+
+    Rates are never negative; a mean prediction can be, and ``-1 / 2`` or ``-2 / -1``
+    is not a disparity (docs/conventions.md, "Ratios of signed values").
+    """
+    return pl.when((values < 0).any()).then(None).otherwise(ratio)
+
+
 def _combine(parts: list[pl.Expr], kind: Kind, method: str, agg: str) -> pl.Expr:
     """Combine the criteria of several measures (equalized odds and friends)."""
     if len(parts) == 1:
@@ -176,11 +185,12 @@ def criterion_table(
         for m in measures:
             v = pl.col(_value_col(m))
             if method == "between_groups":
-                parts.append(_between(v, kind))
+                part = _between(v, kind)
             elif method == "to_overall":
-                parts.append(_to_overall(v, pl.col(_ref_col(m)), kind))
+                part = _to_overall(v, pl.col(_ref_col(m)), kind)
             else:
-                parts.append(_to_reference(v, pl.col(_ref_col(m)), kind))
+                part = _to_reference(v, pl.col(_ref_col(m)), kind)
+            parts.append(part if kind == "difference" else signed_ratio_guard(part, v))
         result = _combine(parts, kind, method, agg)
     result = result.cast(pl.Float64).alias(name)
     return per_key(table, result, by)

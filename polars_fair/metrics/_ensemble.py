@@ -1,6 +1,6 @@
 """Ensemble measures: per-group means of the per-row stability and uncertainty.
 
-The statistics table of :func:`~polars_fair.reduce_ensemble.ensemble_stats` holds
+The statistics table of :func:`~polars_fair.reduce.ensemble.ensemble_stats` holds
 ``n`` and ``sum_<measure>``; a group's measure is ``sum_<measure> / n`` (Virny's
 ``E_{x in group}[U(x)]``), the population's is the ratio of the totals.
 """
@@ -12,7 +12,7 @@ from collections.abc import Callable
 import polars as pl
 
 from polars_fair.metrics._rates import safe_div
-from polars_fair.reduce_ensemble import ENSEMBLE_MEASURES
+from polars_fair.reduce.ensemble import ENSEMBLE_MEASURES
 
 __all__ = ["ENSEMBLE_MEASURES", "ensemble_formula"]
 

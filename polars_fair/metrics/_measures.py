@@ -78,7 +78,7 @@ def measure_disparity_table(
             v.cast(pl.Float64).alias("value"),
             r.cast(pl.Float64).alias("reference_value"),
             (v - r).cast(pl.Float64).alias("difference"),
-            safe_div(v, r).alias("ratio"),
+            pl.when((v < 0) | (r < 0)).then(None).otherwise(safe_div(v, r)).alias("ratio"),
         ]
         structs.append(pl.struct(fields).alias(m))
     keys = [*by, *sensitive]

@@ -6,16 +6,32 @@ statistics table (one row per group), so a reference costs no extra pass.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import check_in_plan, over
-from polars_fair._validate import MSG_EMPTY, MSG_REFERENCE_ABSENT, format_values
-from polars_fair.exceptions import EmptyDataError, ReferenceGroupError
+from polars_fair._utils import check_in_plan, over, warn_data
+from polars_fair._validate import (
+    MSG_EMPTY,
+    MSG_ONE_GROUP,
+    MSG_REFERENCE_ABSENT,
+    MSG_REFERENCE_SHADOWED,
+    POLICY_NAMES,
+    check_reference_dtypes,
+    format_values,
+)
+from polars_fair.exceptions import DegenerateDataWarning, EmptyDataError, ReferenceGroupError
 
-__all__ = ["is_reference", "require_nonempty", "require_reference"]
+__all__ = [
+    "build_nonempty",
+    "is_reference",
+    "require_nonempty",
+    "require_reference",
+    "require_rows",
+    "require_unshadowed",
+    "warn_one_group",
+]
 
 
 def _equals(col: str, value: Any) -> pl.Expr:
@@ -47,7 +63,13 @@ def is_reference(
 def require_reference(
     stats: pl.LazyFrame, reference: tuple[Any, ...], sensitive: Sequence[str], by: list[str]
 ) -> pl.LazyFrame:
-    """Raise :class:`ReferenceGroupError` at collect time if the group is absent."""
+    """Raise :class:`ReferenceGroupError` at collect time if the group is absent.
+
+    A value that cannot be compared with its column's dtype (a number against a
+    string column, a naive datetime against an aware one) is refused at once, from
+    the schema.
+    """
+    check_reference_dtypes(reference, sensitive, stats.collect_schema())
 
     def check(df: pl.DataFrame) -> None:
         flagged = df.with_columns(is_reference(reference, sensitive, []).alias("__pf_ref"))
@@ -78,5 +100,94 @@ def require_nonempty(stats: pl.LazyFrame) -> pl.LazyFrame:
     def check(df: pl.DataFrame) -> None:
         if df.height == 0:
             raise EmptyDataError(MSG_EMPTY.format(where=""))
+
+    return check_in_plan(stats, check)
+
+
+def require_unshadowed(
+    stats: pl.LazyFrame, reference_group: Any, sensitive: Sequence[str]
+) -> pl.LazyFrame:
+    """Refuse a policy name (``"largest"``, ...) that is also a group of the data.
+
+    `reference_group` is the value the user passed: a string naming a policy is
+    read as the policy, so a real group of that name would be silently shadowed.
+    The check runs at collect time on the statistics table (one row per group).
+    """
+    is_policy = isinstance(reference_group, str) and reference_group in POLICY_NAMES
+    if not is_policy or len(sensitive) != 1:  # with several features a group is a tuple
+        return stats
+    columns = [
+        c for c, t in stats.collect_schema().items()
+        if c in sensitive and (t == pl.String or isinstance(t, (pl.Categorical, pl.Enum)))
+    ]  # fmt: skip
+    if not columns:
+        return stats
+
+    def check(df: pl.DataFrame) -> None:
+        for name in columns:
+            if df.get_column(name).cast(pl.String).eq(reference_group).any():
+                msg = MSG_REFERENCE_SHADOWED.format(value=reference_group, name=name)
+                raise ReferenceGroupError(msg)
+
+    return check_in_plan(stats, check)
+
+
+# ---- empty input: one rule for every method (issue 14, class 4) ----------------------
+#
+# A derivation that returns its reduction unchanged (``group_stats``,
+# ``regression_stats``, ...) *is* the reduction table, and an empty one is valid: it
+# is the identity of merging partitions. Every other result needs rows, so an empty
+# reduction raises :class:`EmptyDataError` (at collect time on the lazy path),
+# before a derivation can turn "no rows" into an empty table, a None or a raw
+# Polars error.
+
+
+def build_nonempty(
+    reduced: pl.LazyFrame, build: Callable[[pl.LazyFrame], pl.LazyFrame]
+) -> pl.LazyFrame:
+    """``build(reduced)``, raising :class:`EmptyDataError` at collect on an empty reduction.
+
+    A `build` that returns its input unchanged gets the reduction as it is.
+    """
+    checked = require_nonempty(reduced)
+    out = build(checked)
+    return reduced if out is checked else out
+
+
+def require_rows(table: pl.DataFrame, build: Callable[[pl.LazyFrame], pl.LazyFrame]) -> None:
+    """Raise :class:`EmptyDataError` if a collected reduction is empty and `build` needs rows."""
+    if table.height:
+        return
+    probe = table.lazy()
+    if build(probe) is not probe:
+        raise EmptyDataError(MSG_EMPTY.format(where=""))
+
+
+def warn_one_group(stats: pl.LazyFrame, sensitive: Sequence[str], by: list[str]) -> pl.LazyFrame:
+    """Warn at collect time when a batch key has fewer than two groups with rows.
+
+    A criterion then compares a group with itself (0 or 1, fairlearn's value) and
+    says nothing about fairness: an all-null sensitive column is the usual cause.
+    """
+
+    def check(df: pl.DataFrame) -> None:
+        counted = df.filter(pl.col("n") > 0) if "n" in df.columns else df
+        per_key = (
+            counted.group_by(by).agg(pl.len().alias("__pf_groups"), pl.col(*sensitive).first())
+            if by
+            else counted.select(pl.len().alias("__pf_groups"), pl.col(*sensitive).first())
+        )
+        lonely = per_key.filter(pl.col("__pf_groups") == 1)
+        if lonely.height == 0:
+            return
+        if by:
+            lonely = lonely.sort(by, nulls_last=True)
+        first = lonely.row(0, named=True)
+        group = tuple(first[s] for s in sensitive)
+        where = f" for {dict((k, first[k]) for k in by)}" if by else ""
+        msg = MSG_ONE_GROUP.format(
+            names=list(sensitive), where=where, group=group[0] if len(group) == 1 else group
+        )
+        warn_data(msg, DegenerateDataWarning)
 
     return check_in_plan(stats, check)

@@ -13,7 +13,7 @@ cancellation, so a standard deviation far below the mean's magnitude is
 imprecise, and one below about ``3e-6`` of the root mean square counts as 0 (a
 constant group): centre the predictions first when their spread is that small.
 
-Criteria over quantiles read a :func:`~polars_fair.reduce_regression.quantile_grid_stats`
+Criteria over quantiles read a :func:`~polars_fair.reduce.regression.quantile_grid_stats`
 table (``quantile`` is one more batch key) and reuse the selection-rate criteria.
 """
 

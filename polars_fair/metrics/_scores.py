@@ -1,4 +1,4 @@
-"""Score metrics from the score histograms of :mod:`polars_fair.reduce_scores`.
+"""Score metrics from the score histograms of :mod:`polars_fair.reduce.scores`.
 
 Calibration tables and gaps, exact ROC curves and AUC, ABROCA and threshold
 sweeps. Everything here is a Polars plan over a small table (one row per group and

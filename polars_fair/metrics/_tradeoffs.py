@@ -27,6 +27,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair._utils import over
+from polars_fair._validate import check_table_keys
 from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 
@@ -67,6 +68,7 @@ def tradeoff_table(
     Columns: keys, ``criteria``, ``compatible``, ``condition``, ``required``,
     ``actual``, ``gap = actual - required``.
     """
+    check_table_keys("tradeoffs", by, sensitive)
     c = Counts.from_columns(stats.collect_schema().names())
     rates = {k: rate_expr(v, c).alias(k) for k, v in _RATES.items()}
     table = stats.with_columns(*rates.values(), is_reference(reference, sensitive, by).alias(_REF))

@@ -40,7 +40,8 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import over, per_key
+from polars_fair._utils import over, per_key, stack
+from polars_fair._validate import check_table_keys
 from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
 from polars_fair.metrics._criteria import criterion_table
 from polars_fair.metrics._intervals import (
@@ -98,7 +99,7 @@ class Bands:
 
     def of(self, name: str) -> tuple[float, float, float]:
         """``(ideal, fair_low, fair_high)`` of criterion `name`."""
-        band = CRITERIA[name].band_kind
+        band = CRITERIA[name].band
         if band == "four_fifths":
             return 1.0, self.four_fifths, 1 / self.four_fifths
         if band == "cohen_d":
@@ -156,6 +157,7 @@ def criteria_long(
     signed: bool = False,
 ) -> pl.LazyFrame:
     """Several criteria as a long table ``by…, criterion, value`` (criteria in order)."""
+    check_table_keys("criteria_long", by)
     parts = [
         criterion_value_table(
             stats, name=name, method=method, by=by, sensitive=sensitive, reference=reference,
@@ -163,7 +165,7 @@ def criteria_long(
         ).select(*by, pl.lit(name).alias("criterion"), pl.col(name).alias("value"))
         for name in criteria
     ]  # fmt: skip
-    return pl.concat(parts, how="vertical")
+    return stack(parts)
 
 
 def effective_counts(stats: pl.LazyFrame, *, frequency_weights: bool = False) -> pl.LazyFrame:
@@ -265,7 +267,12 @@ def _pick(
         ]
     elif method == "between_groups":
         keep = v.is_not_null()
-        top, bottom = v.filter(keep).arg_max(), v.filter(keep).arg_min()
+        # ties: the first group by name is the top, the last the bottom (two groups
+        # even when every value is equal), whatever order the table's rows come in
+        vk, label = v.filter(keep), pl.col(_LABEL).filter(keep)
+        top_label = label.filter(vk == vk.max()).min()
+        bottom_label = label.filter(vk == vk.min()).max()
+        top, bottom = (label == top_label).arg_max(), (label == bottom_label).arg_max()
         first, second = (top, bottom) if kind == "difference" else (bottom, top)
         aggs = [pl.col(src).filter(keep).get(first).alias(f"__pf_{k}") for k, src in cols.items()]
         aggs += [
@@ -443,6 +450,7 @@ def summary_table(
 
     See the module docstring for the rules.
     """
+    check_table_keys("summary", by)
     stats = stats.cache()  # every part reads the same (small) table: one read
     ref = reference if reference is not None else "largest"
     label = group_label(sensitive)
@@ -560,9 +568,7 @@ def summary_table(
                 *_extremes(row.collect_schema().names()),
             )
         )
-    table = pl.concat(parts, how="vertical")
-    if by:  # by keys first, criteria in the order asked for within each key
-        table = table.sort(by, nulls_last=True, maintain_order=True)
+    table = stack(parts, by)  # by keys first, criteria in the order asked for within each key
     return table.with_columns(_verdict(verdict_rule)).select(
         *by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
         "ci_high", "interval_method", "p_value", "group", "group_n", "compared_with",
@@ -586,15 +592,16 @@ def _extremes(names: Sequence[str]) -> list[pl.Expr]:
 def _interval_method(name: str, method: str) -> str:
     """The interval of criterion `name` under `method` (see ``INTERVAL_METHODS``)."""
     spec = CRITERIA[name]
-    if spec.interval == "none":
+    interval = spec.interval or "none"  # every summary criterion names one
+    if interval == "none":
         return "none"
     if spec.kind == "statistic":
-        return spec.interval
+        return interval
     if method == "to_overall" or len(spec.measures) > 1:
         return "bootstrap"
     if name == "average_abs_odds_difference":
         return "bootstrap"
-    return spec.interval
+    return interval
 
 
 def _verdict(rule: str) -> list[pl.Expr]:

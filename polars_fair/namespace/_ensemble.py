@@ -2,25 +2,29 @@
 
 Given the member probabilities of an ensemble (Virny's bootstrap of models), each
 row gets its label stability, jitter, spread and entropies inside the lazy plan
-(:mod:`polars_fair.reduce_ensemble`); groups are compared on the means of those
+(:mod:`polars_fair.reduce.ensemble`); groups are compared on the means of those
 per-row measures, with every comparison method and reference policy of the
 classification criteria.
 """
 
+# mypy: disable-error-code="empty-body"
+# (the criterion stubs' bodies are supplied by the decorator)
+
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._api import check_names, check_zd, measure_disparities_plan
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair._utils import as_names
 from polars_fair.metrics import require_nonempty
+from polars_fair.metrics._catalogue import Criterion
 from polars_fair.metrics._ensemble import ENSEMBLE_MEASURES, ensemble_formula
 from polars_fair.metrics._measures import measure_table
-from polars_fair.reduce_ensemble import ensemble_stats as reduce_ensemble
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, criterion_stub, with_example
+from polars_fair.plans._audit import check_names, check_zd, measure_disparities_plan
+from polars_fair.reduce.ensemble import ensemble_stats as reduce_ensemble
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, Method, ReferenceGroup
@@ -97,39 +101,37 @@ _CRITERION_DOC = """
 """
 
 
-def _ensemble_criterion(measure: str, kind: str, example: str) -> Callable[..., Any]:
-    name = f"{measure}_{kind}"
-
-    def method(
-        self: Any,
-        *,
-        y_prob: IntoColumn | Sequence[IntoColumn],
-        sensitive_features: IntoColumns,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        threshold: float = 0.5,
-        method: Method | None = None,
-        reference_group: ReferenceGroup | None = None,
-        zero_division: float | None = None,
-    ) -> Any:
-        reduced = self._ensemble_reduction(y_prob, sensitive_features, by, sample_weight, threshold)
-        return self._formula_criterion(
-            reduced, name=name, measure=measure, kind=kind, formula=ensemble_formula,
-            by=as_names(by), sensitive=as_names(sensitive_features), method=method,
-            reference_group=reference_group, zero_division=zero_division,
-        )  # fmt: skip
-
-    words = measure.replace("_", " ")
-    title = f"{'Difference' if kind == 'difference' else 'Ratio'} in mean {words} between groups."
+def _ensemble_doc(entry: Criterion) -> str:
+    """The docstring of an ensemble criterion, filled from its catalogue entry."""
+    (measure,) = entry.measures
+    title = f"{'Difference' if entry.kind == 'difference' else 'Ratio'} in mean {entry.words} between groups."
     between = (
-        "largest minus smallest (>= 0)" if kind == "difference" else "smallest over largest (<= 1)"
+        "largest minus smallest (>= 0)"
+        if entry.kind == "difference"
+        else "smallest over largest (<= 1)"
     )
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = _CRITERION_DOC.format(
-        title=title, measure=words, definition=_DEFINITIONS[measure], between=between,
-        name=name, example=example,
+    return _CRITERION_DOC.format(
+        title=title, measure=entry.words, definition=_DEFINITIONS[measure], between=between,
+        name=entry.name, example=entry.example,
     ).replace("    >>> DATA", _DATA.strip("\n"))  # fmt: skip
-    return method
+
+
+def _run(namespace: Any, entry: Criterion, params: dict[str, Any]) -> Any:
+    """Compute the ensemble criterion `entry` with the (complete) keyword `params`."""
+    (measure,) = entry.measures
+    reduced = namespace._ensemble_reduction(
+        params["y_prob"], params["sensitive_features"], params["by"], params["sample_weight"],
+        params["threshold"],
+    )  # fmt: skip
+    return namespace._formula_criterion(
+        reduced, name=entry.name, measure=measure, kind=entry.kind, formula=ensemble_formula,
+        by=as_names(params["by"]), sensitive=as_names(params["sensitive_features"]),
+        method=params["method"], reference_group=params["reference_group"],
+        zero_division=params["zero_division"],
+    )  # fmt: skip
+
+
+_ensemble_criterion = criterion_stub(doc=_ensemble_doc, run=_run)
 
 
 class EnsembleMethods(NamespaceBase[TableT, ScalarT]):
@@ -332,7 +334,7 @@ class EnsembleMethods(NamespaceBase[TableT, ScalarT]):
         └───────┴─────────────────┴──────────┴─────────────────┴────────────┴──────────┘
         """
         zd = check_zd(zero_division)
-        wanted = check_names("metrics", metrics, ENSEMBLE_MEASURES)
+        wanted = check_names("metrics", metrics, ENSEMBLE_MEASURES, what="measures")
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
         reduced = self._ensemble_reduction(y_prob, sensitive_features, by, sample_weight, threshold)
@@ -343,26 +345,118 @@ class EnsembleMethods(NamespaceBase[TableT, ScalarT]):
                 reference_group=reference_group, zero_division=zd, by=by_, sensitive=sens,
             )  # fmt: skip
 
-        build(reduced)
         return self._derive(reduced, [*by_, *sens], build)
 
-    label_stability_difference = _ensemble_criterion("label_stability", "difference", "0.6667")
-    label_stability_ratio = _ensemble_criterion("label_stability", "ratio", "0.3333")
-    jitter_difference = _ensemble_criterion("jitter", "difference", "0.6667")
-    jitter_ratio = _ensemble_criterion("jitter", "ratio", "0.0")
-    std_difference = _ensemble_criterion("std", "difference", "0.0607")
-    std_ratio = _ensemble_criterion("std", "ratio", "0.6222")
-    iqr_difference = _ensemble_criterion("iqr", "difference", "0.05")
-    iqr_ratio = _ensemble_criterion("iqr", "ratio", "0.6667")
-    aleatoric_uncertainty_difference = _ensemble_criterion(
-        "aleatoric_uncertainty", "difference", "0.2576"
-    )
-    aleatoric_uncertainty_ratio = _ensemble_criterion("aleatoric_uncertainty", "ratio", "0.7284")
-    epistemic_uncertainty_difference = _ensemble_criterion(
-        "epistemic_uncertainty", "difference", "0.0197"
-    )
-    epistemic_uncertainty_ratio = _ensemble_criterion("epistemic_uncertainty", "ratio", "0.6133")
-    overall_uncertainty_difference = _ensemble_criterion(
-        "overall_uncertainty", "difference", "0.2773"
-    )
-    overall_uncertainty_ratio = _ensemble_criterion("overall_uncertainty", "ratio", "0.7225")
+    # stubs: signatures only, bodies and docstrings from the catalogue
+
+    @_ensemble_criterion
+    def label_stability_difference(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def label_stability_ratio(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def jitter_difference(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def jitter_ratio(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def std_difference(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def std_ratio(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def iqr_difference(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def iqr_ratio(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def aleatoric_uncertainty_difference(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def aleatoric_uncertainty_ratio(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def epistemic_uncertainty_difference(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def epistemic_uncertainty_ratio(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def overall_uncertainty_difference(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_ensemble_criterion
+    def overall_uncertainty_ratio(
+        self, *, y_prob: IntoColumn | Sequence[IntoColumn], sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        threshold: float = 0.5, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: float | None = None,
+    ) -> ScalarT: ...  # fmt: skip

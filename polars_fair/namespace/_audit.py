@@ -1,37 +1,40 @@
 """Audit methods of the ``fair`` namespace.
 
-Inequality indices, two-group statistics, the summary with verdicts, the counts
-bootstrap and the trade-off table.
+Two-group statistics, the summary with verdicts, the counts bootstrap and the
+trade-off table (the inequality indices are in :mod:`polars_fair.namespace._inequality`).
 
 Each reads the data once (one statistics table) and derives everything from it.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._api import Audit, check_zd
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
 from polars_fair._validate import (
+    as_python,
     check_confidence,
+    check_difference_band,
     check_method,
     check_min_size,
+    check_names,
+    check_ratio_band,
     check_verdict_rule,
 )
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, require_reference
 from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats
-from polars_fair.metrics._inequality import entropy_table
 from polars_fair.metrics._intervals import z_value
 from polars_fair.metrics._rates import SCORE_RATES
 from polars_fair.metrics._registry import CRITERIA, DEFAULT_SUMMARY
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._tradeoffs import tradeoff_table
 from polars_fair.metrics._verdicts import Bands, criteria_long, summary_table
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
+from polars_fair.namespace._inequality import population_audit
+from polars_fair.plans._audit import Audit, check_zd
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
@@ -55,28 +58,11 @@ _DATA = """
 _example = with_example(_DATA)
 
 
-def _check_alpha(alpha: object) -> float:
-    ok = isinstance(alpha, (int, float)) and not isinstance(alpha, bool)
-    if not ok or not math.isfinite(float(alpha)):  # type: ignore[arg-type]
-        msg = f"`alpha` must be a finite number, got {alpha!r}\n\nHint: e.g. `alpha=2`"
-        raise InvalidParameterError(msg)
-    return float(alpha)  # type: ignore[arg-type]
-
-
 def _check_criteria(criteria: Sequence[str] | None, default: Sequence[str]) -> list[str]:
-    if criteria is None:
-        return list(default)
-    if isinstance(criteria, str):
-        msg = f"`criteria` must be a list of names, got {criteria!r}\n\nHint: `criteria=[{criteria!r}]`"
-        raise InvalidParameterError(msg)
-    unknown = [c for c in criteria if c not in CRITERIA]
-    if unknown:
-        msg = (
-            f"`criteria` names unknown criteria {unknown!r}; known: {sorted(CRITERIA)}"
-            "\n\nHint: use the name of a criterion method, e.g. 'equal_opportunity_difference'"
-        )
-        raise InvalidParameterError(msg)
-    return list(criteria)
+    hint = "use the name of a criterion method, e.g. 'equal_opportunity_difference'"
+    return check_names(
+        "criteria", criteria, list(CRITERIA), what="criteria", default=default, hint=hint
+    )
 
 
 class AuditMethods(NamespaceBase[TableT, ScalarT]):
@@ -85,11 +71,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
     # ---- helpers ------------------------------------------------------------------
 
     def _audit(self, sensitive_features: IntoColumns | None, **kwargs: Any) -> Audit:
-        frame = self._frame
-        if sensitive_features is None:
-            frame = frame.lazy().with_columns(pl.lit(0, dtype=pl.Int8).alias(_POPULATION))
-            sensitive_features = _POPULATION
-        return Audit.of(frame, sensitive_features=sensitive_features, **kwargs)
+        return population_audit(self._frame, sensitive_features, **kwargs)
 
     def _pair_reference(self, reference_group: Any, audit: Audit) -> tuple[Any, ...] | str | None:
         """The checked reference, or None when not given."""
@@ -104,19 +86,6 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             stats = require_reference(stats, reference, audit.sensitive, audit.by)
         return stats
 
-    def _entropy(
-        self, name: str, alpha: float, between: bool, root: bool, **kwargs: Any
-    ) -> ScalarT:
-        audit = self._audit(**kwargs)
-
-        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            return entropy_table(
-                require_nonempty(stats), by=audit.by, alpha=alpha, between_groups=between,
-                name=name, root=root,
-            )  # fmt: skip
-
-        return self._derive_scalar(audit.stats(), audit.keys, build, audit.by)
-
     def _statistic(
         self, name: str, *, reference_group: ReferenceGroup | None, **kwargs: Any
     ) -> ScalarT:
@@ -130,273 +99,6 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             )  # fmt: skip
 
         return self._derive_scalar(audit.stats(), audit.keys, build, audit.by)
-
-    # ---- inequality indices -------------------------------------------------------
-
-    @_example
-    def generalized_entropy_index(
-        self,
-        *,
-        y_true: IntoColumn,
-        y_pred: IntoColumn,
-        alpha: float = 2.0,
-        sensitive_features: IntoColumns | None = None,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        pos_label: PosLabel = 1,
-    ) -> ScalarT:
-        r"""
-        Generalized entropy index of the benefit :math:`b_i = \hat y_i - y_i + 1`.
-
-        :math:`GE(\alpha) = \frac{1}{n\alpha(\alpha-1)} \sum_i [(b_i/\mu)^\alpha - 1]`
-        (Speicher et al., 2018), with the limits :math:`\frac1n \sum (b_i/\mu)
-        \ln(b_i/\mu)` at :math:`\alpha=1` and :math:`-\frac1n\sum \ln(b_i/\mu)` at
-        :math:`\alpha=0` (infinite as soon as one false negative gives
-        :math:`b_i=0`). 0 is perfect equality. b takes three values, so the index
-        is a function of the confusion counts: no extra pass.
-
-        Parameters
-        ----------
-        y_true
-            Column (or expression) of true labels.
-        y_pred
-            Column (or expression) of predicted labels.
-        alpha
-            The inequality aversion parameter (2: half the squared coefficient of
-            variation; 1: Theil).
-        sensitive_features
-            Optional: the index is over the whole population either way; groups
-            only change how the counts are tabulated.
-        by
-            Batch key column(s): one value per key.
-        sample_weight
-            Column of non-negative weights (frequency weights).
-        pos_label
-            Label value treated as positive.
-
-        Returns
-        -------
-        float or DataFrame or LazyFrame
-            As for every criterion.
-
-        Notes
-        -----
-        AIF360 divides the :math:`\alpha=0` summand by :math:`\mu` as well, so its
-        value differs there; this follows the textbook formula (Jurity's
-        documentation). Other alphas agree with AIF360.
-
-        Examples
-        --------
-        >>> DATA
-        >>> round(df.fair.generalized_entropy_index(y_true="y_true", y_pred="y_pred"), 4)
-        0.2
-        """
-        a = _check_alpha(alpha)
-        return self._entropy(
-            "generalized_entropy_index", a, False, False, y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label,
-        )  # fmt: skip
-
-    @_example
-    def theil_index(
-        self,
-        *,
-        y_true: IntoColumn,
-        y_pred: IntoColumn,
-        sensitive_features: IntoColumns | None = None,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        pos_label: PosLabel = 1,
-    ) -> ScalarT:
-        r"""
-        Theil index: the generalized entropy index at :math:`\alpha = 1`.
-
-        Parameters
-        ----------
-        y_true
-            Column (or expression) of true labels.
-        y_pred
-            Column (or expression) of predicted labels.
-        sensitive_features
-            Optional (the index is over the whole population).
-        by
-            Batch key column(s).
-        sample_weight
-            Column of non-negative weights (frequency weights).
-        pos_label
-            Label value treated as positive.
-
-        Returns
-        -------
-        float or DataFrame or LazyFrame
-            As for every criterion.
-
-        Examples
-        --------
-        >>> DATA
-        >>> round(df.fair.theil_index(y_true="y_true", y_pred="y_pred"), 4)
-        0.2773
-        """
-        return self._entropy(
-            "theil_index", 1.0, False, False, y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label,
-        )  # fmt: skip
-
-    @_example
-    def coefficient_of_variation(
-        self,
-        *,
-        y_true: IntoColumn,
-        y_pred: IntoColumn,
-        sensitive_features: IntoColumns | None = None,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        pos_label: PosLabel = 1,
-    ) -> ScalarT:
-        r"""
-        Coefficient of variation of the benefit: :math:`\sqrt{2\,GE(2)} = \sigma_b/\mu`.
-
-        The population standard deviation of :math:`b_i` over its mean, as AIF360's;
-        Holistic AI reports :math:`2\sqrt{GE(2)}` under this name, which is
-        :math:`\sqrt2` times larger.
-
-        Parameters
-        ----------
-        y_true
-            Column (or expression) of true labels.
-        y_pred
-            Column (or expression) of predicted labels.
-        sensitive_features
-            Optional (the index is over the whole population).
-        by
-            Batch key column(s).
-        sample_weight
-            Column of non-negative weights (frequency weights).
-        pos_label
-            Label value treated as positive.
-
-        Returns
-        -------
-        float or DataFrame or LazyFrame
-            As for every criterion.
-
-        Examples
-        --------
-        >>> DATA
-        >>> round(df.fair.coefficient_of_variation(y_true="y_true", y_pred="y_pred"), 4)
-        0.6325
-        """
-        return self._entropy(
-            "coefficient_of_variation", 2.0, False, True, y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label,
-        )  # fmt: skip
-
-    @_example
-    def between_group_generalized_entropy_index(
-        self,
-        *,
-        y_true: IntoColumn,
-        y_pred: IntoColumn,
-        sensitive_features: IntoColumns,
-        alpha: float = 2.0,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        pos_label: PosLabel = 1,
-    ) -> ScalarT:
-        r"""
-        Between-group generalized entropy index.
-
-        The index of :meth:`generalized_entropy_index` after replacing each
-        :math:`b_i` by the mean benefit of its group: the part of the inequality
-        that is due to differences between groups.
-
-        Parameters
-        ----------
-        y_true
-            Column (or expression) of true labels.
-        y_pred
-            Column (or expression) of predicted labels.
-        sensitive_features
-            Column name(s) defining the groups.
-        alpha
-            The inequality aversion parameter.
-        by
-            Batch key column(s).
-        sample_weight
-            Column of non-negative weights (frequency weights).
-        pos_label
-            Label value treated as positive.
-
-        Returns
-        -------
-        float or DataFrame or LazyFrame
-            As for every criterion.
-
-        Examples
-        --------
-        >>> DATA
-        >>> round(df.fair.between_group_generalized_entropy_index(
-        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group"
-        ... ), 4)
-        0.0
-        """
-        a = _check_alpha(alpha)
-        return self._entropy(
-            "between_group_generalized_entropy_index", a, True, False, y_true=y_true,
-            y_pred=y_pred, sensitive_features=sensitive_features, by=by,
-            sample_weight=sample_weight, pos_label=pos_label,
-        )  # fmt: skip
-
-    @_example
-    def between_group_theil_index(
-        self,
-        *,
-        y_true: IntoColumn,
-        y_pred: IntoColumn,
-        sensitive_features: IntoColumns,
-        by: IntoColumns | None = None,
-        sample_weight: IntoColumn | None = None,
-        pos_label: PosLabel = 1,
-    ) -> ScalarT:
-        r"""
-        Between-group Theil index (:math:`\alpha = 1`).
-
-        Parameters
-        ----------
-        y_true
-            Column (or expression) of true labels.
-        y_pred
-            Column (or expression) of predicted labels.
-        sensitive_features
-            Column name(s) defining the groups.
-        by
-            Batch key column(s).
-        sample_weight
-            Column of non-negative weights (frequency weights).
-        pos_label
-            Label value treated as positive.
-
-        Returns
-        -------
-        float or DataFrame or LazyFrame
-            As for every criterion.
-
-        Examples
-        --------
-        >>> DATA
-        >>> round(df.fair.between_group_theil_index(
-        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group"
-        ... ), 4)
-        0.0
-        """
-        return self._entropy(
-            "between_group_theil_index", 1.0, True, False, y_true=y_true, y_pred=y_pred,
-            sensitive_features=sensitive_features, by=by, sample_weight=sample_weight,
-            pos_label=pos_label,
-        )  # fmt: skip
 
     # ---- two-group statistics -----------------------------------------------------
 
@@ -722,6 +424,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
                 "replicate rows by their integer weights first"
             )
             raise InvalidParameterError(msg)
+        n_resamples, seed = as_python(n_resamples), as_python(seed)
         if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
             msg = (
                 f"`n_resamples` must be a positive integer, got {n_resamples!r}\n\nHint: e.g. 1000"
@@ -1039,18 +742,6 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
 
 
 def _bands(difference_band: object, ratio_band: object) -> Bands:
-    ok = isinstance(difference_band, (int, float)) and not isinstance(difference_band, bool)
-    if not ok or not 0 <= float(difference_band) < math.inf:  # type: ignore[arg-type]
-        msg = f"`difference_band` must be a non-negative number, got {difference_band!r}"
-        raise InvalidParameterError(msg)
-    try:
-        low, high = (float(v) for v in ratio_band)  # type: ignore[attr-defined]
-    except (TypeError, ValueError):
-        low = high = math.nan
-    if not 0 <= low <= 1 <= high:
-        msg = (
-            f"`ratio_band` must be a pair (low, high) with 0 <= low <= 1 <= high, got "
-            f"{ratio_band!r}\n\nHint: e.g. `ratio_band=(0.8, 1.25)`"
-        )
-        raise InvalidParameterError(msg)
-    return Bands(difference=float(difference_band), ratio=(low, high))  # type: ignore[arg-type]
+    return Bands(
+        difference=check_difference_band(difference_band), ratio=check_ratio_band(ratio_band)
+    )

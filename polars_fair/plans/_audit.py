@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._utils import as_names, find_stacklevel
+from polars_fair._utils import as_names, find_stacklevel, shareable
 from polars_fair._validate import (
     MSG_REFERENCE_POLICY,
     check_agg,
     check_method,
+    check_names,
     check_zero_division,
     ensure_lazy,
     normalize_reference,
@@ -35,10 +36,12 @@ from polars_fair.metrics import (
     rates_table,
     require_nonempty,
     require_reference,
+    require_unshadowed,
+    warn_one_group,
 )
 from polars_fair.metrics._criteria import Formula
 from polars_fair.metrics._measures import measure_disparity_table
-from polars_fair.reduce import group_stats
+from polars_fair.reduce import group_stats as _group_stats
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -53,6 +56,10 @@ __all__ = [
     "check_zd",
     "warn_about",
 ]
+
+#: The statistics table; inside :func:`~polars_fair._utils.sharing`, one object per
+#: distinct set of arguments (a report's tables share it by identity).
+group_stats = shareable(_group_stats)
 
 
 @dataclass(frozen=True)
@@ -130,7 +137,7 @@ class Audit:
     ) -> pl.LazyFrame:
         """The long comparison table."""
         reference = normalize_reference(reference_group, self.sensitive)
-        stats = require_nonempty(stats)
+        stats = require_unshadowed(require_nonempty(stats), reference_group, self.sensitive)
         if isinstance(reference, tuple):
             stats = require_reference(stats, reference, self.sensitive, self.by)
         check_metrics(metrics)
@@ -168,7 +175,7 @@ def checked_reference(
 ) -> tuple[pl.LazyFrame, tuple[Any, ...] | str]:
     """Validate `reference_group` for a criterion; the stats gain the in-plan checks."""
     reference: tuple[Any, ...] | str = "largest"
-    stats = require_nonempty(stats)
+    stats = require_unshadowed(require_nonempty(stats), reference_group, sensitive)
     if reference_group is not None:
         if method != "to_reference":
             msg = (
@@ -203,6 +210,7 @@ def criterion_plan(
     method_ = check_method(method, reference_group)
     agg_ = check_agg(agg)
     stats, reference = checked_reference(stats, method_, reference_group, by, sensitive)
+    stats = warn_one_group(stats, sensitive, by)
     return criterion_table(
         stats, name=name, measures=measures, kind=kind,  # type: ignore[arg-type]
         method=method_, agg=agg_, by=by, sensitive=sensitive,
@@ -222,27 +230,13 @@ def measure_disparities_plan(
 ) -> pl.LazyFrame:
     """The long comparison table of formula measures, after checking the reference."""
     reference = normalize_reference(reference_group, sensitive)
-    stats = require_nonempty(stats)
+    stats = require_unshadowed(require_nonempty(stats), reference_group, sensitive)
     if isinstance(reference, tuple):
         stats = require_reference(stats, reference, sensitive, by)
     return measure_disparity_table(
         stats, formula=formula, measures=measures, by=by, sensitive=sensitive,
         reference=reference, zero_division=zero_division,
     )  # fmt: skip
-
-
-def check_names(param: str, given: Sequence[str] | None, known: Sequence[str]) -> list[str]:
-    """Check a list of measure or criterion names; None means all of `known`."""
-    if given is None:
-        return list(known)
-    if isinstance(given, str):
-        msg = f"`{param}` must be a list of names, got {given!r}\n\nHint: `{param}=[{given!r}]`"
-        raise InvalidParameterError(msg)
-    unknown = [m for m in given if m not in known]
-    if unknown or not given:
-        msg = f"`{param}` must name one or more of {list(known)}, got {list(given)!r}"
-        raise InvalidParameterError(msg)
-    return list(given)
 
 
 def warn_about(
@@ -276,10 +270,11 @@ def warn_about(
     exprs = {m: rate_expr(m, c) for m in measures if m != "predicted_positive_share"}
     if not exprs:
         return
-    nulls = stats.select(*keys, *(e.is_null().alias(m) for m, e in exprs.items()))
-    for m in exprs:
-        bad = nulls.filter(pl.col(m)).select(keys).rows()
-        if bad:
+    # one pass for the common case (nothing undefined); the groups only where needed
+    undefined = stats.select(*(e.is_null().any().alias(m) for m, e in exprs.items())).row(0)
+    for m, any_null in zip(exprs, undefined, strict=True):
+        if any_null:
+            bad = stats.filter(exprs[m].is_null()).select(keys).rows()
             msg = (
                 f"{m} is undefined (zero denominator) for groups {_show(bad)}; it is "
                 "reported as null and left out of comparisons. Use `zero_division` to "
@@ -295,17 +290,10 @@ def _show(rows: list[tuple[Any, ...]], limit: int = 10) -> str:
 
 
 def check_metrics(metrics: Sequence[str] | None) -> None:
-    """Check that `metrics` names known rates."""
-    if metrics is None:
-        return
-    if isinstance(metrics, str):
-        msg = f"`metrics` must be a list of rate names, got {metrics!r}\n\nHint: `metrics=[{metrics!r}]`"
-        raise InvalidParameterError(msg)
+    """Check that `metrics` names known rates (an empty list is an error)."""
     known = [*RATES, *SCORE_RATES]
-    unknown = [m for m in metrics if m not in known]
-    if unknown:
-        msg = f"`metrics` must name rates from {known}, got {unknown!r}"
-        raise InvalidParameterError(msg)
+    hint = "e.g. `metrics=['selection_rate']`"
+    check_names("metrics", metrics, known, what="rates", hint=hint)
 
 
 def check_zd(zero_division: object) -> float | None:

@@ -1,7 +1,7 @@
 """Score methods of the ``fair`` namespace: balance, calibration, ROC, sweeps.
 
 They take a score ``y_prob`` in [0, 1] and are built on one score histogram per
-call (one pass over the data, see :mod:`polars_fair.reduce_scores`). The balance
+call (one pass over the data, see :mod:`polars_fair.reduce.scores`). The balance
 criteria are ordinary criteria over score sums in the statistics table and live with
 the other criteria in :mod:`polars_fair.namespace`.
 """
@@ -13,9 +13,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_fair._api import check_zd
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
-from polars_fair._utils import as_names
+from polars_fair._utils import as_names, shareable
 from polars_fair._validate import check_min_size
 from polars_fair.metrics._scores import (
     abroca_table,
@@ -26,18 +24,24 @@ from polars_fair.metrics._scores import (
     roc_curve_table,
     sweep_table,
 )
-from polars_fair.reduce_scores import (
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
+from polars_fair.plans._audit import check_zd
+from polars_fair.reduce.scores import (
     bin_edges,
-    calibration_stats,
     check_thresholds,
-    roc_stats,
     threshold_stats,
 )
+from polars_fair.reduce.scores import calibration_stats as _calibration_stats
+from polars_fair.reduce.scores import roc_stats as _roc_stats
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
 
 __all__ = ["ScoreMethods"]
+
+# inside a report's planning, equal reductions are one object (shared by identity)
+calibration_stats = shareable(_calibration_stats)
+roc_stats = shareable(_roc_stats)
 
 _DATA = """
     >>> import polars as pl

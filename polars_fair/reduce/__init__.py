@@ -27,20 +27,28 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_fair._utils import check_in_plan
+from polars_fair._utils import check_in_plan, warn_data
 from polars_fair._validate import (
     MSG_LABEL_VALUES,
+    MSG_POS_LABEL_ABSENT,
     MSG_SCORE_VALUES,
     MSG_WEIGHT_VALUES,
+    WEIGHT_HINT,
     check_label_dtype,
     check_score_dtype,
+    check_sums_finite,
     ensure_lazy,
     format_values,
     resolve_column,
     resolve_keys,
     resolve_weight,
 )
-from polars_fair.exceptions import InvalidParameterError, LabelError, ValueRangeError
+from polars_fair.exceptions import (
+    DegenerateDataWarning,
+    InvalidParameterError,
+    LabelError,
+    ValueRangeError,
+)
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -99,12 +107,35 @@ def _hint_labels(label: _Label) -> str:
     return "recode the labels to two values, or set `pos_label` to the favourable value"
 
 
+def warn_if_never_positive(label: _Label, values: Sequence[object], pos_label: object) -> None:
+    """Warn when a label column has values but none equals `pos_label` (all negative).
+
+    Runs on the partial aggregate inside the plan, so it costs no pass; on the lazy
+    path the warning is issued when the plan is collected.
+    """
+    if not values or any(v == pos_label for v in values):
+        return
+    example = next((v for v in values if v is not None), pos_label)
+    msg = MSG_POS_LABEL_ABSENT.format(
+        param=label.param, name=label.name, pos_label=pos_label,
+        found=format_values(_sorted_values(list(values))), example=example,
+    )  # fmt: skip
+    warn_data(msg, DegenerateDataWarning)
+
+
 def _label_checker(
     labels: Sequence[_Label], pos_label: PosLabel, weight: str | None, score: str | None
 ) -> Callable[[pl.DataFrame], None]:
     """Build the in-plan check of label values and weights on the partial table."""
 
     def check(partial: pl.DataFrame) -> None:
+        _check(partial)
+        # the data is valid: say so where a label column never equals `pos_label`
+        for label in labels:
+            values = partial.get_column(label.alias).drop_nulls().unique().to_list()
+            warn_if_never_positive(label, values, True if label.is_bool else pos_label)
+
+    def _check(partial: pl.DataFrame) -> None:
         negatives: dict[str, set[object]] = {}
         for label in labels:
             if label.is_bool:
@@ -141,6 +172,9 @@ def _label_checker(
                     name=weight, found=f"{bad} negative, infinite or NaN weight(s)"
                 )
                 raise ValueRangeError(msg)
+            # every count is a sum of weights at most their total: check the total
+            total = pl.DataFrame({"n": [partial.get_column(_WSUM).sum()]})
+            check_sums_finite(total, {"n": f"`sample_weight` column {weight!r}"}, WEIGHT_HINT)
         if score is not None and partial.height:
             low = partial.get_column(_SMIN).min()
             high = partial.get_column(_SMAX).max()
@@ -261,9 +295,14 @@ def resolve_inputs(
     sample_weight: IntoColumn | None,
     pos_label: PosLabel,
     y_prob: IntoColumn | None = None,
+    family: str = "binary",
 ) -> Inputs:
-    """Check the schema and resolve every column of a reduction (reads no data)."""
-    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by)
+    """Check the schema and resolve every column of a reduction (reads no data).
+
+    `family` names the tables the reduction feeds (``"scores"`` for the score
+    histograms): their columns are refused as key names.
+    """
+    lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by, family)
     labels: list[_Label] = []
     for param, spec, alias in (
         ("y_true", y_true, "__pf_y_true"),

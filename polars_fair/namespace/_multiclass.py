@@ -2,7 +2,7 @@
 
 A label with more than two values is audited class by class: for class ``c``,
 "predicted c" is the positive prediction and "truly c" the positive label. The
-one-vs-rest statistics table (:mod:`polars_fair.reduce_multiclass`, one pass) has
+one-vs-rest statistics table (:mod:`polars_fair.reduce.multiclass`, one pass) has
 ``class`` as one more batch key, so rates, disparities and every binary criterion
 apply per class; the summary reports each criterion's worst class.
 """
@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._api import check_metrics, check_names, check_zd, checked_reference
-from polars_fair._ns_base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair._utils import as_names
 from polars_fair._validate import check_method, normalize_reference
 from polars_fair.metrics import disparity_table, rates_table, require_nonempty, require_reference
 from polars_fair.metrics._multiclass import worst_class_table
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._verdicts import criteria_long
-from polars_fair.reduce_multiclass import CLASS, multiclass_stats
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
+from polars_fair.plans._audit import check_metrics, check_names, check_zd, checked_reference
+from polars_fair.reduce.multiclass import CLASS, multiclass_stats
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, Method, ReferenceGroup
@@ -308,7 +308,9 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
     ) -> tuple[pl.LazyFrame, list[str], list[str], Any]:
         zd = check_zd(zero_division)
         known = [n for n in CRITERIA if not n.startswith("balance_for_")]  # no scores here
-        wanted = check_names("criteria", criteria or DEFAULT_MULTICLASS, known)
+        wanted = check_names(
+            "criteria", criteria, known, what="criteria", default=DEFAULT_MULTICLASS
+        )
         method_ = check_method(method, reference_group)
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
@@ -325,7 +327,6 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
                 zero_division=zd,
             )  # fmt: skip
 
-        build(reduced)
         return reduced, by_, sens, build
 
     @_example

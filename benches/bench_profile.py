@@ -1,0 +1,105 @@
+"""Timings of fairness profiles (issue 15).
+
+1. *Profiling* against one reduction of the same columns: ``df.fair.profile`` (every
+   reduction a report needs, collected together) against ``group_stats`` of the same
+   columns (with the score's sums when there is a score), and, with a score, against
+   the report's own reductions (exact per-score ROC table).
+2. *Merging and deriving*: 365 daily profiles of 100 models x 50 groups merged with
+   ``merge_profiles`` and the report derived from the result; also read from 365
+   Parquet files with one glob.
+
+Usage::
+
+    python benches/bench_profile.py                  # 1e7 rows
+    python benches/bench_profile.py --rows 1e6 --repeats 3
+
+Best of `repeats` after one warm-up; wall-clock seconds on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+import polars_fair as pf
+
+
+def make(rows: int, groups: int, models: int = 1, seed: int = 0) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    g = rng.integers(0, groups, rows).astype(np.int32)
+    y = (rng.random(rows) < 0.3 + 0.04 * (g % 5)).astype(np.int8)
+    s = np.clip(0.35 * y + 0.65 * rng.random(rows), 0, 1)
+    frame = pl.DataFrame({"g": g, "y_true": y, "score": s}).with_columns(
+        y_pred=(pl.col("score") >= 0.5).cast(pl.Int8)
+    )
+    if models > 1:
+        frame = frame.with_columns(model=pl.Series(rng.integers(0, models, rows).astype(np.int32)))
+    return frame
+
+
+def best(fn: Callable[[], Any], repeats: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def profiling(rows: int, repeats: int) -> None:
+    df = make(rows, 50)
+    lf = df.lazy()
+    kw: dict[str, Any] = {"y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g"}
+    plain = best(lambda: pf.group_stats(lf, **kw).collect(), repeats)
+    prof = best(lambda: df.fair.profile(**kw), repeats)
+    print(f"labels only   rows={rows:.0e}  group_stats {plain:.3f} s  profile {prof:.3f} s  "
+          f"ratio {prof / plain:.2f}")  # fmt: skip
+    scored = best(lambda: pf.group_stats(lf, **kw, y_prob="score").collect(), repeats)
+    prof_s = best(lambda: df.fair.profile(**kw, y_prob="score"), repeats)
+    spec = pf.ReportSpec.of(**kw, y_prob="score")
+    report_red = best(lambda: pl.collect_all(pf.report_reductions(lf, spec, shared=True)), repeats)
+    print(f"with a score  rows={rows:.0e}  group_stats(+score sums) {scored:.3f} s  "
+          f"profile {prof_s:.3f} s  ratio {prof_s / scored:.2f}; report reductions "
+          f"(exact ROC) {report_red:.3f} s  ratio {prof_s / report_red:.2f}")  # fmt: skip
+
+
+def merging(days: int, repeats: int) -> None:
+    kw: dict[str, Any] = {
+        "y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g", "by": "model"
+    }  # fmt: skip
+    daily = [make(200_000, 50, models=100, seed=d).fair.profile(**kw) for d in range(4)]
+    profiles = [daily[d % 4] for d in range(days)]
+    assert daily[0].tables["stats"].height == 100 * 50
+    merge = best(lambda: pf.merge_profiles(profiles), repeats)
+    merged = pf.merge_profiles(profiles)
+    derive = best(lambda: merged.report(), repeats)
+    both = best(lambda: pf.merge_profiles(profiles).report(), repeats)
+    print(f"merge {days} profiles of 100 models x 50 groups: merge {merge:.3f} s, report "
+          f"{derive:.3f} s, together {both:.3f} s")  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        for d, p in enumerate(profiles):
+            p.write_parquet(Path(tmp) / f"day{d:03d}.parquet")
+        read = best(lambda: pf.read_profile(str(Path(tmp) / "day*.parquet")), repeats)
+    print(f"read_profile of {days} files (glob, merged): {read:.3f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", type=float, default=1e7)
+    parser.add_argument("--days", type=int, default=365)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    profiling(int(args.rows), args.repeats)
+    merging(args.days, args.repeats)
+
+
+if __name__ == "__main__":
+    main()

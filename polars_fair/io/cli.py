@@ -1,0 +1,763 @@
+"""The ``polars-fair`` command line (also ``python -m polars_fair``).
+
+``polars-fair audit PATH... --y-true COL --y-pred COL_OR_SQL --sensitive-features COL``
+reads CSV, Parquet, NDJSON or Arrow IPC files lazily (globs and several files),
+streams them through the report's reductions and prints the report as a table,
+JSON, Markdown or HTML. Release gates: ``--fail-on-verdict unfair`` (exit status 1
+when any criterion's verdict is unfair, or, with ``--slices race,sex,age_cat``, when a
+slice of those attributes differs significantly from the rest) and ``--fail-on
+"CRITERION OP NUMBER"`` (exit status 1 when the condition holds; one-sided, so a
+ratio above its band passes ``"disparate_impact_ratio < 0.8"``, with a warning).
+``--fail-on-slices`` gates on the slices alone. Exit status 2 means the command
+could not run (usage or input error), with a message that says what went wrong and
+how to fix it. ``polars-fair audit --example compas`` audits the bundled COMPAS
+example. Warnings print as ``polars-fair: warning: ...`` lines.
+
+With several files and a terminal on stderr, each file is reduced on its own, with
+a progress bar, and the reductions (additive) are summed before the report is
+derived.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import glob
+import math
+import sys
+import time
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import polars as pl
+
+from polars_fair.exceptions import (
+    EmptyDataError,
+    FairError,
+    IdentifierWarning,
+    InvalidParameterError,
+)
+from polars_fair.io.sources import (
+    INFER_SCHEMA_LENGTH,
+    check_path,
+    file_schema,
+    read_error,
+    scan_file,
+)
+from polars_fair.metrics._rates import SCORE_RATES
+from polars_fair.metrics._registry import CRITERIA, DEFAULT_SUMMARY
+from polars_fair.namespace._report import (
+    ReportSpec,
+    derive_report,
+    report_reductions,
+    sum_reductions,
+)
+from polars_fair.report import (
+    GATE_VERDICTS,
+    Condition,
+    FairnessReport,
+    parse_condition,
+)
+
+__all__ = ["main"]
+
+#: Exit statuses.
+OK, FAILED, USAGE = 0, 1, 2
+
+_COMPAS = {"y_true": "two_year_recid", "y_pred": "decile_score >= 5", "sensitive": "race"}
+
+
+class UsageError(Exception):
+    """A problem with the command line or its input (exit status 2)."""
+
+
+# ---- arguments --------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="polars-fair",
+        description="Fairness audits of model predictions, as lazy Polars queries.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    audit = sub.add_parser(
+        "audit",
+        help="audit predictions and report rates, disparities and verdicts",
+        description=(
+            "Audit predictions in CSV, Parquet, NDJSON or Arrow IPC files. Exit status: "
+            "0 done, 1 a gate fails (--fail-on, --fail-on-verdict), 2 usage or input error."
+        ),
+    )
+    audit.add_argument("paths", nargs="*", metavar="PATH", help="files or globs (quote globs)")
+    audit.add_argument(
+        "--example", choices=["compas"],
+        help="audit a bundled example instead: COMPAS, African-American against Caucasian "
+        "defendants, y_pred = decile_score >= 5",
+    )  # fmt: skip
+    audit.add_argument(
+        "--y-true", help="column of true labels, or a SQL expression over the columns"
+    )
+    audit.add_argument(
+        "--y-pred",
+        help='column of predicted labels, or a SQL expression such as "decile_score >= 5"',
+    )
+    audit.add_argument(
+        "--y-prob", help="column (or SQL expression) of scores in [0, 1] (calibration, ROC)"
+    )
+    audit.add_argument("--threshold", type=float, help="predict positive when y-prob >= this")
+    audit.add_argument(
+        "--sensitive-features",
+        help="column(s) or SQL expression(s) defining the groups, comma-separated",
+    )
+    audit.add_argument(
+        "--sensitive-feature", action="append", default=[], metavar="COL_OR_SQL",
+        help="one column or SQL expression defining the groups (repeatable; for names "
+        "or expressions holding commas)",
+    )  # fmt: skip
+    audit.add_argument("--by", help="batch key column(s), comma-separated (models, slices)")
+    audit.add_argument(
+        "--reference-group", help="reference group value (comma-separated for several features)"
+    )
+    audit.add_argument("--sample-weight", help="column of non-negative weights")
+    audit.add_argument("--pos-label", help="the positive label value (default 1)")
+    audit.add_argument(
+        "--pos-label-pred",
+        help="the positive value of the predicted labels (default: --pos-label)",
+    )
+    audit.add_argument(
+        "--format", choices=["table", "json", "markdown", "html"], default="table",
+        help="output format (default: table)",
+    )  # fmt: skip
+    audit.add_argument("--output", "-o", help="write the report to this file instead of stdout")
+    audit.add_argument(
+        "--fail-on", action="append", default=[], metavar="EXPR",
+        help='exit 1 when a condition holds, e.g. "disparate_impact_ratio < 0.8" (one-sided; '
+        "repeatable; any criterion, added to the summary when missing)",
+    )  # fmt: skip
+    audit.add_argument(
+        "--fail-on-verdict", metavar="VERDICTS",
+        help="exit 1 when a criterion's verdict is one of these, comma-separated: "
+        "unfair, inconclusive, undefined (e.g. unfair,inconclusive)",
+    )  # fmt: skip
+    audit.add_argument(
+        "--allow-undefined", action="store_true",
+        help="let a --fail-on condition on an undefined value pass (default: it fails)",
+    )  # fmt: skip
+    audit.add_argument(
+        "--criteria", help="the summary's criteria, comma-separated (default: a standard set)"
+    )
+    audit.add_argument(
+        "--verdict-rule", choices=["interval", "point"], default="interval",
+        help="judge the interval (default) or the point value against the fair band",
+    )  # fmt: skip
+    audit.add_argument(
+        "--frequency-weights", action="store_true",
+        help="read --sample-weight as row counts (default: sampling weights, Kish "
+        "effective sizes)",
+    )  # fmt: skip
+    audit.add_argument(
+        "--min-group-size", type=float, default=30,
+        help="groups below this many (effective) rows are left out of the criteria "
+        "(default 30; 0 keeps every group)",
+    )  # fmt: skip
+    audit.add_argument("--no-progress", action="store_true", help="no progress bar")
+    audit.add_argument(
+        "--slices", metavar="COLS",
+        help="slice discovery over these attributes, comma-separated (e.g. race,sex,age_cat)",
+    )  # fmt: skip
+    audit.add_argument(
+        "--max-depth", type=int, default=2, help="attributes per slice at most (default 2)"
+    )
+    audit.add_argument(
+        "--slice-metric", default="false_positive_rate",
+        help="rate the slices are compared on (default false_positive_rate)",
+    )  # fmt: skip
+    audit.add_argument(
+        "--fail-on-slices", action="store_true",
+        help="exit 1 when a slice differs significantly from the rest (needs --slices)",
+    )  # fmt: skip
+    audit.add_argument(
+        "--max-rows", type=int, default=50, metavar="N",
+        help="table, markdown and html: show at most N groups per table, the largest "
+        "(default 50; 0 shows all); json always has every row",
+    )  # fmt: skip
+    audit.add_argument(
+        "--null-values", metavar="VALUES",
+        help='CSV: values read as missing, comma-separated (e.g. "N/A,NA"); rows with a '
+        "missing label or prediction are excluded and counted",
+    )  # fmt: skip
+    audit.add_argument(
+        "--infer-schema-length", type=int, metavar="ROWS",
+        help=f"CSV: rows used to infer column types (default {INFER_SCHEMA_LENGTH}; 0: all rows)",
+    )  # fmt: skip
+    from polars_fair.io.cli_profile import add_commands  # profile, compare, audit --profile
+
+    add_commands(sub, audit)
+    return parser
+
+
+def _names(value: str | None) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else []
+
+
+# ---- input ------------------------------------------------------------------------
+
+
+def _files(patterns: Sequence[str]) -> list[Path]:
+    files: list[Path] = []
+    for pattern in patterns:
+        matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+        if not matches:
+            msg = f"no file matches {pattern!r}\nHint: check the path, and quote globs"
+            raise UsageError(msg)
+        files += [check_path(match) for match in matches]
+    return files
+
+
+def _csv_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The CSV reading options given on the command line."""
+    length = args.infer_schema_length
+    if length is not None and length < 0:
+        msg = f"--infer-schema-length must be >= 0, got {length}\nHint: 0 reads every row"
+        raise UsageError(msg)
+    return {
+        "null_values": _names(args.null_values) or None,
+        "infer_schema_length": INFER_SCHEMA_LENGTH if length is None else (length or None),
+    }
+
+
+def _needed(spec: ReportSpec, schema: pl.Schema | None = None) -> list[str]:
+    """The columns an audit reads (those of columns given as SQL expressions included).
+
+    A sensitive feature that is not a column of `schema` (the files' own) is a SQL
+    expression (see :func:`_sensitive`): the columns it reads are needed.
+    """
+    needed: list[str] = []
+    for value in (spec.y_true, spec.y_pred, spec.y_prob, spec.sample_weight):
+        if isinstance(value, pl.Expr):
+            needed += value.meta.root_names()
+        elif value is not None:
+            needed.append(value)
+    for name in spec.sensitive_features:
+        if schema is None or name in schema:
+            needed.append(name)
+        else:
+            needed += pl.sql_expr(name).meta.root_names()
+    needed += [*spec.by, *(spec.slices or ())]
+    return list(dict.fromkeys(needed))
+
+
+def _check_schemas(files: Sequence[Path], schemas: Sequence[pl.Schema], needed: list[str]) -> None:
+    """Every file holds every column the audit reads (schemas only: nothing is read)."""
+    for file, schema in zip(files, schemas, strict=True):
+        missing = [c for c in needed if c not in schema]
+        if missing:
+            msg = (
+                f"{str(file)!r} has no column {missing[0]!r} (the audit reads {needed})\n"
+                f"Hint: its columns are {list(schema.names())}; leave the file out, or give "
+                "files that share the columns"
+            )
+            raise UsageError(msg)
+
+
+def _check_output(output: str | None) -> None:
+    """`--output` can be written (checked before the audit runs)."""
+    if output is None:
+        return
+    path = Path(output)
+    if path.is_dir():
+        msg = f"--output {output!r} is a directory\nHint: give a file name, e.g. {str(path / 'report.html')!r}"
+        raise UsageError(msg)
+    if not path.parent.is_dir():
+        msg = (
+            f"--output {output!r}: the directory {str(path.parent)!r} does not exist\n"
+            f"Hint: create it first (mkdir -p {str(path.parent)!r}) or write elsewhere"
+        )
+        raise UsageError(msg)
+
+
+def _convert(value: str, dtype: pl.DataType) -> Any:
+    """A command-line value as the type of the column it is compared with."""
+    if dtype.is_integer():
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    if dtype.is_float():
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    if dtype == pl.Boolean and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    try:  # ISO dates and datetimes, read in the column's time zone
+        if isinstance(dtype, pl.Datetime):
+            unit, zone = dtype.time_unit, dtype.time_zone
+            return pl.Series([value]).str.to_datetime(time_unit=unit, time_zone=zone).item()
+        if dtype == pl.Date:
+            return pl.Series([value]).str.to_date().item()
+    except pl.exceptions.PolarsError:
+        pass
+    return value
+
+
+def _column_or_sql(text: str, schema: pl.Schema, flag: str) -> str | pl.Expr:
+    if text in schema:
+        return text
+    if text.isidentifier():  # a plain name: a column that is not there
+        msg = f"{flag} column {text!r} not found\nHint: columns are {list(schema.names())}"
+        raise UsageError(msg)
+    try:
+        expr = pl.sql_expr(text)
+        assert isinstance(expr, pl.Expr)
+        pl.LazyFrame(schema=schema).select(expr).collect_schema()
+    except Exception as exc:  # noqa: BLE001 - any parse or resolution error is a usage error
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        msg = (
+            f"{flag} {text!r} is neither a column nor a valid SQL expression over the columns "
+            f"({first})\nHint: columns are {list(schema.names())}; e.g. "
+            f'{flag} "decile_score >= 5"'
+        )
+        raise UsageError(msg) from exc
+    return expr
+
+
+def _dtype(column: str | pl.Expr, schema: pl.Schema) -> pl.DataType:
+    if isinstance(column, str):
+        return schema[column]
+    return pl.LazyFrame(schema=schema).select(column.alias("__pf_x")).collect_schema()["__pf_x"]
+
+
+def _sensitive(
+    args: argparse.Namespace, frames: list[pl.LazyFrame], schema: pl.Schema
+) -> tuple[list[str], list[pl.LazyFrame], pl.Schema]:
+    """The group columns; SQL expressions become columns named by their text."""
+    extra = getattr(args, "sensitive_feature", None) or []
+    given = _names(args.sensitive_features) + [v for v in extra if v.strip()]
+    if not given and args.example:
+        given = [_COMPAS["sensitive"]]
+    added = []
+    for text in given:
+        expr = _column_or_sql(text, schema, "--sensitive-features")
+        if isinstance(expr, pl.Expr):
+            added.append(expr.alias(text))
+    if added:
+        frames = [f.with_columns(added) for f in frames]
+        schema = frames[0].collect_schema()
+    return given, frames, schema
+
+
+def _criteria(
+    args: argparse.Namespace, conditions: Sequence[Condition], scored: bool
+) -> list[str] | None:
+    """The summary's criteria: --criteria (or the default set) plus every gated one."""
+    chosen = _names(getattr(args, "criteria", None))
+    for name in chosen:
+        if name not in CRITERIA:
+            msg = f"--criteria: unknown criterion {name!r}\nHint: one of {sorted(CRITERIA)}"
+            raise UsageError(msg)
+    gated = [c.name for c in conditions]
+    if not chosen and all(g in DEFAULT_SUMMARY for g in gated):
+        return None  # the summary's own default
+    base = chosen or [*DEFAULT_SUMMARY, *(f"{r}_difference" for r in SCORE_RATES if scored)]
+    return base + [g for g in dict.fromkeys(gated) if g not in base]
+
+
+def _params(
+    args: argparse.Namespace,
+    schema: pl.Schema,
+    sensitive: list[str] | None = None,
+    conditions: Sequence[Condition] = (),
+) -> ReportSpec:
+    if sensitive is None:  # the profile commands: columns only
+        sensitive = _names(args.sensitive_features) or (
+            [_COMPAS["sensitive"]] if args.example else []
+        )
+    y_true_text = args.y_true or (_COMPAS["y_true"] if args.example else None)
+    if y_true_text is None or not sensitive:
+        missing = [
+            f for f, v in (("--y-true", y_true_text), ("--sensitive-features", sensitive)) if not v
+        ]
+        msg = (
+            f"missing {' and '.join(missing)}\nHint: e.g. --y-true label --sensitive-features race"
+        )
+        raise UsageError(msg)
+    if args.y_pred is not None and args.threshold is not None:
+        msg = "--threshold thresholds --y-prob; it cannot be combined with --y-pred\nHint: drop one"
+        raise UsageError(msg)
+    if args.threshold is not None and args.y_prob is None:
+        msg = "--threshold needs --y-prob\nHint: e.g. --y-prob score --threshold 0.5"
+        raise UsageError(msg)
+    y_true = _column_or_sql(y_true_text, schema, "--y-true")
+    y_prob = None if args.y_prob is None else _column_or_sql(args.y_prob, schema, "--y-prob")
+    if args.y_pred is not None:
+        y_pred: str | pl.Expr = _column_or_sql(args.y_pred, schema, "--y-pred")
+    elif args.threshold is not None:
+        if not 0 <= args.threshold <= 1 or math.isnan(args.threshold):
+            msg = f"--threshold must be in [0, 1], got {args.threshold}\nHint: e.g. --threshold 0.5"
+            raise UsageError(msg)
+        score = pl.col(y_prob) if isinstance(y_prob, str) else y_prob
+        assert score is not None
+        y_pred = score >= args.threshold
+    elif args.example:
+        y_pred = _column_or_sql(_COMPAS["y_pred"], schema, "--y-pred")
+    else:
+        msg = "missing the predictions\nHint: --y-pred COL_OR_SQL, or --y-prob COL --threshold T"
+        raise UsageError(msg)
+    if args.sample_weight is not None and args.sample_weight not in schema:
+        msg = (
+            f"--sample-weight column {args.sample_weight!r} not found\nHint: columns are "
+            f"{list(schema.names())}"
+        )
+        raise UsageError(msg)
+    for col in [*_names(args.by), *_names(args.slices)]:
+        if col not in schema:
+            msg = f"column {col!r} not found\nHint: columns are {list(schema.names())}"
+            raise UsageError(msg)
+    reference: Any = None
+    if args.reference_group is not None:
+        values = [v.strip() for v in args.reference_group.split(",")]
+        if len(values) != len(sensitive):
+            msg = (
+                f"--reference-group {args.reference_group!r} gives {len(values)} value(s) for "
+                f"{len(sensitive)} sensitive feature(s)\nHint: one value per feature, comma-separated"
+            )
+            raise UsageError(msg)
+        converted = [_convert(v, schema[c]) for v, c in zip(values, sensitive, strict=True)]
+        reference = converted[0] if len(converted) == 1 else tuple(converted)
+    pos_label: Any = 1
+    if args.pos_label is not None:
+        pos_label = _convert(args.pos_label, _dtype(y_true, schema))
+    pos_label_pred = getattr(args, "pos_label_pred", None)
+    if pos_label_pred is not None:
+        # the predicted labels' own positive value: a boolean prediction
+        value = _convert(pos_label_pred, _dtype(y_pred, schema))
+        y_pred = (pl.col(y_pred) if isinstance(y_pred, str) else y_pred) == value
+    if _dtype(y_pred, schema) == pl.Boolean and not (
+        pos_label is True or (not isinstance(pos_label, (str, float)) and pos_label == 1)
+    ):
+        # a boolean prediction (a rule, or --pos-label-pred) beside labels with another
+        # positive value: the labels become booleans too (y_true == --pos-label; every
+        # other value of y_true is negative, as in scikit-learn's pos_label)
+        truth = pl.col(y_true) if isinstance(y_true, str) else y_true
+        y_true = truth == pos_label
+        pos_label = 1
+    return ReportSpec.of(
+        y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive,
+        by=_names(args.by), sample_weight=args.sample_weight, pos_label=pos_label,
+        reference_group=reference, min_group_size=args.min_group_size,
+        slices=_names(args.slices) or None, max_depth=args.max_depth,
+        slice_metric=args.slice_metric,
+        criteria=_criteria(args, conditions, y_prob is not None),
+        verdict_rule=getattr(args, "verdict_rule", "interval"),
+        frequency_weights=bool(getattr(args, "frequency_weights", False)),
+    )  # fmt: skip
+
+
+# ---- the report ---------------------------------------------------------------------
+
+
+class _Progress:
+    """A one-line progress bar on a terminal; silent otherwise."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total, self.stream, self.enabled = total, stream, enabled
+        self.start = time.perf_counter()
+
+    def update(self, done: int, label: str) -> None:
+        if not self.enabled:
+            return
+        width = 30
+        filled = int(width * done / self.total)
+        elapsed = time.perf_counter() - self.start
+        bar = "#" * filled + "." * (width - filled)
+        self.stream.write(
+            f"\r[{bar}] {done}/{self.total} files  {elapsed:6.1f} s  {label[:40]:<40}"
+        )
+        self.stream.flush()
+        if done == self.total:
+            self.stream.write("\n")
+
+
+def _report(frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool) -> FairnessReport:
+    combined = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
+    schema = combined.collect_schema()
+    if len(frames) == 1 or not progress:
+        tables = pl.collect_all(report_reductions(combined, spec), engine="streaming")
+        return derive_report(spec, tables, schema)
+    # file by file: the reductions are additive, so sum them
+    bar = _Progress(len(frames), sys.stderr, enabled=True)
+    merged: list[pl.DataFrame] | None = None
+    for i, frame in enumerate(frames, start=1):
+        parts = pl.collect_all(report_reductions(frame, spec), engine="streaming")
+        merged = parts if merged is None else sum_reductions(merged, parts)
+        bar.update(i, f"file {i}")
+    assert merged is not None
+    return derive_report(spec, merged, schema)
+
+
+def _render(report: FairnessReport, fmt: str, max_rows: int | None) -> str:
+    if fmt == "json":
+        return report.to_json()
+    if fmt == "markdown":
+        return report.to_markdown(max_rows=max_rows)
+    if fmt == "html":
+        return report.to_html(max_rows=max_rows)
+    return report.to_text(max_rows=max_rows)
+
+
+def _conditions(conditions: Sequence[str]) -> list[Condition]:
+    """Parse the --fail-on conditions (before the audit runs)."""
+    parsed = []
+    for text in conditions:
+        try:
+            cond = parse_condition(text)
+        except InvalidParameterError as exc:
+            message = str(exc).replace("\n\nHint:", "\nHint:")
+            msg = f"--fail-on: {message}"
+            raise UsageError(msg) from None
+        if cond.name not in CRITERIA:
+            msg = (
+                f"--fail-on {text!r}: unknown criterion {cond.name!r}\nHint: one of "
+                f"{sorted(CRITERIA)}"
+            )
+            raise UsageError(msg)
+        parsed.append(cond)
+    return parsed
+
+
+def _gate(
+    report: FairnessReport,
+    args: argparse.Namespace,
+    verdicts: Sequence[str],
+    conditions: Sequence[Condition],
+) -> list[str]:
+    """The gates that fail: verdicts and conditions, and significant slices.
+
+    Significant slices fail with ``--fail-on-verdict unfair`` (a significant slice is an
+    unfair verdict on a subgroup) and with ``--fail-on-slices`` (the slices alone).
+    """
+    crossed = report.failures(
+        verdicts=verdicts, conditions=conditions,
+        allow_undefined=bool(getattr(args, "allow_undefined", False)),
+    )  # fmt: skip
+    if getattr(args, "fail_on_slices", False) or "unfair" in verdicts:
+        crossed += report.slice_failures()
+    return crossed
+
+
+def _verdicts(text: str | None) -> list[str]:
+    wanted = _names(text)
+    bad = [v for v in wanted if v not in GATE_VERDICTS]
+    if bad:
+        msg = (
+            f"--fail-on-verdict: unknown verdict(s) {bad}\nHint: comma-separated, among "
+            f"{', '.join(GATE_VERDICTS)} (e.g. --fail-on-verdict unfair,inconclusive)"
+        )
+        raise UsageError(msg)
+    return wanted
+
+
+def _open(args: argparse.Namespace) -> tuple[list[Path], list[pl.LazyFrame], list[pl.Schema]]:
+    """The files given, their scans and their schemas (read without a pass over the data).
+
+    A file with a header and no rows is left out with a note when others have rows.
+    """
+    files = _files(args.paths)
+    options = _csv_options(args)
+    kept: list[Path] = []
+    schemas: list[pl.Schema] = []
+    empty: list[EmptyDataError] = []
+    for file in files:
+        try:
+            schemas.append(file_schema(file, **options))
+        except EmptyDataError as exc:
+            if len(files) == 1:
+                raise
+            empty.append(exc)
+            continue
+        kept.append(file)
+    if not kept:
+        msg = f"every file is empty ({len(files)} given)\nHint: check the paths"
+        raise UsageError(msg)
+    for skipped in empty:
+        note = str(skipped).split("\n")[0]
+        print(f"polars-fair: note: left out {note}", file=sys.stderr)
+    return kept, [scan_file(f, **options) for f in kept], schemas
+
+
+def _kind(dtype: pl.DataType) -> str:
+    if dtype.is_numeric():
+        return "number"
+    if dtype == pl.Boolean:
+        return "boolean"
+    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum):
+        return "text"
+    return str(dtype)
+
+
+def _check_kinds(files: Sequence[Path], schemas: Sequence[pl.Schema], needed: list[str]) -> None:
+    """A column read from several files holds the same kind of values in each."""
+    for col in needed:
+        first = _kind(schemas[0][col])
+        for file, schema in zip(files[1:], schemas[1:], strict=True):
+            if _kind(schema[col]) != first:
+                msg = (
+                    f"column {col!r} holds {_kind(schema[col])} values ({schema[col]}) in "
+                    f"{str(file)!r} but {first} values ({schemas[0][col]}) in "
+                    f"{str(files[0])!r}\nHint: write the files with the same column types; "
+                    "for CSV, --null-values or --infer-schema-length may settle it"
+                )
+                raise UsageError(msg)
+
+
+def _culprit(
+    files: Sequence[Path], frames: Sequence[pl.LazyFrame], spec: ReportSpec
+) -> tuple[Path, BaseException] | None:
+    """The first file whose reductions fail on their own, and its error (error path only)."""
+    for file, frame in zip(files, frames, strict=True):
+        try:
+            pl.collect_all(report_reductions(frame, spec), engine="streaming")
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            return file, exc
+    return None
+
+
+def _read(
+    files: Sequence[Path], frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool
+) -> FairnessReport:
+    """The report of the files; an error raised while reading them names the file."""
+    try:
+        return _report(frames, spec, progress)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        if not files:
+            raise
+        found = (files[0], exc) if len(files) == 1 else _culprit(files, frames, spec)
+        if found is None:
+            raise
+        raise read_error(*found) from exc
+
+
+def _audit(args: argparse.Namespace) -> int:
+    if args.profile:
+        from polars_fair.io.cli_profile import audit_profile
+
+        return audit_profile(args)
+    if args.example and args.paths:
+        msg = "give either PATH... or --example, not both\nHint: drop the paths to run the example"
+        raise UsageError(msg)
+    if args.max_rows < 0:
+        msg = f"--max-rows must be >= 0, got {args.max_rows}\nHint: 0 shows every row"
+        raise UsageError(msg)
+    _check_output(args.output)
+    files: list[Path] = []
+    if args.example:
+        from polars_fair.io.datasets import scan_compas
+
+        # ProPublica's comparison: African-American against Caucasian defendants
+        compared = pl.col("race").is_in(["African-American", "Caucasian"])
+        frames = [scan_compas().filter(compared)]
+        schemas = [frames[0].collect_schema()]
+        if (
+            args.reference_group is None
+            and args.sensitive_features is None
+            and not args.sensitive_feature
+        ):
+            args.reference_group = "Caucasian"
+    elif args.paths:
+        files, frames, schemas = _open(args)
+    else:
+        msg = "nothing to audit\nHint: give PATH... or --example compas"
+        raise UsageError(msg)
+    conditions = _conditions(args.fail_on)
+    verdicts = _verdicts(args.fail_on_verdict)
+    if args.fail_on_slices and not args.slices:
+        msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
+        raise UsageError(msg)
+    sensitive, frames, schema = _sensitive(args, frames, schemas[0])
+    spec = _params(args, schema, sensitive, conditions)
+    if files:
+        needed = _needed(spec, schemas[0])
+        _check_schemas(files, schemas, needed)
+        _check_kinds(files, schemas, needed)
+    # file by file needs fixed bins; slices bin numeric attributes over all the rows
+    progress = not args.no_progress and sys.stderr.isatty() and not args.slices
+    report = _read(files, frames, spec, progress)
+    shown = dict(report.params)
+    for key, flag in (("y_true", args.y_true), ("y_pred", args.y_pred), ("y_prob", args.y_prob)):
+        if flag is not None:  # show a column or expression as it was given
+            shown[key] = flag
+    if args.y_pred is None and args.example:
+        shown["y_pred"] = _COMPAS["y_pred"]
+    if args.threshold is not None:
+        shown["y_pred"] = f"{args.y_prob} >= {args.threshold}"
+    report = dataclasses.replace(report, params=shown)
+    text = _render(report, args.format, args.max_rows or None)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    for line in report.one_sided_misses(conditions):
+        warnings.warn(line, UserWarning, stacklevel=1)
+    crossed = _gate(report, args, verdicts, conditions)
+    for line in crossed:
+        print(f"polars-fair: fail-on: {line}", file=sys.stderr)
+    return FAILED if crossed else OK
+
+
+def _print_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
+    """Each distinct warning once, as a ``polars-fair: warning: ...`` line."""
+    seen: set[str] = set()
+    for w in caught:
+        text = " ".join(str(w.message).split())
+        if text not in seen:
+            seen.add(text)
+            print(f"polars-fair: warning: {text}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """
+    Run the command line and return its exit status.
+
+    Parameters
+    ----------
+    argv
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 when the audit ran and every gate passes, 1 when a gate fails
+        (``--fail-on`` or ``--fail-on-verdict``; an undefined gated value fails
+        unless ``--allow-undefined``), 2 for usage and input errors (argparse's own
+        errors also exit with 2).
+
+    Examples
+    --------
+    >>> from polars_fair.io.cli import main
+    >>> main(["audit", "--example", "compas", "--format", "json", "--output", "/dev/null"])
+    0
+    """
+    args = _parser().parse_args(argv)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        try:
+            if args.command != "audit":
+                from polars_fair.io.cli_profile import run
+
+                status = run(args)
+            else:
+                status = _audit(args)
+        except (UsageError, FairError, pl.exceptions.PolarsError, OSError) as exc:
+            message = str(exc).strip().replace("\n\nHint:", "\nHint:")
+            print(f"polars-fair: error: {message}", file=sys.stderr)
+            status = USAGE
+    caught.sort(key=lambda w: not issubclass(w.category, IdentifierWarning))  # the cause first
+    _print_warnings(caught)  # the library's warnings, as the program's own lines
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

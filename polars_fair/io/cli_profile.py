@@ -1,0 +1,270 @@
+"""The profile commands of ``polars-fair``: ``profile``, ``audit --profile`` and ``compare``.
+
+* ``polars-fair profile FILES... -o profile.parquet --y-true ... --y-pred ...
+  --sensitive-features ... [--by ...]`` reduces each file once (a progress bar over
+  the files on a terminal) and writes the sum of their profiles;
+* ``polars-fair audit --profile 'profiles/*.parquet'`` audits merged profiles
+  without reading rows (every audit option that acts on the derivation applies);
+* ``polars-fair compare BASELINE CANDIDATE [--fail-on-worse]`` compares the
+  criteria of two sides, each a profile (file or glob) or data files profiled with
+  the column options; exit status 1 with ``--fail-on-worse`` when a criterion got
+  significantly worse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from polars_fair.io import cli
+from polars_fair.io.sources import scan_file
+from polars_fair.namespace._profile import (
+    META_KEY,
+    FairnessProfile,
+    merge_profiles,
+    profile,
+    read_profile,
+)
+
+__all__ = ["add_commands", "audit_profile", "run"]
+
+_COLUMN_FLAGS = (
+    "y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "by", "sample_weight",
+    "pos_label",
+)  # fmt: skip
+
+
+def _column_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--y-true", help="column of true labels")
+    parser.add_argument("--y-pred", help='column of predicted labels, or SQL ("score >= 0.5")')
+    parser.add_argument("--y-prob", help="column of scores in [0, 1] (calibration, ROC)")
+    parser.add_argument("--threshold", type=float, help="predict positive when y-prob >= this")
+    parser.add_argument("--sensitive-features", help="column(s) defining the groups")
+    parser.add_argument("--by", help="batch key column(s), comma-separated (models, windows)")
+    parser.add_argument("--sample-weight", help="column of non-negative weights")
+    parser.add_argument("--pos-label", help="the positive label value (default 1)")
+    parser.add_argument(
+        "--score-bins", type=int, default=1000, help="score histogram bins (default 1000)"
+    )
+    parser.add_argument(
+        "--exact-scores", action="store_true", help="keep exact per-score ROC tables"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
+    """Add ``profile`` and ``compare`` to the subcommands, and ``--profile`` to ``audit``."""
+    audit.add_argument(
+        "--profile", action="append", default=[], metavar="PROFILE",
+        help="audit saved profile(s) instead of data: files or quoted globs, merged",
+    )  # fmt: skip
+    prof = sub.add_parser(
+        "profile",
+        help="reduce data files once to a mergeable fairness profile (Parquet)",
+        description="Reduce each file once and write the sum of their profiles. Exit status: "
+        "0 done, 2 usage or input error.",
+    )
+    prof.add_argument("paths", nargs="+", metavar="PATH", help="data files or quoted globs")
+    prof.add_argument("--output", "-o", required=True, help="the profile file to write")
+    _column_options(prof)
+    cmp = sub.add_parser(
+        "compare",
+        help="compare a candidate's criteria with a baseline's (release gate)",
+        description="Each side is a profile (file or quoted glob) or data files profiled with "
+        "the column options. Exit status: 0 done, 1 --fail-on-worse and a criterion got "
+        "significantly worse, 2 usage or input error.",
+    )
+    cmp.add_argument("baseline", metavar="BASELINE", help="profile(s) or data files (glob)")
+    cmp.add_argument("candidate", metavar="CANDIDATE", help="profile(s) or data files (glob)")
+    _column_options(cmp)
+    cmp.add_argument("--reference-group", help="reference group value (comma-separated)")
+    cmp.add_argument("--min-group-size", type=float, default=30, help="(default 30)")
+    cmp.add_argument(
+        "--tolerance", type=float, default=0.02,
+        help="changes of the distance to the ideal within this are no change (default 0.02)",
+    )  # fmt: skip
+    cmp.add_argument("--format", choices=["table", "json", "markdown"], default="table")
+    cmp.add_argument("--output", "-o", help="write the comparison to this file")
+    cmp.add_argument(
+        "--fail-on-worse", action="store_true",
+        help="exit 1 when a criterion got significantly worse",
+    )  # fmt: skip
+
+
+# ---- sides -----------------------------------------------------------------------------
+
+
+def _is_profile(path: Path) -> bool:
+    if path.suffix.lower() != ".parquet":
+        return False
+    try:
+        return META_KEY in pl.read_parquet_metadata(path)
+    except (OSError, pl.exceptions.PolarsError):
+        return False
+
+
+def _expand(pattern: str) -> list[Path]:
+    matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+    if not matches:
+        msg = f"no file matches {pattern!r}\nHint: check the path, and quote globs"
+        raise cli.UsageError(msg)
+    return [Path(m) for m in matches]
+
+
+def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessProfile:
+    """Profile data files one by one (additive), with a progress bar on a terminal."""
+    files = cli._files(patterns)
+    frames = [scan_file(p) for p in files]
+    defaults = {
+        "example": None, "reference_group": None, "min_group_size": 30, "slices": None,
+        "max_depth": 2, "slice_metric": "false_positive_rate",
+    }  # fmt: skip
+    for name, default in defaults.items():
+        if not hasattr(args, name):
+            setattr(args, name, default)
+    spec = cli._params(args, frames[0].collect_schema())
+    kw = {k: getattr(spec, k) for k in ("y_true", "y_pred", "y_prob", "sample_weight",
+                                         "pos_label")}  # fmt: skip
+    kw["sensitive_features"] = list(spec.sensitive_features)
+    kw["by"] = list(spec.by) or None
+    progress = not args.no_progress and sys.stderr.isatty()
+    bar = cli._Progress(len(frames), sys.stderr, enabled=progress)
+    parts = []
+    for i, (path, frame) in enumerate(zip(files, frames, strict=True), start=1):
+        parts.append(
+            profile(frame, **kw, score_bins=args.score_bins, exact_scores=args.exact_scores)
+        )
+        bar.update(i, path.name)
+    return merge_profiles(parts)
+
+
+def _side(args: argparse.Namespace, pattern: str) -> FairnessProfile:
+    paths = _expand(pattern)
+    kinds = {_is_profile(p) for p in paths}
+    if kinds == {True}:
+        return read_profile([str(p) for p in paths])
+    if kinds == {False}:
+        return _profile_files(args, [pattern])
+    msg = f"{pattern!r} mixes profiles and data files\nHint: give one kind per side"
+    raise cli.UsageError(msg)
+
+
+def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
+    """Report options from the command line, with values typed like the profile's columns."""
+    options: dict[str, Any] = {"min_group_size": args.min_group_size}
+    for name in ("verdict_rule", "frequency_weights"):  # audit --profile's gate options
+        if getattr(args, name, None):
+            options[name] = getattr(args, name)
+    if args.reference_group is not None:
+        sensitive = prof.meta["spec"]["sensitive_features"]
+        values = [v.strip() for v in args.reference_group.split(",")]
+        if len(values) != len(sensitive):
+            msg = (
+                f"--reference-group {args.reference_group!r} gives {len(values)} value(s) for "
+                f"{len(sensitive)} sensitive feature(s)\nHint: one value per feature"
+            )
+            raise cli.UsageError(msg)
+        schema = prof.schema
+        typed = [cli._convert(v, schema[c]) for v, c in zip(values, sensitive, strict=True)]
+        options["reference_group"] = typed[0] if len(typed) == 1 else tuple(typed)
+    return options
+
+
+# ---- commands ---------------------------------------------------------------------------
+
+
+def audit_profile(args: argparse.Namespace) -> int:
+    """``audit --profile``: the report of merged profiles (no rows are read)."""
+    # slices need the finest crossing of their attributes, which a profile does not keep
+    flags = (*_COLUMN_FLAGS, "slices", "fail_on_slices")
+    given = [f"--{f.replace('_', '-')}" for f in flags if getattr(args, f, None)]
+    if args.paths or args.example or given:
+        extra = [
+            *given,
+            *(["PATH..."] if args.paths else []),
+            *(["--example"] * bool(args.example)),
+        ]
+        msg = (
+            f"{', '.join(extra)} cannot be combined with --profile: the profile fixes the data "
+            "and its columns\nHint: drop them, or audit the data instead"
+        )
+        raise cli.UsageError(msg)
+    conditions = cli._conditions(args.fail_on)
+    verdicts = cli._verdicts(args.fail_on_verdict)
+    prof = read_profile(args.profile)
+    options = _options(args, prof)
+    scored = prof.meta["spec"].get("y_prob") is not None
+    criteria = cli._criteria(args, conditions, scored)
+    if criteria is not None:
+        options["criteria"] = criteria
+    report = prof.report(**options)
+    text = cli._render(report, args.format, args.max_rows or None)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    for line in report.one_sided_misses(conditions):
+        warnings.warn(line, UserWarning, stacklevel=1)
+    crossed = cli._gate(report, args, verdicts, conditions)
+    for line in crossed:
+        print(f"polars-fair: fail-on: {line}", file=sys.stderr)
+    return cli.FAILED if crossed else cli.OK
+
+
+def _profile_command(args: argparse.Namespace) -> int:
+    if args.score_bins < 1:
+        msg = f"--score-bins must be a positive integer, got {args.score_bins}\nHint: e.g. 1000"
+        raise cli.UsageError(msg)
+    prof = _profile_files(args, args.paths)
+    prof.write_parquet(args.output)
+    print(f"polars-fair: wrote {prof!r} to {args.output}", file=sys.stderr)
+    return cli.OK
+
+
+def _compare_command(args: argparse.Namespace) -> int:
+    baseline = _side(args, args.baseline)
+    candidate = _side(args, args.candidate)
+    options = _options(args, candidate)
+    table = candidate.report(**options).compare(
+        baseline.report(**options), tolerance=args.tolerance
+    )
+    shown = table.select(
+        *candidate.by, "criterion", "baseline", "candidate", "change", "ci_low", "ci_high",
+        pl.col("verdict").cast(pl.String),
+    )  # fmt: skip
+    if args.format == "json":
+        text = shown.write_json()
+    elif args.format == "markdown":
+        with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_dataframe_shape=True, tbl_rows=-1,
+                       tbl_cols=-1, float_precision=4, tbl_hide_column_data_types=True):  # fmt: skip
+            text = str(shown)
+    else:
+        with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
+                       tbl_hide_dataframe_shape=True, fmt_str_lengths=60):  # fmt: skip
+            text = f"Candidate against baseline\n{shown}\n"
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    worse = table.filter(pl.col("verdict") == "worse")
+    for row in worse.iter_rows(named=True):
+        where = ", ".join(f"{k}={row[k]}" for k in candidate.by)
+        print(
+            f"polars-fair: worse: {row['criterion']} {row['baseline']:.4g} -> "
+            f"{row['candidate']:.4g}" + (f" ({where})" if where else ""),
+            file=sys.stderr,
+        )
+    return cli.FAILED if args.fail_on_worse and worse.height else cli.OK
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the ``profile`` or ``compare`` command (``audit --profile`` is in ``audit``)."""
+    if args.command == "profile":
+        return _profile_command(args)
+    return _compare_command(args)

@@ -1,0 +1,275 @@
+"""Reading prediction files lazily, by extension: CSV, Parquet, NDJSON, Arrow IPC.
+
+Every read of a file goes through this module, so every error names the file:
+:func:`scan_file` builds the lazy scan, :func:`file_schema` reads only the
+schema (and, for a CSV, the first row, to tell a header-only file from data),
+and :func:`read_error` turns any error raised while reading into a
+:class:`~polars_fair.exceptions.FileReadError` that names the file, says what
+was wrong and how to fix it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from polars_fair.exceptions import EmptyDataError, FileReadError, InvalidParameterError
+
+__all__ = ["INFER_SCHEMA_LENGTH", "READERS", "check_path", "file_schema", "read_error", "scan_file"]
+
+#: The lazy reader of each file extension.
+READERS: dict[str, Callable[..., pl.LazyFrame]] = {
+    ".csv": pl.scan_csv,
+    ".parquet": pl.scan_parquet,
+    ".pq": pl.scan_parquet,
+    ".ndjson": pl.scan_ndjson,
+    ".jsonl": pl.scan_ndjson,
+    ".arrow": pl.scan_ipc,
+    ".ipc": pl.scan_ipc,
+    ".feather": pl.scan_ipc,
+}
+#: Rows a CSV reader looks at to infer column types (Polars' default).
+INFER_SCHEMA_LENGTH = 100
+
+_PARSE = re.compile(
+    r"could not parse `(?P<value>.*?)` as dtype `(?P<dtype>[^`]+)` at column '(?P<column>[^']+)'"
+)
+
+
+def _csv_options(
+    null_values: Sequence[str] | None, infer_schema_length: int | None
+) -> dict[str, Any]:
+    options: dict[str, Any] = {"infer_schema_length": infer_schema_length}
+    if null_values:
+        options["null_values"] = list(null_values)
+    return options
+
+
+def scan_file(
+    path: str | Path,
+    *,
+    null_values: Sequence[str] | None = None,
+    infer_schema_length: int | None = INFER_SCHEMA_LENGTH,
+) -> pl.LazyFrame:
+    """
+    Lazily read one file of predictions, choosing the reader by its extension.
+
+    Parameters
+    ----------
+    path
+        A ``.csv``, ``.parquet``/``.pq``, ``.ndjson``/``.jsonl`` or
+        ``.arrow``/``.ipc``/``.feather`` file.
+    null_values
+        CSV only: values read as missing (e.g. ``["N/A", ""]``).
+    infer_schema_length
+        CSV only: rows used to infer the column types; None reads them all.
+
+    Returns
+    -------
+    LazyFrame
+        A scan of the file (nothing is read yet).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> from polars_fair.io.sources import scan_file
+    >>> path = Path(tempfile.mkdtemp()) / "preds.csv"
+    >>> pl.DataFrame({"g": ["a", "b"], "p": [1, 0]}).write_csv(path)
+    >>> scan_file(path).collect().shape
+    (2, 2)
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix not in READERS:
+        msg = (
+            f"cannot read {str(path)!r}: unknown extension {suffix!r}\n\nHint: use one of "
+            f"{', '.join(sorted(READERS))}"
+        )
+        raise InvalidParameterError(msg)
+    if suffix == ".csv":
+        return pl.scan_csv(path, **_csv_options(null_values, infer_schema_length))
+    return READERS[suffix](path)
+
+
+def read_error(path: str | Path, error: BaseException) -> FileReadError:
+    """
+    An error raised while reading `path`, as a :class:`FileReadError` naming the file.
+
+    A CSV value that does not parse as the type inferred from the first rows
+    (e.g. ``N/A`` in a column of integers) gets a message naming the column and
+    the value, with the fixes: read it as missing, or infer types from more rows.
+
+    Parameters
+    ----------
+    path
+        The file being read.
+    error
+        What reading it raised.
+
+    Returns
+    -------
+    FileReadError
+        The error to raise (``raise read_error(path, exc) from exc``).
+
+    Examples
+    --------
+    >>> from polars_fair.sources import read_error
+    >>> err = read_error("a.parquet", ValueError("parquet: File out of specification"))
+    >>> print(err)
+    cannot read 'a.parquet': parquet: File out of specification
+    <BLANKLINE>
+    Hint: check that the file is complete and in the format its extension says
+    """
+    name = str(path)
+    text = str(error).strip()
+    match = _PARSE.search(text)
+    if match is not None:
+        value, dtype, column = match.group("value", "dtype", "column")
+        msg = (
+            f"cannot read {name!r}: column {column!r} holds {value!r}, which does not parse as "
+            f"{dtype}, the type inferred from the column's first rows (the first "
+            f"{INFER_SCHEMA_LENGTH} unless told otherwise)\n\nHint: if {value!r} means "
+            f"missing, read it as null (command line: --null-values {value!r}; Python: "
+            f"scan_file(path, null_values=[{value!r}])): rows with a missing label or "
+            "prediction are then excluded and counted; or infer the types from every row "
+            "(--infer-schema-length 0; Python: infer_schema_length=None)"
+        )
+        return FileReadError(msg)
+    first = text.splitlines()[0] if text else type(error).__name__
+    msg = (
+        f"cannot read {name!r}: {first}\n\nHint: check that the file is complete and in the "
+        "format its extension says"
+    )
+    return FileReadError(msg)
+
+
+def _glob_hint(directory: Path) -> str:
+    """A glob over the readable files of `directory`, by its most common extension."""
+    counts: dict[str, int] = {}
+    for child in directory.iterdir():
+        suffix = child.suffix.lower()
+        if suffix in READERS and child.is_file():
+            counts[suffix] = counts.get(suffix, 0) + 1
+    suffix = max(sorted(counts), key=lambda s: counts[s]) if counts else ".parquet"
+    return str(directory / f"*{suffix}")
+
+
+def check_path(path: str | Path) -> Path:
+    """
+    `path` as a readable file of a known format, or an error that says why not.
+
+    Parameters
+    ----------
+    path
+        The path given.
+
+    Returns
+    -------
+    Path
+        The same path.
+
+    Raises
+    ------
+    FileReadError
+        The path does not exist, is a directory (the hint gives a glob over its
+        files), has an unknown extension or is empty (0 bytes).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from polars_fair.sources import check_path
+    >>> folder = tempfile.mkdtemp()
+    >>> check_path(folder)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.exceptions.FileReadError: ... is a directory, not a file...
+    """
+    file = Path(path)
+    if file.is_dir():
+        msg = (
+            f"{str(path)!r} is a directory, not a file\n\nHint: to read the files in it, "
+            f"give a glob (quoted), e.g. {_glob_hint(file)!r}"
+        )
+        raise FileReadError(msg)
+    if not file.is_file():
+        msg = f"file not found: {str(path)!r}\n\nHint: check the path"
+        raise FileReadError(msg)
+    if file.suffix.lower() not in READERS:
+        msg = (
+            f"cannot read {str(path)!r}: unknown extension {file.suffix!r}\n\nHint: use one "
+            f"of {', '.join(sorted(READERS))}"
+        )
+        raise FileReadError(msg)
+    if file.stat().st_size == 0:
+        msg = f"cannot read {str(path)!r}: the file is empty (0 bytes)\n\nHint: check the path"
+        raise EmptyDataError(msg)
+    return file
+
+
+def file_schema(
+    path: str | Path,
+    *,
+    null_values: Sequence[str] | None = None,
+    infer_schema_length: int | None = INFER_SCHEMA_LENGTH,
+) -> pl.Schema:
+    """
+    The schema of one file, read without a pass over its data.
+
+    Parquet and IPC schemas come from the file's metadata; CSV and NDJSON
+    schemas are inferred from their first rows. A CSV with a header and no rows
+    is refused as empty (its columns would all be strings, which is not what
+    they hold).
+
+    Parameters
+    ----------
+    path
+        The file.
+    null_values, infer_schema_length
+        CSV options, as in :func:`scan_file`.
+
+    Returns
+    -------
+    Schema
+        The columns and their types.
+
+    Raises
+    ------
+    FileReadError
+        The file cannot be read (named in the message).
+    EmptyDataError
+        The file is empty or holds a header only.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> from polars_fair.sources import file_schema
+    >>> path = Path(tempfile.mkdtemp()) / "preds.csv"
+    >>> pl.DataFrame({"g": ["a", "b"], "p": [1, 0]}).write_csv(path)
+    >>> file_schema(path)
+    Schema([('g', String), ('p', Int64)])
+    """
+    file = check_path(path)
+    frame = scan_file(file, null_values=null_values, infer_schema_length=infer_schema_length)
+    try:
+        schema = frame.collect_schema()
+        # a CSV with a header only: one row read settles it (not a pass over the data)
+        empty = file.suffix.lower() == ".csv" and frame.head(1).collect().height == 0
+    except pl.exceptions.NoDataError as exc:
+        msg = f"cannot read {str(path)!r}: no data ({exc})\n\nHint: check the path"
+        raise EmptyDataError(msg) from exc
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise read_error(path, exc) from exc
+    if empty:
+        msg = (
+            f"{str(path)!r} has a header and no rows: nothing to audit\n\nHint: check that "
+            "the file was written completely, or leave it out"
+        )
+        raise EmptyDataError(msg)
+    return schema

@@ -1,0 +1,203 @@
+r"""Compare criteria between two audits: a candidate against its baseline.
+
+Both sides are summary tables (one row per criterion and batch key, with the value,
+the ideal and an interval). For each criterion the change is judged on its
+*distance from the ideal*, ``|value - ideal|`` (on the log scale for criteria whose
+ideal is 1, the ratios), so that "worse" always means "less fair" whatever the sign
+or the kind of the criterion.
+
+**Interval.** The two audits are independent samples, so the change of the
+distance has standard error :math:`\sqrt{se_b^2 + se_c^2}`, where each side's
+standard error is read from its own interval, :math:`se = (hi - lo) / (2 z)` with
+:math:`z` the normal quantile of the interval's level (on the log scale for
+ratios). The change's interval is the normal approximation
+:math:`\Delta \pm z\,\sqrt{se_b^2 + se_c^2}`. Near the ideal the distance is a
+folded value whose spread is smaller than this, so the interval is conservative
+there.
+
+**Verdict** of each change :math:`\Delta` (distance of the candidate minus
+distance of the baseline) with interval :math:`[l, h]` and tolerance :math:`t`:
+
+* ``worse``: :math:`\Delta > t` and :math:`l > 0` (farther from the ideal beyond the
+  tolerance, and the interval excludes no change);
+* ``better``: :math:`\Delta < -t` and :math:`h < 0`;
+* ``unchanged``: :math:`-t \le l` and :math:`h \le t` (the interval lies within the
+  tolerance);
+* ``inconclusive``: otherwise, or when a side has no value or no interval.
+
+When both audits sample one distribution, ``worse`` needs the one-sided event
+:math:`l > 0`, of probability at most :math:`(1 - \text{level}) / 2` (2.5% at the
+default 95%) per criterion and batch key, up to the normal approximation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from polars_fair.metrics._intervals import z_value
+
+__all__ = ["COMPARE_VERDICTS", "compare_summaries", "judge_changes"]
+
+#: The verdicts of a comparison, as an Enum (in this order).
+COMPARE_VERDICTS = pl.Enum(["worse", "better", "unchanged", "inconclusive"])
+
+_SIDE = ("value", "ci_low", "ci_high", "verdict")
+
+
+def _scale(x: pl.Expr, log: pl.Expr) -> pl.Expr:
+    """The distance scale: the log for ratios (non-positive values have no log: null)."""
+    logged = pl.when(x > 0).then(x.log())
+    return pl.when(log).then(logged).otherwise(x)
+
+
+def judge_changes(
+    frame: pl.LazyFrame, *, confidence_level: float = 0.95, tolerance: float = 0.02
+) -> pl.LazyFrame:
+    """
+    Add the change, its interval and the verdict to a frame of paired values.
+
+    Parameters
+    ----------
+    frame
+        Columns ``ideal``, ``baseline``, ``baseline_ci_low``, ``baseline_ci_high``,
+        ``candidate``, ``candidate_ci_low``, ``candidate_ci_high``.
+    confidence_level
+        The level of both sides' intervals (and of the change's interval).
+    tolerance
+        Changes of the distance to the ideal within this count as no change.
+
+    Returns
+    -------
+    LazyFrame
+        With ``change``, ``ci_low``, ``ci_high`` (the change of the value),
+        ``distance_change``, ``distance_ci_low``, ``distance_ci_high`` and
+        ``verdict`` (see the module docstring).
+    """
+    z = z_value(confidence_level)
+    log = pl.col("ideal") == 1.0
+    ideal = _scale(pl.col("ideal"), log)
+
+    def se(side: str, scaled: bool) -> pl.Expr:
+        lo, hi = pl.col(f"{side}_ci_low"), pl.col(f"{side}_ci_high")
+        if scaled:
+            lo, hi = _scale(lo, log), _scale(hi, log)
+        return (hi - lo) / (2 * z)
+
+    def dist(side: str) -> pl.Expr:
+        return (_scale(pl.col(side), log) - ideal).abs()
+
+    change = pl.col("candidate") - pl.col("baseline")
+    se_value = (se("baseline", False) ** 2 + se("candidate", False) ** 2).sqrt()
+    delta = dist("candidate") - dist("baseline")
+    se_delta = (se("baseline", True) ** 2 + se("candidate", True) ** 2).sqrt()
+    lo, hi = pl.col("distance_ci_low"), pl.col("distance_ci_high")
+    t = tolerance
+    verdict = (
+        pl.when(lo.is_null() | hi.is_null() | pl.col("distance_change").is_nan())
+        .then(pl.lit("inconclusive"))
+        .when((pl.col("distance_change") > t) & (lo > 0))
+        .then(pl.lit("worse"))
+        .when((pl.col("distance_change") < -t) & (hi < 0))
+        .then(pl.lit("better"))
+        .when((lo >= -t) & (hi <= t))
+        .then(pl.lit("unchanged"))
+        .otherwise(pl.lit("inconclusive"))
+    )
+    return frame.with_columns(
+        change.alias("change"),
+        (change - z * se_value).alias("ci_low"),
+        (change + z * se_value).alias("ci_high"),
+        delta.alias("distance_change"),
+        (delta - z * se_delta).alias("distance_ci_low"),
+        (delta + z * se_delta).alias("distance_ci_high"),
+    ).with_columns(verdict.cast(COMPARE_VERDICTS).alias("verdict"))
+
+
+def _side(summary: pl.DataFrame | pl.LazyFrame, side: str, keys: Sequence[str]) -> pl.LazyFrame:
+    return summary.lazy().select(
+        *keys,
+        pl.col("ideal").alias(f"{side}_ideal"),
+        pl.col("value").alias(side),
+        pl.col("ci_low").alias(f"{side}_ci_low"),
+        pl.col("ci_high").alias(f"{side}_ci_high"),
+        pl.col("verdict").cast(pl.String).alias(f"{side}_verdict"),
+    )
+
+
+def compare_summaries(
+    candidate: pl.DataFrame,
+    baseline: pl.DataFrame,
+    *,
+    by: Sequence[str] = (),
+    confidence_level: float = 0.95,
+    tolerance: float = 0.02,
+) -> pl.DataFrame:
+    """
+    Each criterion (and batch key) of a candidate summary against a baseline summary.
+
+    Parameters
+    ----------
+    candidate, baseline
+        Summary tables (``report.summary``) with the same batch keys `by`.
+    by
+        The batch key columns (rows are matched on them and on the criterion).
+    confidence_level
+        The level of both summaries' intervals.
+    tolerance
+        Changes of the distance to the ideal within this count as no change.
+
+    Returns
+    -------
+    DataFrame
+        ``by…, criterion, baseline, candidate, change, ci_low, ci_high,
+        distance_change, distance_ci_low, distance_ci_high, verdict,
+        baseline_verdict, candidate_verdict``; rows present on one side only are
+        ``inconclusive``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._compare import compare_summaries
+    >>> row = dict(criterion="demographic_parity_difference", ideal=0.0, verdict="fair")
+    >>> base = pl.DataFrame([{**row, "value": 0.05, "ci_low": 0.03, "ci_high": 0.07}])
+    >>> cand = pl.DataFrame([{**row, "value": 0.15, "ci_low": 0.13, "ci_high": 0.17}])
+    >>> compare_summaries(cand, base).select("baseline", "candidate", "verdict")
+    shape: (1, 3)
+    ┌──────────┬───────────┬─────────┐
+    │ baseline ┆ candidate ┆ verdict │
+    │ ---      ┆ ---       ┆ ---     │
+    │ f64      ┆ f64       ┆ enum    │
+    ╞══════════╪═══════════╪═════════╡
+    │ 0.05     ┆ 0.15      ┆ worse   │
+    └──────────┴───────────┴─────────┘
+    """
+    keys = [*by, "criterion"]
+    joined = _side(candidate, "candidate", keys).join(
+        _side(baseline, "baseline", keys), on=keys, how="full", coalesce=True, nulls_equal=True
+    )
+    joined = joined.with_columns(
+        pl.coalesce("candidate_ideal", "baseline_ideal").alias("ideal")
+    ).drop("candidate_ideal", "baseline_ideal")
+    judged = judge_changes(joined, confidence_level=confidence_level, tolerance=tolerance)
+    order = pl.col("criterion").cast(pl.String)
+    return (
+        judged.select(
+            *keys,
+            "ideal",
+            "baseline",
+            "candidate",
+            "change",
+            "ci_low",
+            "ci_high",
+            "distance_change",
+            "distance_ci_low",
+            "distance_ci_high",
+            "verdict",
+            "baseline_verdict",
+            "candidate_verdict",
+        )  # fmt: skip
+        .sort([*by, order], nulls_last=True, maintain_order=True)
+        .collect()
+    )

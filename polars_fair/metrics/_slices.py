@@ -1,0 +1,634 @@
+r"""Slice discovery: every conjunction of attribute values against its complement.
+
+A *slice* fixes one value for each of up to ``max_depth`` candidate attributes
+(``sex=Female & age_cat=Less than 25``). Its statistics are a sum of rows of the
+statistics table at the finest crossing of the candidates, because that table is
+additive: the slice of the attribute subset ``T`` is a ``group_by(by, T)`` sum of
+the finest table, and its complement (the rest of the data, per batch key) is the
+total minus the slice. So one pass over the rows gives every slice, and the number
+of derived ``group_by`` plans is the number of attribute subsets, known from the
+parameters (never a loop over rows or groups).
+
+The test of a slice against its complement
+------------------------------------------
+*Rates* (proportions ``x / m`` such as the false positive rate ``fp / (fp + tn)``):
+
+* difference ``p_s - p_r`` with Newcombe's hybrid score interval (method 10, from
+  the two Wilson intervals), ratio ``p_s / p_r``;
+* p-value of the pooled two-proportion z test,
+  :math:`z = (p_s - p_r) / \sqrt{\bar p (1 - \bar p) (1/m_s + 1/m_r)}` with the
+  pooled :math:`\bar p = (x_s + x_r) / (m_s + m_r)`; the same as Pearson's
+  chi-square test of the 2x2 table without continuity correction. Where
+  :math:`\bar p` is 0 or 1 both rates are equal and the p-value is 1.
+
+*Means* (``mean_prediction``, ``mean_true``, ``mae``, from the regression sums):
+the difference of means with the large-sample Welch interval
+:math:`d \pm z \sqrt{s_s^2/n_s + s_r^2/n_r}` (sample variances from the sums of
+squares; the mean absolute error's variance uses ``E|e|^2 = E e^2``) and the
+matching two-sided normal p-value.
+
+Intervals are marginal, at level ``1 - alpha``; the false-discovery control acts on
+the p-values. With weights the counts are weight sums, treated as frequency weights
+(as in :mod:`polars_fair.metrics._intervals`), unless the statistics table carries
+``sum_w2`` (the sum of squared weights per group): then each side's sums are
+rescaled to its Kish effective size ``n**2 / sum_w2`` before the test and the
+interval (the rates do not change), and ``min_size`` applies to the effective sizes.
+
+Multiple testing
+----------------
+All slices tested for one batch key form one family. ``correction="bh"``
+(Benjamini-Hochberg) gives q-values: ``q_(i) = min_{j >= i} m p_(j) / j`` over the
+p-values sorted ascending; calling the slices with ``q_value <= alpha`` significant
+keeps the expected share of false discoveries among them at most ``alpha``
+(exactly so for independent or positively dependent tests). ``correction="holm"``
+gives Holm's adjusted p-values ``max_{j <= i} min(1, (m - j + 1) p_(j))``, which
+control the probability of any false discovery. A slice is tested only when it and
+its complement have at least ``min_size`` rows and the measure is defined on both
+sides; the others are counted (``n_untested``) and not shown.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import polars as pl
+
+from polars_fair._validate import INTERNAL_PREFIX, MSG_INTERNAL_NAME
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics._intervals import (
+    INTERVAL_RATES,
+    newcombe_difference,
+    normal_two_sided_p,
+    rate_fraction,
+    wilson,
+    z_value,
+)
+from polars_fair.metrics._rates import Counts, safe_div
+
+__all__ = [
+    "MEAN_MEASURES",
+    "SLICE_COLUMNS",
+    "SLICE_METRICS",
+    "adjust_p_values",
+    "attribute_subsets",
+    "check_direction",
+    "check_free_names",
+    "check_slice_parameters",
+    "slice_table",
+    "slices_from_stats",
+]
+
+#: Regression measures a slice can be tested on: name -> (sum, sum of squares).
+MEAN_MEASURES: Final[dict[str, tuple[str, str]]] = {
+    "mean_prediction": ("sum_pred", "sum_pred_sq"),
+    "mean_true": ("sum_true", "sum_true_sq"),
+    "mae": ("sum_abs_error", "sum_sq_error"),
+}
+#: Every measure `slices` accepts: the proportion rates, then the means.
+SLICE_METRICS: Final[tuple[str, ...]] = (*INTERVAL_RATES, *MEAN_MEASURES)
+#: The result columns (after the batch keys), in order.
+SLICE_COLUMNS: Final[tuple[str, ...]] = (
+    "rank", "slice", "depth", "metric", "n", "value", "rest_n", "rest_value",
+    "difference", "ratio", "ci_low", "ci_high", "p_value", "q_value", "significant",
+    "attributes",
+)  # fmt: skip
+#: Above this many attribute subsets the derivation plan gets unwieldy.
+MAX_SUBSETS: Final = 5_000
+
+Correction = Literal["bh", "holm"]
+Direction = Literal["both", "higher", "lower"]
+#: Decimals of the absolute difference used for ranking (ties then go by slice name).
+_EFFECT_DIGITS: Final = 10
+
+MSG_METRIC = "`metric` must be one of {known}, got {value!r}\n\nHint: {hint}"
+_HINT_METRIC = (
+    "slices compare proportions (e.g. 'false_positive_rate') or means "
+    "('mean_prediction', 'mean_true', 'mae'); ratios of several rates such as 'f1' have "
+    "no two-sample test here"
+)
+
+# internal columns of the derivation
+_N, _M, _A, _B = "__pf_sn", "__pf_sm", "__pf_sa", "__pf_sb"
+_TN, _TM, _TA, _TB = "__pf_tn", "__pf_tm", "__pf_ta", "__pf_tb"
+#: The sum of squared weights (a weighted statistics table's ``sum_w2``), and its total.
+WEIGHT_SQUARES: Final = "sum_w2"
+_W2, _TW2 = "__pf_sw2", "__pf_tw2"
+
+
+@dataclass(frozen=True)
+class _Measure:
+    """How a measure is summed: the row count, the denominator, the sum(s)."""
+
+    name: str
+    is_mean: bool
+
+    def parts(self, columns: Sequence[str]) -> list[pl.Expr]:
+        """Per-row summable parts of the statistics table: n, m, a (and b for means)."""
+        if self.is_mean:
+            total, squares = MEAN_MEASURES[self.name]
+            missing = [c for c in ("n", total, squares) if c not in columns]
+            if missing:
+                msg = (
+                    f"`metric`={self.name!r} needs the regression sums {missing} in the "
+                    "statistics table\n\nHint: build it with `regression_stats` (with "
+                    "`y_true=` for 'mean_true' and 'mae')"
+                )
+                raise InvalidParameterError(msg)
+            n = pl.col("n")
+            return [
+                n.alias(_N), n.alias(_M),
+                pl.col(total).cast(pl.Float64).alias(_A),
+                pl.col(squares).cast(pl.Float64).alias(_B),
+            ]  # fmt: skip
+        counts = Counts.from_columns(columns)
+        try:
+            x, m = rate_fraction(self.name, counts)
+        except (ValueError, AssertionError, TypeError):
+            msg = (
+                f"`metric`={self.name!r} cannot be computed from the statistics table "
+                f"columns {list(columns)}\n\nHint: pass both `y_true` and `y_pred` for "
+                "rates other than 'selection_rate' and 'base_rate'"
+            )
+            raise InvalidParameterError(msg) from None
+        return [pl.col("n").alias(_N), m.alias(_M), x.alias(_A)]
+
+
+def check_metric(metric: object) -> str:
+    """Check `metric` names a measure slices can test."""
+    if not isinstance(metric, str) or metric not in SLICE_METRICS:
+        msg = MSG_METRIC.format(known=list(SLICE_METRICS), value=metric, hint=_HINT_METRIC)
+        raise InvalidParameterError(msg)
+    return metric
+
+
+def check_slice_parameters(
+    *,
+    candidates: object,
+    metric: object,
+    max_depth: object,
+    min_size: object,
+    alpha: object,
+    top: object,
+    correction: object,
+) -> tuple[list[str], str, int, float, float, int | None, Correction]:
+    """Check the parameters shared by every slice surface; return them normalised.
+
+    `max_depth` above the number of candidates is lowered to it.
+    """
+    if isinstance(candidates, str):
+        msg = (
+            f"`candidates` must be a list of column names, got {candidates!r}"
+            f"\n\nHint: `candidates=[{candidates!r}]`"
+        )
+        raise InvalidParameterError(msg)
+    if not isinstance(candidates, Sequence) or not candidates:
+        msg = (
+            f"`candidates` must be a non-empty list of column names, got {candidates!r}"
+            '\n\nHint: e.g. `candidates=["race", "sex", "age_cat"]`'
+        )
+        raise InvalidParameterError(msg)
+    names: list[str] = []
+    for c in candidates:
+        if not isinstance(c, str):
+            msg = f"`candidates` must hold column names, got {c!r}\n\nHint: pass names, not expressions"
+            raise InvalidParameterError(msg)
+        if c in names:
+            msg = f"column {c!r} appears more than once in `candidates`\n\nHint: name each column once"
+            raise InvalidParameterError(msg)
+        names.append(c)
+    check_free_names(names, "candidates")
+    metric_ = check_metric(metric)
+    if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
+        msg = (
+            f"`max_depth` must be a positive integer, got {max_depth!r}"
+            "\n\nHint: `max_depth=2` tests every single attribute value and every pair"
+        )
+        raise InvalidParameterError(msg)
+    depth = min(max_depth, len(names))
+    n_subsets = sum(_n_choose(len(names), d) for d in range(1, depth + 1))
+    if n_subsets > MAX_SUBSETS:
+        msg = (
+            f"`max_depth`={max_depth} over {len(names)} candidates gives {n_subsets} attribute "
+            f"subsets, more than {MAX_SUBSETS}\n\nHint: lower `max_depth` or pass fewer candidates"
+        )
+        raise InvalidParameterError(msg)
+    ok = isinstance(min_size, (int, float)) and not isinstance(min_size, bool)
+    if not ok or not float(min_size) >= 0:  # type: ignore[arg-type]
+        msg = f"`min_size` must be a non-negative number, got {min_size!r}\n\nHint: e.g. `min_size=30`"
+        raise InvalidParameterError(msg)
+    ok = isinstance(alpha, (int, float)) and not isinstance(alpha, bool)
+    if not ok or not 0 < float(alpha) < 1:  # type: ignore[arg-type]
+        msg = f"`alpha` must be a float strictly between 0 and 1, got {alpha!r}\n\nHint: e.g. `alpha=0.05`"
+        raise InvalidParameterError(msg)
+    if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
+        msg = f"`top` must be None or a positive integer, got {top!r}\n\nHint: e.g. `top=20`"
+        raise InvalidParameterError(msg)
+    if correction not in ("bh", "holm"):
+        msg = (
+            f"`correction` must be 'bh' or 'holm', got {correction!r}\n\nHint: 'bh' "
+            "(Benjamini-Hochberg) controls the false discovery rate; 'holm' the chance of any"
+        )
+        raise InvalidParameterError(msg)
+    corr: Correction = "bh" if correction == "bh" else "holm"
+    size, level = float(min_size), float(alpha)  # type: ignore[arg-type]
+    return names, metric_, depth, size, level, top, corr
+
+
+#: Output columns a candidate or batch key may not be named after.
+_OUTPUT_NAMES: Final = frozenset({*SLICE_COLUMNS, "n_tested", "n_untested", "strategy"})
+
+
+def check_free_names(names: Sequence[str], param: str) -> None:
+    """Candidates and batch keys may not clash with the slice table's own columns.
+
+    Nor start with the prefix of polars_fair's internal columns (as every key).
+    """
+    for name in names:
+        if name.startswith(INTERNAL_PREFIX):
+            new = name.lstrip("_")
+            msg = MSG_INTERNAL_NAME.format(name=name, param=param, prefix=INTERNAL_PREFIX, new=new)
+            raise InvalidParameterError(msg)
+        if name in _OUTPUT_NAMES:
+            msg = (
+                f"column {name!r} (given as `{param}`) clashes with an output column of "
+                f"`slices`\n\nHint: rename it first, e.g. `.rename({{{name!r}: {name + '_'!r}}})`"
+            )
+            raise InvalidParameterError(msg)
+
+
+def check_direction(direction: object) -> Direction:
+    """Check `direction`: which differences rank first."""
+    if direction not in ("both", "higher", "lower"):
+        msg = (
+            f"`direction` must be 'both', 'higher' or 'lower', got {direction!r}\n\nHint: "
+            "'higher' ranks the slices whose value most exceeds the rest first (e.g. error "
+            "rates), 'lower' those most below it (e.g. true positive rate)"
+        )
+        raise InvalidParameterError(msg)
+    return "both" if direction == "both" else "higher" if direction == "higher" else "lower"
+
+
+def _n_choose(n: int, k: int) -> int:
+    return math.comb(n, k)
+
+
+def attribute_subsets(candidates: Sequence[str], max_depth: int) -> list[tuple[str, ...]]:
+    """Every subset of 1 to `max_depth` candidates, by size then in candidate order."""
+    return [
+        subset
+        for depth in range(1, min(max_depth, len(candidates)) + 1)
+        for subset in itertools.combinations(candidates, depth)
+    ]
+
+
+def _label(subset: Sequence[str]) -> pl.Expr:
+    """The readable slice: ``a=v & b=w`` (``a=null`` for a missing value)."""
+    pieces: list[pl.Expr] = []
+    for i, name in enumerate(subset):
+        sep = "" if i == 0 else " & "
+        pieces += [
+            pl.lit(f"{sep}{name}="),
+            pl.col(name).cast(pl.String).fill_null("null"),
+        ]
+    return pl.concat_str(pieces)
+
+
+def adjust_p_values(p: pl.Expr, by: list[str], correction: Correction) -> pl.Expr:
+    """Benjamini-Hochberg q-values or Holm adjusted p-values of `p`, per batch key.
+
+    The frame must be sorted by the batch keys then `p` ascending (nulls last);
+    null p-values stay null and do not count in the family size.
+    """
+    rank = p.cum_count()
+    m = p.count()
+    if correction == "bh":
+        raw = p * m / rank
+        adjusted = raw.reverse().cum_min().reverse()
+    else:
+        raw = p * (m - rank + 1)
+        adjusted = raw.cum_max()
+    adjusted = pl.min_horizontal(adjusted, pl.lit(1.0))
+    return adjusted.over(by) if by else adjusted
+
+
+def _subset_part(
+    base: pl.LazyFrame,
+    subset: tuple[str, ...],
+    by: list[str],
+    candidates: Sequence[str],
+    dtypes: dict[str, pl.DataType],
+    sums: list[str],
+) -> pl.LazyFrame:
+    """The slices of one attribute subset: a group_by sum of the base table."""
+    keys = [*by, *subset]
+    part = base.group_by(keys).agg(pl.col(sums).sum())
+    absent = [pl.lit(None, dtype=dtypes[c]).alias(c) for c in candidates if c not in subset]
+    return part.with_columns(
+        *absent,
+        _label(subset).alias("slice"),
+        pl.lit(len(subset), dtype=pl.Int64).alias("depth"),
+        pl.lit(list(subset), dtype=pl.List(pl.String)).alias("attributes"),
+    ).select(*by, "slice", "depth", "attributes", *candidates, *sums)
+
+
+def slice_table(
+    parts: Sequence[tuple[pl.LazyFrame, Sequence[tuple[str, ...]]]],
+    *,
+    candidates: Sequence[str],
+    metric: str,
+    by: Sequence[str] = (),
+    min_size: float = 30,
+    alpha: float = 0.05,
+    top: int | None = None,
+    correction: Correction = "bh",
+    direction: Direction = "both",
+) -> pl.LazyFrame:
+    """The slice table from statistics tables and the attribute subsets each serves.
+
+    `parts` pairs a statistics table (keyed by `by` and at least the attributes of its
+    subsets) with the subsets derived from it; every subset must appear once. The
+    totals (for the complements) come from the first table. Parameters are as in
+    :func:`slices_from_stats` and are assumed checked.
+    """
+    by_ = list(by)
+    measure = _Measure(metric, metric in MEAN_MEASURES)
+    sums = [_N, _M, _A, _B] if measure.is_mean else [_N, _M, _A]
+    kish = WEIGHT_SQUARES in parts[0][0].collect_schema().names() if parts else False
+    if kish:
+        sums.append(_W2)
+    frames: list[pl.LazyFrame] = []
+    first: pl.LazyFrame | None = None
+    dtypes: dict[str, pl.DataType] = {}
+    for stats, subsets in parts:
+        schema = stats.collect_schema()
+        for c in candidates:
+            if c in schema:
+                dtypes.setdefault(c, schema[c])
+        base = stats.select(
+            *by_, *(c for c in candidates if c in schema), *measure.parts(schema.names()),
+            *([pl.col(WEIGHT_SQUARES).cast(pl.Float64).alias(_W2)] if kish else []),
+        )  # fmt: skip
+        if first is None:
+            first = base
+        frames.extend(_subset_part(base, s, by_, candidates, dtypes, sums) for s in subsets)
+    if first is None or not frames:
+        msg = "no attribute subsets to derive slices from"
+        raise InvalidParameterError(msg)
+    allslices = pl.concat(frames, how="vertical")
+    totals_names = {_N: _TN, _M: _TM, _A: _TA, _B: _TB, _W2: _TW2}
+    totals_aggs = [pl.col(s).sum().alias(totals_names[s]) for s in sums]
+    if by_:
+        totals = first.group_by(by_).agg(totals_aggs)
+        table = allslices.join(totals, on=by_, how="left", nulls_equal=True)
+    else:
+        table = allslices.join(first.select(totals_aggs), how="cross")
+    table = _compare(table, measure, alpha, kish)
+    ranking = _Ranking(min_size, alpha, top, correction, direction)
+    return _rank(table, by_, measure, ranking, list(candidates))
+
+
+def _compare(table: pl.LazyFrame, measure: _Measure, alpha: float, kish: bool) -> pl.LazyFrame:
+    """Slice value, complement value, difference, ratio, interval, z statistic.
+
+    With `kish`, each side's sums are rescaled to its Kish effective size
+    ``n**2 / sum_w2`` (the rates stay the same; the tests and intervals use it).
+    """
+    z = z_value(1 - alpha)
+    n = pl.col(_N)
+    rn = pl.col(_TN) - n
+    sides: dict[str, tuple[pl.Expr, pl.Expr]] = {
+        "n": (n, rn),
+        "m": (pl.col(_M), pl.col(_TM) - pl.col(_M)),
+        "a": (pl.col(_A), pl.col(_TA) - pl.col(_A)),
+    }
+    if measure.is_mean:
+        sides["b"] = (pl.col(_B), pl.col(_TB) - pl.col(_B))
+    if kish:
+        w2, rw2 = pl.col(_W2), pl.col(_TW2) - pl.col(_W2)
+        f_s = pl.when(w2 > 0).then(n.cast(pl.Float64) / w2).otherwise(0.0)
+        f_r = pl.when(rw2 > 0).then(rn.cast(pl.Float64) / rw2).otherwise(0.0)
+        sides = {k: (s * f_s, r * f_r) for k, (s, r) in sides.items()}
+    table = table.with_columns(
+        rn.alias("rest_n"),
+        *(e.alias(f"__pf_es{k}") for k, (e, _) in sides.items()),
+        *(e.alias(f"__pf_er{k}") for k, (_, e) in sides.items()),
+    )
+    m, a, rm, ra = (pl.col(f"__pf_e{c}") for c in ("sm", "sa", "rm", "ra"))
+    value, rest = safe_div(a, m), safe_div(ra, rm)
+    table = table.with_columns(value.alias("value"), rest.alias("rest_value"))
+    value, rest = pl.col("value"), pl.col("rest_value")
+    diff = value - rest
+    if measure.is_mean:
+        b, rb = pl.col("__pf_esb"), pl.col("__pf_erb")
+        var_s = pl.max_horizontal(safe_div(b - a * value, m - 1), pl.lit(0.0))
+        var_r = pl.max_horizontal(safe_div(rb - ra * rest, rm - 1), pl.lit(0.0))
+        se = (safe_div(var_s, m) + safe_div(var_r, rm)).sqrt()
+        low, high = diff - z * se, diff + z * se
+        stat = pl.when(se > 0).then(diff / se).when(diff == 0).then(0.0).otherwise(float("inf"))
+        defined = (m > 1) & (rm > 1)
+    else:
+        pooled = safe_div(a + ra, m + rm)
+        se0 = (
+            pooled * (1 - pooled) * (safe_div(pl.lit(1.0), m) + safe_div(pl.lit(1.0), rm))
+        ).sqrt()
+        stat = pl.when(se0 > 0).then(diff / se0).otherwise(0.0)
+        low, high = newcombe_difference(value, wilson(a, m, z), rest, wilson(ra, rm, z))
+        defined = (m > 0) & (rm > 0)
+    return table.with_columns(
+        diff.alias("difference"),
+        safe_div(value, rest).alias("ratio"),
+        pl.when(defined).then(low).alias("ci_low"),
+        pl.when(defined).then(high).alias("ci_high"),
+        pl.when(defined).then(stat).alias("__pf_z"),
+        defined.alias("__pf_defined"),
+    )
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    min_size: float
+    alpha: float
+    top: int | None
+    correction: Correction
+    direction: Direction
+
+
+def _rank(
+    table: pl.LazyFrame,
+    by: list[str],
+    measure: _Measure,
+    ranking: _Ranking,
+    candidates: list[str],
+) -> pl.LazyFrame:
+    """Test, adjust for multiplicity, rank; drop the untested slices (counted)."""
+    min_size, alpha, top = ranking.min_size, ranking.alpha, ranking.top
+    tested = (
+        pl.col("__pf_defined").fill_null(False)
+        & (pl.col("__pf_esn") >= min_size)
+        & (pl.col("__pf_ern") >= min_size)
+    )
+    table = table.with_columns(tested.alias("__pf_tested"))
+    counts = [
+        pl.col("__pf_tested").sum().cast(pl.Int64),
+        (~pl.col("__pf_tested")).sum().cast(pl.Int64),
+    ]
+    if by:
+        table = table.with_columns(
+            counts[0].over(by).alias("n_tested"), counts[1].over(by).alias("n_untested")
+        )
+    else:
+        table = table.with_columns(counts[0].alias("n_tested"), counts[1].alias("n_untested"))
+    table = table.filter(pl.col("__pf_tested")).with_columns(
+        normal_two_sided_p(pl.col("__pf_z")).alias("p_value")
+    )
+    table = table.sort([*by, "p_value", "slice"], nulls_last=True)
+    adjusted = adjust_p_values(pl.col("p_value"), by, ranking.correction)
+    table = table.with_columns(adjusted.alias("q_value"))
+    table = table.with_columns(
+        (pl.col("q_value") <= alpha).alias("significant"),
+        pl.lit(measure.name).alias("metric"),
+        pl.col(_N).alias("n"),
+    )
+    # |difference| rounded so that float summation order (which differs between
+    # engines) cannot reorder a slice and its complement (equal |difference|)
+    d = pl.col("difference")
+    effect = {"both": d.abs(), "higher": d, "lower": -d}[ranking.direction].round(_EFFECT_DIGITS)
+    table = table.sort(
+        [*by, "significant", effect, "slice"],
+        descending=[*(False for _ in by), True, True, False],
+        nulls_last=True,
+    )
+    rank = pl.int_range(1, pl.len() + 1, dtype=pl.Int64)
+    table = table.with_columns((rank.over(by) if by else rank).alias("rank"))
+    if top is not None:
+        table = table.filter(pl.col("rank") <= top)
+    return table.select(*by, *SLICE_COLUMNS, *candidates, "n_tested", "n_untested")
+
+
+def slices_from_stats(
+    stats: pl.DataFrame | pl.LazyFrame,
+    *,
+    candidates: Sequence[str],
+    metric: str = "false_positive_rate",
+    by: str | Sequence[str] | None = None,
+    max_depth: int = 2,
+    min_size: float = 30,
+    alpha: float = 0.05,
+    top: int | None = None,
+    correction: Correction = "bh",
+    direction: Direction = "both",
+) -> pl.LazyFrame:
+    r"""
+    The worst-treated slices, derived from a statistics table at the crossing of `candidates`.
+
+    Every conjunction of up to `max_depth` attribute values (a *slice*) is summed from
+    the rows of `stats`, compared with its complement (the rest of the data, per batch
+    key) on `metric`, tested, corrected for multiplicity and ranked. This is the
+    derivation behind :meth:`~polars_fair.FairNamespace.slices`, and the entry point
+    for a profile made at the crossing of the candidates: it reads no rows.
+
+    .. versionadded:: 0.1.0
+
+    Parameters
+    ----------
+    stats
+        A statistics table keyed by `by` and `candidates` (the finest crossing):
+        :func:`~polars_fair.group_stats` with ``sensitive_features=candidates`` for
+        rates, :func:`~polars_fair.reduce_regression.regression_stats` for means.
+    candidates
+        The attribute columns whose values define slices.
+    metric
+        A proportion rate (``"false_positive_rate"``, ``"selection_rate"``, ...) or a
+        mean (``"mean_prediction"``, ``"mean_true"``, ``"mae"``).
+    by
+        Batch key column(s): slices are found, tested and corrected per key.
+    max_depth
+        Largest number of attributes in a slice (lowered to the number of candidates).
+    min_size
+        Slices, or complements, with fewer rows (total weight) are not tested; they
+        are counted in ``n_untested``.
+    alpha
+        The false discovery rate (``"bh"``) or family-wise error rate (``"holm"``) of
+        the slices flagged ``significant``; the intervals have level ``1 - alpha``.
+    top
+        Keep only the `top` best-ranked slices per batch key (None: all tested).
+    correction
+        ``"bh"`` (Benjamini-Hochberg q-values) or ``"holm"`` (Holm adjusted p-values).
+    direction
+        Ranking among significant (then other) slices: ``"both"`` by the absolute
+        difference, ``"higher"`` the largest positive difference first (where a higher
+        value is worse: error rates, ``mae``), ``"lower"`` the most negative first. The
+        tests are two-sided whatever the direction.
+
+    Returns
+    -------
+    LazyFrame
+        One row per tested slice, sorted by the batch keys then ``rank`` (significant
+        slices first, then by the difference as `direction` says): ``rank, slice, depth, metric,
+        n, value, rest_n, rest_value, difference, ratio, ci_low, ci_high, p_value,
+        q_value, significant, attributes`` (the list of attributes fixed), the
+        candidate columns (null where an attribute is not part of the slice; read
+        ``attributes`` to tell that from a null value), ``n_tested`` and
+        ``n_untested``.
+
+    Notes
+    -----
+    See the module documentation (:mod:`polars_fair.metrics._slices`) and the
+    slices page for the tests (two-proportion z test, Newcombe interval; Welch for
+    means) and the meaning of the q-values.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair import group_stats
+    >>> from polars_fair.metrics import slices_from_stats
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "sex": ["F", "M"] * 200,
+    ...         "age": ["young"] * 200 + ["old"] * 200,
+    ...         "y_true": [0] * 400,
+    ...         "y_pred": [1, 0, 0, 0] * 50 + [0] * 200,
+    ...     }
+    ... )
+    >>> stats = group_stats(
+    ...     df, y_true="y_true", y_pred="y_pred", sensitive_features=["sex", "age"]
+    ... )
+    >>> slices_from_stats(stats, candidates=["sex", "age"], top=3).select(
+    ...     "rank", "slice", "n", "value", "rest_value", "significant"
+    ... ).collect()
+    shape: (3, 6)
+    ┌──────┬───────────────────┬─────┬───────┬────────────┬─────────────┐
+    │ rank ┆ slice             ┆ n   ┆ value ┆ rest_value ┆ significant │
+    │ ---  ┆ ---               ┆ --- ┆ ---   ┆ ---        ┆ ---         │
+    │ i64  ┆ str               ┆ i64 ┆ f64   ┆ f64        ┆ bool        │
+    ╞══════╪═══════════════════╪═════╪═══════╪════════════╪═════════════╡
+    │ 1    ┆ sex=F & age=young ┆ 100 ┆ 0.5   ┆ 0.0        ┆ true        │
+    │ 2    ┆ age=old           ┆ 200 ┆ 0.0   ┆ 0.25       ┆ true        │
+    │ 3    ┆ age=young         ┆ 200 ┆ 0.25  ┆ 0.0        ┆ true        │
+    └──────┴───────────────────┴─────┴───────┴────────────┴─────────────┘
+    """
+    names, metric_, depth, size, alpha_, top_, corr = check_slice_parameters(
+        candidates=candidates, metric=metric, max_depth=max_depth, min_size=min_size,
+        alpha=alpha, top=top, correction=correction,
+    )  # fmt: skip
+    direction_ = check_direction(direction)
+    lf = stats.lazy()
+    schema = lf.collect_schema()
+    by_ = [by] if isinstance(by, str) else list(by or [])
+    check_free_names(by_, "by")
+    missing = [c for c in (*by_, *names) if c not in schema]
+    if missing:
+        msg = (
+            f"the statistics table has no column(s) {missing}; its columns: {schema.names()}"
+            "\n\nHint: make it at the crossing of the candidates, e.g. "
+            "`group_stats(..., sensitive_features=candidates, by=by)`"
+        )
+        raise InvalidParameterError(msg)
+    return slice_table(
+        [(lf, attribute_subsets(names, depth))], candidates=names, metric=metric_, by=by_,
+        min_size=size, alpha=alpha_, top=top_, correction=corr, direction=direction_,
+    )  # fmt: skip

@@ -1,0 +1,150 @@
+"""A criterion over time: one row per time window, with interval, verdict and change.
+
+With a time bucket as batch key (a week, a month), the summary of a report holds
+one row per criterion and window. :func:`trend_table` follows one criterion: its
+value and interval per window, its verdict against the fair band, and its change
+against a baseline window judged as in :mod:`polars_fair.metrics._compare`
+(``worse``, ``better``, ``unchanged``, ``inconclusive``). A window *alerts* when the
+criterion leaves its band (verdict ``unfair``: the whole interval outside the band)
+or got significantly worse than the baseline window; ``first_alert`` marks the
+first such window of each series (other batch keys, e.g. one series per model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics._compare import judge_changes
+
+__all__ = ["trend_table"]
+
+
+def trend_table(
+    summary: pl.DataFrame,
+    *,
+    time: str,
+    by: Sequence[str],
+    baseline: Any = None,
+    tolerance: float = 0.02,
+    confidence_level: float = 0.95,
+) -> pl.DataFrame:
+    """
+    One criterion per time window against a baseline window.
+
+    Parameters
+    ----------
+    summary
+        A report's summary with one criterion, batch keys `by` (including `time`).
+    time
+        The batch key of the time windows.
+    by
+        Every batch key of the summary.
+    baseline
+        The baseline window (a value of `time`); default the first window of each
+        series.
+    tolerance, confidence_level
+        As in :func:`~polars_fair.metrics._compare.compare_summaries`.
+
+    Returns
+    -------
+    DataFrame
+        ``other keys…, time, criterion, value, ci_low, ci_high, fair_low, fair_high,
+        verdict, baseline, change, change_ci_low, change_ci_high, change_verdict,
+        alert, first_alert``, sorted by series and time.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._trend import trend_table
+    >>> summary = pl.DataFrame(
+    ...     {
+    ...         "month": [1, 2, 3],
+    ...         "criterion": ["demographic_parity_difference"] * 3,
+    ...         "value": [0.02, 0.03, 0.2],
+    ...         "ideal": [0.0] * 3,
+    ...         "fair_low": [-0.1] * 3,
+    ...         "fair_high": [0.1] * 3,
+    ...         "verdict": ["fair", "fair", "unfair"],
+    ...         "ci_low": [0.0, 0.01, 0.15],
+    ...         "ci_high": [0.04, 0.05, 0.25],
+    ...     }
+    ... )
+    >>> trend_table(summary, time="month", by=["month"]).select(
+    ...     "month", "change_verdict", "alert", "first_alert"
+    ... )
+    shape: (3, 4)
+    ┌───────┬────────────────┬───────┬─────────────┐
+    │ month ┆ change_verdict ┆ alert ┆ first_alert │
+    │ ---   ┆ ---            ┆ ---   ┆ ---         │
+    │ i64   ┆ enum           ┆ bool  ┆ bool        │
+    ╞═══════╪════════════════╪═══════╪═════════════╡
+    │ 1     ┆ inconclusive   ┆ false ┆ false       │
+    │ 2     ┆ inconclusive   ┆ false ┆ false       │
+    │ 3     ┆ worse          ┆ true  ┆ true        │
+    └───────┴────────────────┴───────┴─────────────┘
+    """
+    if time not in by:
+        msg = f"`time` must be one of the batch keys {list(by)}, got {time!r}"
+        raise InvalidParameterError(msg)
+    criteria = summary.get_column("criterion").unique().to_list()
+    if len(criteria) != 1:
+        msg = f"a trend follows one criterion, got {sorted(map(str, criteria))}"
+        raise InvalidParameterError(msg)
+    series = [k for k in by if k != time]
+    lf = summary.lazy().with_columns(pl.col("verdict").cast(pl.String).alias("band_verdict"))
+    if baseline is None:
+        first = pl.col(time).min().over(series) if series else pl.col(time).min()
+        base = lf.filter(pl.col(time) == first)
+    else:
+        base = lf.filter(pl.col(time) == baseline)
+        if base.select(pl.len()).collect().item() == 0:
+            windows = summary.get_column(time).unique().sort().to_list()
+            msg = f"`baseline` window {baseline!r} is not in the data\n\nHint: one of {windows}"
+            raise InvalidParameterError(msg)
+    base = base.select(
+        *series,
+        pl.col(time).alias("baseline_window"),
+        pl.col("value").alias("baseline"),
+        pl.col("ci_low").alias("baseline_ci_low"),
+        pl.col("ci_high").alias("baseline_ci_high"),
+    )
+    cand = lf.select(
+        *series, time, "criterion", "ideal", "fair_low", "fair_high", "band_verdict",
+        pl.col("value").alias("candidate"),
+        pl.col("ci_low").alias("candidate_ci_low"),
+        pl.col("ci_high").alias("candidate_ci_high"),
+    )  # fmt: skip
+    if series:
+        joined = cand.join(base, on=series, how="left", nulls_equal=True)
+    else:
+        joined = cand.join(base, how="cross")
+    judged = judge_changes(joined, confidence_level=confidence_level, tolerance=tolerance)
+    alert = (pl.col("verdict") == "unfair") | (pl.col("change_verdict") == "worse")
+    order = [*series, time]
+    out = (
+        judged.select(
+            *series,
+            time,
+            "criterion",
+            pl.col("candidate").alias("value"),
+            pl.col("candidate_ci_low").alias("ci_low"),
+            pl.col("candidate_ci_high").alias("ci_high"),
+            "fair_low",
+            "fair_high",
+            pl.col("band_verdict").alias("verdict"),
+            "baseline_window",
+            "baseline",
+            "change",
+            pl.col("ci_low").alias("change_ci_low"),
+            pl.col("ci_high").alias("change_ci_high"),
+            pl.col("verdict").alias("change_verdict"),
+        )  # fmt: skip
+        .with_columns(alert.fill_null(False).alias("alert"))
+        .sort(order, nulls_last=True)
+    )
+    first = pl.col("alert") & (pl.col("alert").cum_sum().over(series or pl.lit(1)) == 1)
+    return out.with_columns(first.alias("first_alert")).collect()

@@ -1,0 +1,166 @@
+"""The base of the ``fair`` namespace mixins: how a reduction becomes a result.
+
+Every method is a pure builder of a :class:`~polars_fair.plans._plan.Plan`: a reduction
+(one pass over the data: the statistics table or a score histogram) and a
+derivation over that small table. Mixins hand their plan to
+:meth:`NamespaceBase._derive` (tables) or :meth:`NamespaceBase._derive_scalar` (one
+value per batch key), which give it to :meth:`NamespaceBase._run`, the one method
+the frame kinds define differently; mixins never decide whether to collect.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar, cast
+
+import polars as pl
+
+from polars_fair._validate import normalize_reference
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics._catalogue import CATALOGUE, Criterion
+from polars_fair.metrics._criteria import Formula
+from polars_fair.plans._audit import check_zd, criterion_plan
+from polars_fair.plans._plan import Build, Plan
+
+__all__ = [
+    "STUBS",
+    "Build",
+    "NamespaceBase",
+    "ScalarT",
+    "TableT",
+    "criterion_stub",
+    "pair_reference",
+    "with_example",
+]
+
+TableT = TypeVar("TableT", pl.DataFrame, pl.LazyFrame)
+ScalarT = TypeVar("ScalarT")
+F = TypeVar("F", bound=Callable[..., Any])
+#: Computes a criterion: (namespace, its catalogue entry, every keyword) -> result.
+Run = Callable[[Any, Criterion, dict[str, Any]], Any]
+#: The criterion stubs defined so far, by name (the catalogue test reads it).
+STUBS: dict[str, Callable[..., Any]] = {}
+
+
+def criterion_stub(*, doc: Callable[[Criterion], str], run: Run) -> Callable[[F], F]:
+    """Fill a typed criterion stub from its catalogue entry (the stub's name).
+
+    The stub keeps its signature (``inspect.signature`` follows ``__wrapped__``; the
+    type checkers read the stub itself); the body calls `run` with the stub's
+    defaults completed by the caller's keywords, and the docstring is ``doc(entry)``.
+    Calling the (empty) stub first lets Python check the arguments, with its own
+    ``TypeError`` messages.
+    """
+
+    def deco(stub: F) -> F:
+        entry = CATALOGUE[stub.__name__]
+        defaults = {
+            name: p.default
+            for name, p in inspect.signature(stub).parameters.items()
+            if p.default is not inspect.Parameter.empty
+        }
+
+        @functools.wraps(stub)
+        def method(self: Any, *args: Any, **params: Any) -> Any:
+            stub(self, *args, **params)  # only checks the arguments
+            return run(self, entry, {**defaults, **params})
+
+        method.__doc__ = doc(entry)
+        STUBS[entry.name] = method
+        return cast("F", method)
+
+    return deco
+
+
+class NamespaceBase(ABC, Generic[TableT, ScalarT]):
+    """Holds the frame; subclasses decide whether results are collected."""
+
+    def __init__(self, frame: pl.DataFrame | pl.LazyFrame) -> None:
+        self._frame = frame
+
+    @abstractmethod
+    def _run(self, plan: Plan) -> Any:
+        """Run `plan`: the one place where the frame kind decides (see :mod:`polars_fair.plans._plan`)."""
+
+    def _derive(
+        self,
+        reduced: pl.LazyFrame,
+        keys: Sequence[str],
+        build: Build,
+        measures: Sequence[str] | None = (),
+        zero_division: float | None = None,
+        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+    ) -> TableT:
+        """The table ``build(reduced)``: lazy on a LazyFrame, collected on a DataFrame."""
+        plan = Plan(reduced, build, tuple(keys), measures, zero_division, warn_rows)
+        return cast("TableT", self._run(plan))
+
+    def _derive_scalar(
+        self,
+        reduced: pl.LazyFrame,
+        keys: Sequence[str],
+        build: Build,
+        by: Sequence[str],
+        measures: Sequence[str] | None = (),
+        zero_division: float | None = None,
+        warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+    ) -> ScalarT:
+        """As :meth:`_derive`, for one value per batch key (a float without `by`)."""
+        plan = Plan(reduced, build, tuple(keys), measures, zero_division, warn_rows, tuple(by))
+        return cast("ScalarT", self._run(plan))
+
+    def _formula_criterion(
+        self,
+        reduced: pl.LazyFrame,
+        *,
+        name: str,
+        measure: str,
+        kind: str,
+        formula: Formula,
+        by: list[str],
+        sensitive: list[str],
+        method: str | None,
+        reference_group: Any,
+        zero_division: float | None,
+    ) -> ScalarT:
+        """Criterion `name` comparing `measure` (from the sums `formula` reads) between groups.
+
+        The worst case over the groups, per batch key; parameters are checked on the
+        plan before any data is read.
+        """
+        zd = check_zd(zero_division)
+
+        def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            return criterion_plan(
+                stats, name=name, measures=(measure,), kind=kind, method=method,
+                reference_group=reference_group, agg="worst_case", zero_division=zd,
+                by=by, sensitive=sensitive, formula=formula,
+            )  # fmt: skip
+
+        return self._derive_scalar(reduced, [*by, *sensitive], build, by)
+
+
+def pair_reference(reference_group: Any, sensitive: list[str]) -> tuple[Any, ...] | str:
+    """A reference for statistics that compare two groups: a group or ``"largest"``."""
+    reference = normalize_reference(reference_group, sensitive)
+    if isinstance(reference, str) and reference != "largest":
+        msg = (
+            f"`reference_group` {reference!r} is not allowed here: the comparison is "
+            "between two groups\n\nHint: use a group value or 'largest'"
+        )
+        raise InvalidParameterError(msg)
+    return reference
+
+
+def with_example(data: str) -> Callable[[F], F]:
+    """Replace the ``>>> DATA`` line of a docstring with the doctest lines `data`."""
+
+    def deco(fn: F) -> F:
+        if fn.__doc__ is not None:
+            fn.__doc__ = fn.__doc__.replace("    >>> DATA", data.strip("\n"))
+        return fn
+
+    return deco

@@ -1,0 +1,799 @@
+r"""Fairness profiles: the statistics of an audit, reduced once, kept, merged.
+
+A :class:`FairnessProfile` holds every reduction a report needs (the statistics
+table, the calibration histogram and, with a score, a score histogram for ROC
+curves) with the metadata that says what they summarise: the columns and
+expressions, ``pos_label``, the score bins, the dtypes of the keys, the row count,
+the creation time and a format version. It is made in one read of the data
+(:func:`profile`, ``lf.fair.profile``), written to and read from Parquet, and
+merged exactly: every reduction is additive, so the profile of a union of pieces
+(days, shards, files) is the sum of their profiles. Every table, criterion and
+report then derives from the profile alone, without the rows.
+
+**Score bins.** The exact ROC reduction keeps one row per distinct score: exact,
+additive, but as large as the data. A profile keeps instead a histogram of the
+score in ``score_bins`` equal-width bins (default 1,000): bin ``k`` holds the
+scores ``s`` with ``floor(s * score_bins) = k`` (``s = 1`` is its own bin) and is
+stored at its lower edge ``k / score_bins``. Because ``rounded(s) >= k/score_bins``
+exactly when ``s >= k/score_bins``, the profile's ROC curve is the exact ROC curve
+at the thresholds ``k / score_bins``, joined by straight lines, and its AUC differs
+from the exact AUC only through the (positive, negative) pairs that share a bin
+(counted as ties, one half, instead of 1 or 0):
+
+.. math::
+
+    |\mathrm{AUC}_\text{binned} - \mathrm{AUC}| \le
+    \frac{1}{2}\,\frac{\sum_k P_k N_k}{P\,N}
+
+per group, with :math:`P_k, N_k` the positives and negatives in bin :math:`k`.
+:meth:`FairnessProfile.auc_error_bound` computes it from the profile. Calibration
+is not affected: the profile keeps the calibration table of the report at its
+``n_bins`` (exact counts and score sums), and the balance criteria use exact score
+sums. ``exact_scores=True`` keeps the exact per-score table instead.
+
+**File layout.** :meth:`FairnessProfile.write_parquet` writes one Parquet file:
+one long table whose ``table`` column names the reduction each row belongs to
+(``stats``, ``calibration``, ``roc``), the union of their columns, and the metadata
+as JSON under the key ``polars_fair.profile`` of the file's key-value metadata
+(with each table's columns, and the schema of the audited columns, so the file
+describes itself).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import glob
+import importlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_fair._validate import ensure_lazy
+from polars_fair.exceptions import InvalidParameterError, ProfileError
+from polars_fair.metrics._registry import CRITERIA
+from polars_fair.metrics._trend import trend_table
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
+from polars_fair.namespace._report import ReportSpec, derive_report, report_reductions
+from polars_fair.plans._profile_meta import (
+    FIXED,
+    check_json,
+    decode_column,
+    decode_schema,
+    differences,
+    encode_column,
+    encode_schema,
+    roots,
+    shown,
+    table_name,
+)
+from polars_fair.reduce import merge_group_stats
+from polars_fair.reduce.scores import roc_stats
+
+if TYPE_CHECKING:
+    from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
+    from polars_fair.report import FairnessReport
+
+__all__ = [
+    "DEFAULT_SCORE_BINS",
+    "FORMAT_VERSION",
+    "FairnessProfile",
+    "ProfileError",
+    "ProfileMethods",
+    "merge_profiles",
+    "profile",
+    "read_profile",
+]
+
+#: Version of the profile format (the metadata and the file layout).
+FORMAT_VERSION = 1
+#: Equal-width score bins of a profile's ROC histogram (see the module docstring).
+DEFAULT_SCORE_BINS = 1000
+#: Key of the profile's metadata in a Parquet file's key-value metadata.
+META_KEY = "polars_fair.profile"
+#: Report options a profile leaves free (they act on the derivation only).
+REPORT_OPTIONS = (
+    "reference_group", "method", "criteria", "confidence_level", "difference_band",
+    "ratio_band", "min_group_size", "zero_division", "verdict_rule", "frequency_weights",
+)  # fmt: skip
+_COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
+
+
+# ---- the profile -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FairnessProfile:
+    """
+    The reductions of a fairness audit and what they summarise: merge, save, audit.
+
+    Make one with :func:`profile` (or ``df.fair.profile`` / ``lf.fair.profile``),
+    read one with :func:`read_profile`. Profiles of disjoint pieces of the data add
+    up (``a + b``, :func:`merge_profiles`) to the profile of their union.
+
+    Attributes
+    ----------
+    tables
+        The collected reductions by name: ``stats`` (counts per batch key and
+        group), and with a score ``calibration`` and ``roc`` (score histogram).
+    meta
+        Format version, creation time, row count, the encoded columns and options
+        (``spec``), ``score_bins`` (None with exact scores), key dtypes, the
+        schema of the audited columns and the order of the tables.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_fair as pf
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "group": ["a", "a", "b", "b", "b", "a"],
+    ...         "y_true": [1, 0, 1, 0, 1, 1],
+    ...         "y_pred": [1, 0, 0, 0, 1, 1],
+    ...     }
+    ... )
+    >>> kw = dict(y_true="y_true", y_pred="y_pred", sensitive_features="group")
+    >>> whole = df.fair.profile(**kw)
+    >>> parts = df.head(2).fair.profile(**kw) + df.tail(4).fair.profile(**kw)
+    >>> parts.tables["stats"].equals(whole.tables["stats"])
+    True
+    >>> parts.rows
+    6
+    >>> round(parts.criterion("demographic_parity_difference", min_group_size=1), 4)
+    0.3333
+    """
+
+    tables: dict[str, pl.DataFrame]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    # ---- what it holds -------------------------------------------------------------
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The columns and options the reductions were made with (decoded)."""
+        spec = dict(self.meta["spec"])
+        for name in _COLUMNS:
+            spec[name] = decode_column(spec[name])
+        return spec
+
+    @property
+    def schema(self) -> pl.Schema:
+        """The schema of the audited columns (what the reductions read)."""
+        return decode_schema(self.meta["schema"])
+
+    @property
+    def rows(self) -> int:
+        """The number of rows summarised (rows excluded for nulls included)."""
+        return int(self.meta["rows"])
+
+    @property
+    def by(self) -> list[str]:
+        """The batch key columns."""
+        return list(self.meta["spec"]["by"])
+
+    def __add__(self, other: FairnessProfile) -> FairnessProfile:
+        """The profile of the union of two disjoint pieces (see :func:`merge_profiles`)."""
+        if not isinstance(other, FairnessProfile):
+            return NotImplemented
+        return merge_profiles([self, other])
+
+    def __radd__(self, other: object) -> FairnessProfile:
+        """``sum(profiles)``: 0 plus a profile is the profile."""
+        if isinstance(other, int) and other == 0:
+            return self
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        s = self.meta["spec"]
+        return (
+            f"FairnessProfile(rows={self.rows}, sensitive_features={s['sensitive_features']}, "
+            f"by={s['by']}, tables={ {k: t.height for k, t in self.tables.items()} })"
+        )
+
+    # ---- derivations ---------------------------------------------------------------
+
+    def report(self, **options: Any) -> FairnessReport:
+        """
+        The fairness report, derived from the profile alone (reads no rows).
+
+        Parameters
+        ----------
+        **options
+            Report options that act on the derivation (:data:`REPORT_OPTIONS`, see
+            ``df.fair.report``). The columns, ``pos_label``, ``by`` and ``n_bins``
+            are the profile's.
+
+        Returns
+        -------
+        FairnessReport
+            Equal to ``report(...)`` on the rows the profile came from (with a score
+            and binned scores, the ROC tables are those of the binned scores).
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a", "b"] * 3, "y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 1, 1, 0, 1]})
+        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        >>> prof.report(min_group_size=1).by_group.select("g", "n", "selection_rate")
+        shape: (2, 3)
+        ┌─────┬─────┬────────────────┐
+        │ g   ┆ n   ┆ selection_rate │
+        │ --- ┆ --- ┆ ---            │
+        │ str ┆ i64 ┆ f64            │
+        ╞═════╪═════╪════════════════╡
+        │ a   ┆ 3   ┆ 0.666667       │
+        │ b   ┆ 3   ┆ 0.666667       │
+        └─────┴─────┴────────────────┘
+        """
+        unknown = sorted(set(options) - set(REPORT_OPTIONS))
+        if unknown:
+            fixed = [k for k in unknown if k in (*FIXED, "sensitive_features")]
+            hint = (
+                f"{fixed} are fixed when the profile is made: profile the data again"
+                if fixed
+                else f"the options are {list(REPORT_OPTIONS)}"
+            )
+            msg = f"unknown report option(s) {unknown} for a profile\n\nHint: {hint}"
+            raise InvalidParameterError(msg)
+        spec = self.spec
+        fixed_params = {k: spec[k] for k in FIXED if k != "score_bins"}
+        report_spec = ReportSpec.of(**fixed_params, **options)
+        # the stored tables are the spec's `report_reductions`, in their order
+        tables = [self.tables[name] for name in self.meta["tables"]]
+        try:
+            report = derive_report(report_spec, tables, self.schema)
+        except InvalidParameterError as exc:
+            if "reductions, got" not in str(exc):
+                raise
+            msg = (
+                "these report options need reductions the profile does not keep"
+                "\n\nHint: profile the data again with the same options"
+            )
+            raise ProfileError(msg) from exc
+        given = {**report.params, "score_bins": self.meta["score_bins"], "rows": self.rows}
+        for name in _COLUMNS:
+            if spec[name] is not None:
+                given[name] = shown(self.meta["spec"][name])
+        return dataclasses.replace(report, params=given)
+
+    def by_group(self, **options: Any) -> pl.DataFrame:
+        """The report's ``by_group`` table from the profile (see :meth:`report`)."""
+        return self.report(**options).by_group
+
+    def disparities(self, **options: Any) -> pl.DataFrame:
+        """The report's ``disparities`` table from the profile (see :meth:`report`)."""
+        return self.report(**options).disparities
+
+    def summary(self, **options: Any) -> pl.DataFrame:
+        """The report's ``summary`` table from the profile (see :meth:`report`)."""
+        return self.report(**options).summary
+
+    def criterion(self, name: str, **options: Any) -> float | None | pl.DataFrame:
+        """
+        One criterion by name, from the profile alone.
+
+        Parameters
+        ----------
+        name
+            A criterion of the catalogue, e.g. ``"equalized_odds_difference"``.
+        **options
+            Report options (see :meth:`report`), e.g. ``reference_group``.
+
+        Returns
+        -------
+        float, None or DataFrame
+            The value without batch keys; with them, a DataFrame of the keys and a
+            column named after the criterion (as ``df.fair.<name>(...)``).
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a", "b"] * 3, "y": [1, 0, 1, 1, 0, 0], "p": [1, 0, 0, 1, 0, 1]})
+        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        >>> prof.criterion("demographic_parity_difference")
+        0.3333333333333333
+        """
+        if name not in CRITERIA:
+            msg = f"unknown criterion {name!r}\n\nHint: one of {sorted(CRITERIA)}"
+            raise InvalidParameterError(msg)
+        # every group by default, as ``df.fair.<name>`` (the summary leaves out small ones)
+        summary = self.report(**{"min_group_size": 0, **options, "criteria": [name]}).summary
+        table = summary.select(*self.by, pl.col("value").alias(name))
+        if not self.by:
+            return table.item(0, name) if table.height else None
+        return table
+
+    def auc_error_bound(self) -> pl.DataFrame:
+        """
+        The largest error the score bins can cause in each group's AUC.
+
+        Half the share of (positive, negative) pairs that fall in one bin (see the
+        module docstring); 0 with exact scores.
+
+        Returns
+        -------
+        DataFrame
+            The batch keys, the groups and ``auc_error_bound``.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a"] * 4, "y": [1, 0, 1, 0], "s": [0.9, 0.1, 0.5001, 0.5009]})
+        >>> prof = df.fair.profile(y_true="y", y_pred=pl.col("s") >= 0.5, y_prob="s",
+        ...                        sensitive_features="g")
+        >>> prof.auc_error_bound()["auc_error_bound"].to_list()
+        [0.125]
+        """
+        if "roc" not in self.tables:
+            msg = "this profile has no score histogram\n\nHint: profile with `y_prob=`"
+            raise ProfileError(msg)
+        keys = [*self.by, *self.meta["spec"]["sensitive_features"]]
+        roc = self.tables["roc"].filter(pl.col("score").is_not_null())
+        if self.meta["score_bins"] is None:
+            return roc.group_by(keys).agg(pl.lit(0.0).alias("auc_error_bound")).sort(keys)
+        pairs = (pl.col("pos") * pl.col("neg")).sum()
+        bound = 0.5 * pairs / (pl.col("pos").sum() * pl.col("neg").sum())
+        return (
+            roc.group_by(keys)
+            .agg(bound.cast(pl.Float64).alias("auc_error_bound"))
+            .sort(keys, nulls_last=True)
+        )
+
+    # ---- baselines and time --------------------------------------------------------
+
+    def compare(
+        self, baseline: FairnessProfile, *, tolerance: float = 0.02, **options: Any
+    ) -> pl.DataFrame:
+        """Each criterion of this profile against `baseline`'s (see ``FairnessReport.compare``)."""
+        return self.report(**options).compare(baseline.report(**options), tolerance=tolerance)
+
+    def trend(
+        self,
+        criterion: str,
+        *,
+        time: str,
+        baseline: Any = None,
+        tolerance: float = 0.02,
+        **options: Any,
+    ) -> pl.DataFrame:
+        """
+        One criterion per time window, with its interval, verdict and change.
+
+        Parameters
+        ----------
+        criterion
+            The criterion to follow, e.g. ``"demographic_parity_difference"``.
+        time
+            The batch key holding the time window (e.g. a truncated date).
+        baseline
+            The window the others are compared with (default: the first).
+        tolerance
+            Changes of the distance to the ideal within this are no change.
+        **options
+            Report options (see :meth:`report`).
+
+        Returns
+        -------
+        DataFrame
+            See :func:`polars_fair.metrics._trend.trend_table`.
+        """
+        if time not in self.by:
+            msg = f"`time` must be one of the batch keys {self.by}, got {time!r}"
+            raise InvalidParameterError(msg)
+        report = self.report(**{**options, "criteria": [criterion]})
+        return trend_table(
+            report.summary, time=time, by=self.by, baseline=baseline, tolerance=tolerance,
+            confidence_level=report.params["confidence_level"],
+        )  # fmt: skip
+
+    def trend_chart(self, criterion: str, *, time: str, **options: Any) -> Any:
+        """
+        An Altair chart of :meth:`trend`: the value and interval per window, the fair band.
+
+        Needs the ``plot`` extra (``pip install "polars-fair[plot]"``).
+
+        Parameters
+        ----------
+        criterion, time, **options
+            As in :meth:`trend`.
+
+        Returns
+        -------
+        altair.LayerChart
+            Points with error bars per window (red where the window alerts), one
+            line per series, the fair band shaded.
+        """
+        try:
+            alt = importlib.import_module("altair")
+        except ImportError as err:
+            msg = "charts need the optional package 'altair'\n\nHint: pip install \"polars-fair[plot]\""
+            raise ImportError(msg) from err
+        trend = self.trend(criterion, time=time, **options)
+        series = [k for k in self.by if k != time]
+        data = trend.with_columns(
+            pl.col("verdict", "change_verdict").cast(pl.String),
+            (pl.concat_str([pl.col(k).cast(pl.String) for k in series], separator=", ")
+             if series else pl.lit(criterion)).alias("series"),
+        )  # fmt: skip
+        base = alt.Chart(data).encode(x=alt.X(f"{time}:O", title=time))
+        band = base.mark_area(opacity=0.12, color="#1a7f37").encode(
+            y=alt.Y("fair_low:Q", title=criterion), y2="fair_high:Q"
+        )
+        line = base.mark_line().encode(y="value:Q", color="series:N")
+        bars = base.mark_errorbar().encode(y="ci_low:Q", y2="ci_high:Q", color="series:N")
+        dots = base.mark_point(filled=True, size=60).encode(
+            y="value:Q",
+            color=alt.condition("datum.alert", alt.value("#cf222e"), alt.value("#0969da")),
+            tooltip=[time, "value", "ci_low", "ci_high", "verdict", "change_verdict"],
+        )
+        return alt.layer(band, line, bars, dots).properties(title=f"{criterion} over {time}")
+
+    # ---- Parquet -------------------------------------------------------------------
+
+    def write_parquet(self, path: str | Path) -> None:
+        """
+        Write the profile to one self-describing Parquet file.
+
+        Parameters
+        ----------
+        path
+            The file to write (read it back with :func:`read_profile`).
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> import polars as pl
+        >>> import polars_fair as pf
+        >>> df = pl.DataFrame({"g": ["a", "b"], "y": [1, 0], "p": [1, 1]})
+        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "day1.parquet"
+        >>> prof.write_parquet(path)
+        >>> pf.read_profile(path).tables["stats"].equals(prof.tables["stats"])
+        True
+        """
+        long = pl.concat(
+            [
+                t.with_columns(pl.lit(name).alias("table")).select(
+                    "table", pl.all().exclude("table")
+                )
+                for name, t in self.tables.items()
+            ],
+            how="diagonal_relaxed",
+        )
+        long.write_parquet(path, metadata={META_KEY: json.dumps(self.meta)})
+
+
+# ---- making, reading and merging profiles -------------------------------------------------
+
+
+def _binned(y_prob: IntoColumn, score_bins: int) -> pl.Expr:
+    score = pl.col(y_prob) if isinstance(y_prob, str) else y_prob
+    return (score * score_bins).floor() / score_bins
+
+
+def _by_columns(
+    lf: pl.LazyFrame, by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None
+) -> tuple[pl.LazyFrame, list[str]]:
+    """Batch keys as columns: expressions (a time bucket) become columns of their name."""
+    items: list[str | pl.Expr]
+    if by is None:
+        items = []
+    elif isinstance(by, (str, pl.Expr)):
+        items = [by]
+    else:
+        items = list(by)
+    exprs = [b for b in items if isinstance(b, pl.Expr)]
+    names = [b.meta.output_name() if isinstance(b, pl.Expr) else b for b in items]
+    return (lf.with_columns(exprs) if exprs else lf), names
+
+
+def profile(
+    frame: pl.DataFrame | pl.LazyFrame,
+    *,
+    y_true: IntoColumn,
+    y_pred: IntoColumn,
+    sensitive_features: IntoColumns,
+    y_prob: IntoColumn | None = None,
+    by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None = None,
+    sample_weight: IntoColumn | None = None,
+    pos_label: PosLabel = 1,
+    n_bins: int = 10,
+    score_bins: int = DEFAULT_SCORE_BINS,
+    exact_scores: bool = False,
+) -> FairnessProfile:
+    """
+    Reduce `frame` once to a :class:`FairnessProfile` (also ``df.fair.profile``).
+
+    Collects every reduction a report needs together (:func:`polars.collect_all`),
+    so the source is read once.
+
+    Parameters
+    ----------
+    frame
+        The predictions (DataFrame or LazyFrame).
+    y_true, y_pred, sensitive_features, y_prob, sample_weight, pos_label
+        As in ``df.fair.report``.
+    by
+        Batch key column(s); an expression (e.g. a time bucket,
+        ``pl.col("ts").dt.truncate("1mo")``) becomes a key named after its output.
+    n_bins
+        Calibration bins (the report's calibration table is kept at this resolution).
+    score_bins
+        Equal-width bins of the score histogram behind ROC curves and AUC.
+    exact_scores
+        Keep one row per distinct score instead (exact ROC, a table as large as the
+        number of distinct scores).
+
+    Returns
+    -------
+    FairnessProfile
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_fair as pf
+    >>> df = pl.DataFrame({"g": ["a", "b", "a"], "y": [1, 0, 0], "s": [0.8, 0.3, 0.6]})
+    >>> prof = pf.profile(df, y_true="y", y_pred=pl.col("s") >= 0.5, y_prob="s",
+    ...                   sensitive_features="g")
+    >>> sorted(prof.tables), prof.meta["score_bins"], prof.rows
+    (['calibration', 'roc', 'stats', 'stats_1'], 1000, 3)
+    """
+    if isinstance(score_bins, bool) or not isinstance(score_bins, int) or score_bins < 1:
+        msg = f"`score_bins` must be a positive integer, got {score_bins!r}\n\nHint: e.g. 1000"
+        raise InvalidParameterError(msg)
+    check_json({"spec": {"pos_label": pos_label}})  # it travels in the metadata
+    lf, by_names = _by_columns(ensure_lazy(frame), by)
+    spec = ReportSpec.of(
+        y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
+        by=by_names, sample_weight=sample_weight, pos_label=pos_label, n_bins=n_bins,
+    )  # fmt: skip
+    plans = report_reductions(lf, spec)
+    source = lf
+    weighted = sample_weight is not None
+    if len(plans) > 1 or weighted:  # several reductions: read one cached copy of the source
+        source = lf.cache()
+        plans = report_reductions(source, spec)
+    binned = y_prob is not None and not exact_scores
+    names: list[str] = []
+    for i, plan in enumerate(plans):
+        name = table_name(plan.collect_schema(), set(names))
+        names.append(name)
+        if name == "roc" and binned:
+            assert y_prob is not None
+            plans[i] = roc_stats(
+                source, y_true=y_true, y_prob=_binned(y_prob, score_bins),
+                sensitive_features=sensitive_features, by=by_names or None,
+                sample_weight=sample_weight, pos_label=pos_label,
+            )  # fmt: skip
+    # weighted counts are weight sums: the rows are counted by one more reduction
+    counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
+    collected = pl.collect_all([*plans, *counted])
+    if weighted:
+        rows = int(collected.pop().item())
+    needed = [*spec.sensitive_features, *by_names]
+    for name in _COLUMNS:
+        needed += roots(getattr(spec, name))
+    schema = lf.select(list(dict.fromkeys(needed))).collect_schema()
+    if not weighted:
+        stats = collected[names.index("stats")]
+        rows = int(stats.select(pl.col("n").sum() + pl.col("n_null").sum()).item())
+    keys = [*by_names, *spec.sensitive_features]
+    given = spec.to_dict()  # name lists as lists, as they come back from JSON
+    meta = {
+        "format_version": FORMAT_VERSION,
+        "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "rows": rows,
+        "pieces": 1,
+        "spec": {
+            **{k: given[k] for k in ("sensitive_features", "by", "pos_label", "n_bins")},
+            **{k: encode_column(given[k]) for k in _COLUMNS},
+            "score_bins": score_bins if binned else None,
+        },
+        "score_bins": score_bins if binned else None,
+        "key_dtypes": {k: str(schema[k]) for k in keys},
+        "schema": encode_schema(schema),
+        "tables": names,
+        "columns": {n: t.columns for n, t in zip(names, collected, strict=True)},
+        "table_schemas": {
+            n: encode_schema(t.schema) for n, t in zip(names, collected, strict=True)
+        },
+    }
+    return FairnessProfile(dict(zip(names, collected, strict=True)), meta)
+
+
+def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
+    """
+    The profile of the union of disjoint pieces: the sum of their profiles.
+
+    Counts add exactly (Int64); weighted and score sums add to rounding.
+
+    Parameters
+    ----------
+    profiles
+        Profiles made with the same columns, options and score bins.
+
+    Returns
+    -------
+    FairnessProfile
+
+    Raises
+    ------
+    ProfileError
+        Naming every difference between the first profile and one that cannot be
+        merged with it (columns, ``pos_label``, bins, key dtypes, tables).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_fair as pf
+    >>> df = pl.DataFrame({"g": ["a", "b", "a", "b"], "y": [1, 0, 1, 1], "p": [1, 1, 0, 1]})
+    >>> kw = dict(y_true="y", y_pred="p", sensitive_features="g")
+    >>> merged = pf.merge_profiles([df[:1].fair.profile(**kw), df[1:].fair.profile(**kw)])
+    >>> merged.tables["stats"].equals(df.fair.profile(**kw).tables["stats"])
+    True
+    >>> other = df.fair.profile(**{**kw, "pos_label": 0})
+    >>> merged + other
+    Traceback (most recent call last):
+    ...
+    polars_fair.exceptions.ProfileError: profiles 0 and 1 cannot be merged: they differ in `pos_label`: 1 against 0
+    <BLANKLINE>
+    Hint: merge only profiles made with the same columns and options
+    """
+    items = list(profiles)
+    if not items:
+        msg = "`merge_profiles` needs at least one profile, got none"
+        raise InvalidParameterError(msg)
+    metas = [p.meta for p in items]
+    _check_compatible(metas)
+    if len(items) == 1:
+        return items[0]
+    tables = {
+        name: merge_group_stats(*(p.tables[name] for p in items)).collect()
+        for name in items[0].meta["tables"]
+    }
+    return FairnessProfile(tables, _merged_meta(metas))
+
+
+def _check_compatible(metas: Sequence[dict[str, Any]]) -> None:
+    for i, other in enumerate(metas[1:], start=1):
+        diff = differences(metas[0], other)
+        if diff:
+            msg = (
+                f"profiles 0 and {i} cannot be merged: they differ in {'; '.join(diff)}"
+                "\n\nHint: merge only profiles made with the same columns and options"
+            )
+            raise ProfileError(msg)
+
+
+def _merged_meta(metas: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    created = [m.get("pieces_created", [m["created_at"]]) for m in metas]
+    return {
+        **metas[0],
+        "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "rows": sum(int(m["rows"]) for m in metas),
+        "pieces": sum(int(m["pieces"]) for m in metas),
+        "pieces_created": [min(c[0] for c in created), max(c[-1] for c in created)],
+    }
+
+
+def _split(long: pl.DataFrame, meta: dict[str, Any]) -> dict[str, pl.DataFrame]:
+    """The tables of a profile file's long table (each with its own columns and dtypes)."""
+    tables = {}
+    for name in meta["tables"]:
+        schema = decode_schema(meta["table_schemas"][name])
+        part = long.filter(pl.col("table") == name).select(meta["columns"][name])
+        tables[name] = part.cast(dict(schema))  # type: ignore[arg-type]
+    return tables
+
+
+def _read_meta(path: str) -> dict[str, Any]:
+    try:
+        raw = pl.read_parquet_metadata(path).get(META_KEY)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        msg = f"cannot read a profile from {path!r}: {exc}"
+        raise ProfileError(msg) from exc
+    if raw is None:
+        msg = (
+            f"{path!r} is not a fairness profile (no {META_KEY!r} metadata)"
+            "\n\nHint: write profiles with `profile.write_parquet(path)`"
+        )
+        raise ProfileError(msg)
+    meta = json.loads(raw)
+    if meta.get("format_version") != FORMAT_VERSION:
+        msg = (
+            f"{path!r} has profile format {meta.get('format_version')!r}; this version reads "
+            f"{FORMAT_VERSION}\n\nHint: profile the data again with this version"
+        )
+        raise ProfileError(msg)
+    return meta  # type: ignore[no-any-return]
+
+
+def read_profile(source: str | Path | Sequence[str | Path]) -> FairnessProfile:
+    """
+    Read a profile from Parquet; a glob (or a list of paths) reads and merges many.
+
+    Parameters
+    ----------
+    source
+        A path, a glob such as ``"profiles/*.parquet"``, or a list of paths.
+
+    Returns
+    -------
+    FairnessProfile
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import polars as pl
+    >>> import polars_fair as pf
+    >>> df = pl.DataFrame({"g": ["a", "b", "a", "b"], "y": [1, 0, 1, 1], "p": [1, 1, 0, 1]})
+    >>> kw = dict(y_true="y", y_pred="p", sensitive_features="g")
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> df[:2].fair.profile(**kw).write_parquet(folder / "a.parquet")
+    >>> df[2:].fair.profile(**kw).write_parquet(folder / "b.parquet")
+    >>> pf.read_profile(str(folder / "*.parquet")).rows
+    4
+    """
+    items = [source] if isinstance(source, (str, Path)) else list(source)
+    paths: list[str] = []
+    for item in items:
+        text = str(item)
+        matches = sorted(glob.glob(text)) if glob.has_magic(text) else [text]
+        if not matches:
+            msg = f"no profile matches {text!r}\n\nHint: check the path, and quote globs"
+            raise ProfileError(msg)
+        paths += matches
+    if not paths:
+        msg = "no profile given\n\nHint: pass a path or a glob"
+        raise InvalidParameterError(msg)
+    metas = [_read_meta(p) for p in paths]
+    _check_compatible(metas)  # before any table is read
+    # compatible files have the same columns: read them together (in parallel) and sum
+    tables = _split(pl.read_parquet(paths), metas[0])
+    if len(paths) > 1:
+        tables = {name: merge_group_stats(t).collect() for name, t in tables.items()}
+    return FairnessProfile(tables, metas[0] if len(paths) == 1 else _merged_meta(metas))
+
+
+class ProfileMethods(NamespaceBase[TableT, ScalarT]):
+    """The profile: the report's reductions, kept to merge and audit later."""
+
+    def profile(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_prob: IntoColumn | None = None,
+        by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        n_bins: int = 10,
+        score_bins: int = DEFAULT_SCORE_BINS,
+        exact_scores: bool = False,
+    ) -> FairnessProfile:
+        """
+        Reduce the data once to a mergeable :class:`~polars_fair.FairnessProfile`.
+
+        Collects (on a LazyFrame too). See :func:`polars_fair.profile`.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a", "b", "a"], "y": [1, 0, 0], "p": [1, 1, 0]})
+        >>> df.lazy().fair.profile(y_true="y", y_pred="p", sensitive_features="g").rows
+        3
+        """
+        return profile(
+            self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
+            y_prob=y_prob, by=by, sample_weight=sample_weight, pos_label=pos_label,
+            n_bins=n_bins, score_bins=score_bins, exact_scores=exact_scores,
+        )  # fmt: skip

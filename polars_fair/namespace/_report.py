@@ -1,0 +1,558 @@
+"""The report: every table of an audit from one read, on a public specification.
+
+A report is several namespace methods (``by_group``, ``disparities``, ``summary``,
+``tradeoffs`` and, with a score, ``calibration``, ``roc_curve`` and ``roc_auc``;
+with slice candidates, ``slices``) over the same data. Each is a plan (:class:`~polars_fair.plans._plan.Plan`): a reduction
+and a derivation from its table. The report
+
+1. *plans*: runs the methods once on the planning namespace, which returns their
+   plans; tables that need the same reduction hold the same reduction object
+   (:func:`~polars_fair._utils.sharing`);
+2. *collects* the distinct reductions together with :func:`polars.collect_all`, so
+   Polars reads the source once for all of them;
+3. *derives* each table once from the collected reductions (the derivations are
+   collected together), giving each warning about excluded rows once.
+
+:class:`ReportSpec` holds the parameters; :func:`report_reductions` (step 1) and
+:func:`derive_report` (step 3) are public, so the command line, Ray and profiles can
+collect the reductions per file, sum them (:func:`sum_reductions`: they are
+additive) and derive the report from the sums and the spec alone.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, cast
+
+import polars as pl
+
+from polars_fair._utils import SMALL_TABLE_ROWS, as_names, derive_engine, find_stacklevel, sharing
+from polars_fair._validate import ensure_lazy
+from polars_fair.exceptions import IdentifierWarning, InvalidParameterError
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
+from polars_fair.plans._plan import Plan, exact_sums
+from polars_fair.reduce import merge_group_stats, stats_keys
+from polars_fair.reduce.regression import REGRESSION_SUMS
+from polars_fair.report import FairnessReport, identifier_warning
+
+if TYPE_CHECKING:
+    from polars._typing import EngineType
+
+    from polars_fair._typing import IntoColumn, IntoColumns, PosLabel, ReferenceGroup
+
+__all__ = [
+    "DISPARITY_RATES",
+    "ReportMethods",
+    "ReportSpec",
+    "derive_report",
+    "report_plans",
+    "report_reductions",
+    "sum_reductions",
+]
+
+#: The rates the report compares with the reference (the rates behind the main
+#: criteria); ``df.fair.disparities`` gives every rate.
+DISPARITY_RATES = (
+    "selection_rate",
+    "true_positive_rate",
+    "false_positive_rate",
+    "positive_predictive_value",
+    "negative_predictive_value",
+    "accuracy",
+)
+
+_COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
+_SLICE_PARAMS = ("slices", "max_depth", "slice_metric")
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class ReportSpec:
+    """
+    The parameters of a report, as one frozen value (see ``df.fair.report``).
+
+    Make it with :meth:`ReportSpec.of` (which checks and normalises the parameters);
+    give it to :func:`report_reductions` and :func:`derive_report`.
+
+    Examples
+    --------
+    >>> import polars_fair as pf
+    >>> spec = pf.ReportSpec.of(y_true="y", y_pred="p", sensitive_features="g")
+    >>> spec.sensitive_features, spec.confidence_level
+    (('g',), 0.95)
+    """
+
+    y_true: IntoColumn
+    y_pred: IntoColumn
+    y_prob: IntoColumn | None = None
+    sensitive_features: tuple[str, ...]
+    by: tuple[str, ...] = ()
+    sample_weight: IntoColumn | None = None
+    pos_label: PosLabel = 1
+    reference_group: ReferenceGroup | None = None
+    method: str | None = None
+    criteria: tuple[str, ...] | None = None
+    confidence_level: float = 0.95
+    difference_band: float = 0.1
+    ratio_band: tuple[float, float] = (0.8, 1.25)
+    min_group_size: float = 30
+    n_bins: int = 10
+    zero_division: float | None = None
+    slices: tuple[str, ...] | None = None
+    max_depth: int = 2
+    slice_metric: str = "false_positive_rate"
+    verdict_rule: str = "interval"
+    frequency_weights: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_prob: IntoColumn | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        reference_group: ReferenceGroup | None = None,
+        method: str | None = None,
+        criteria: Sequence[str] | None = None,
+        confidence_level: float = 0.95,
+        difference_band: float = 0.1,
+        ratio_band: tuple[float, float] = (0.8, 1.25),
+        min_group_size: float = 30,
+        n_bins: int = 10,
+        zero_division: float | None = None,
+        slices: Sequence[str] | None = None,
+        max_depth: int = 2,
+        slice_metric: str = "false_positive_rate",
+        verdict_rule: str = "interval",
+        frequency_weights: bool = False,
+    ) -> ReportSpec:
+        """The spec of ``df.fair.report`` with these keyword arguments."""
+        if y_true is None or y_pred is None:
+            msg = (
+                "a report needs `y_true` and `y_pred`\n\nHint: threshold a score, e.g. "
+                "`y_pred=pl.col('score') >= 0.5`"
+            )
+            raise InvalidParameterError(msg)
+        return cls(
+            y_true=y_true, y_pred=y_pred, sensitive_features=tuple(as_names(sensitive_features)),
+            y_prob=y_prob, by=tuple(as_names(by)), sample_weight=sample_weight,
+            pos_label=pos_label, reference_group=reference_group, method=method,
+            criteria=tuple(criteria) if criteria is not None else None,
+            confidence_level=confidence_level, difference_band=difference_band,
+            ratio_band=cast("tuple[float, float]", tuple(ratio_band)), min_group_size=min_group_size, n_bins=n_bins,
+            zero_division=zero_division, slices=tuple(as_names(slices)) if slices is not None else None,
+            max_depth=max_depth, slice_metric=slice_metric, verdict_rule=verdict_rule,
+            frequency_weights=bool(frequency_weights),
+        )  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        """The parameters as a dict (name lists as lists): ``ReportSpec.of(**d)`` inverts it."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        for name in ("sensitive_features", "by", "criteria", "slices"):
+            if out[name] is not None:
+                out[name] = list(out[name])
+        return out
+
+
+def _report_calls(ns: Any, spec: ReportSpec) -> dict[str, Any]:
+    """Run the report's methods on namespace `ns`; their results by table name."""
+    p = spec
+    common = {
+        "y_true": p.y_true, "y_pred": p.y_pred,
+        "sensitive_features": list(p.sensitive_features), "by": list(p.by) or None,
+        "sample_weight": p.sample_weight, "pos_label": p.pos_label,
+    }  # fmt: skip
+    criteria = list(p.criteria) if p.criteria is not None else None
+    out: dict[str, Any] = {
+        "by_group": ns.by_group(
+            **common, y_prob=p.y_prob, zero_division=p.zero_division,
+            confidence_level=p.confidence_level, min_group_size=p.min_group_size,
+        ),
+        "disparities": ns.disparities(
+            **common, y_prob=p.y_prob, reference_group=p.reference_group or "largest",
+            metrics=DISPARITY_RATES, zero_division=p.zero_division,
+            confidence_level=p.confidence_level,
+        ),
+        "summary": ns.summary(
+            **common, y_prob=p.y_prob, criteria=criteria, method=p.method,
+            reference_group=p.reference_group, confidence_level=p.confidence_level,
+            difference_band=p.difference_band, ratio_band=p.ratio_band,
+            min_group_size=p.min_group_size, zero_division=p.zero_division,
+            verdict_rule=p.verdict_rule, frequency_weights=p.frequency_weights,
+        ),
+        "tradeoffs": ns.tradeoffs(**common, reference_group=p.reference_group),
+    }  # fmt: skip
+    if p.y_prob is not None:
+        scored = {k: v for k, v in common.items() if k != "y_pred"}
+        out["calibration"] = ns.calibration(**scored, y_prob=p.y_prob, n_bins=p.n_bins)
+        out["roc_auc"] = ns.roc_auc(**scored, y_prob=p.y_prob)
+        out["roc_curve"] = ns.roc_curve(**scored, y_prob=p.y_prob)
+    if p.slices:
+        out["slices"] = ns.slices(
+            **{k: v for k, v in common.items() if k != "sensitive_features"},
+            candidates=list(p.slices), metric=p.slice_metric, max_depth=p.max_depth,
+            min_size=p.min_group_size, alpha=1 - p.confidence_level,
+            strategy="finest",  # the report shares one read of the source itself
+        )  # fmt: skip
+    return out
+
+
+def report_plans(
+    frame: pl.DataFrame | pl.LazyFrame, spec: ReportSpec, *, check: bool = True
+) -> dict[str, Plan]:
+    """The plan of each table of the report (nothing is read).
+
+    Tables that need the same reduction hold the same reduction object. With `check`,
+    every parameter is checked now (building each derivation once on the lazy
+    reductions); otherwise when the tables are derived.
+    """
+    from polars_fair.namespace import PlanningNamespace  # the namespace is built on this module
+
+    with sharing():
+        return _report_calls(PlanningNamespace(ensure_lazy(frame), check=check), spec)
+
+
+def _distinct(plans: Mapping[str, Plan]) -> list[pl.LazyFrame]:
+    """The distinct reductions of `plans`, by identity, in order of first use."""
+    found: dict[int, pl.LazyFrame] = {}
+    for plan in plans.values():
+        found.setdefault(id(plan.reduction), plan.reduction)
+    return list(found.values())
+
+
+def report_reductions(
+    frame: pl.DataFrame | pl.LazyFrame, spec: ReportSpec, *, shared: bool = False
+) -> list[pl.LazyFrame]:
+    """
+    The distinct reductions a report over `frame` needs, as lazy plans (nothing is read).
+
+    Collect them (together: ``pl.collect_all``), per file or partition if you like,
+    sum those of disjoint pieces with :func:`sum_reductions`, and derive the report
+    with :func:`derive_report`.
+
+    Parameters
+    ----------
+    frame
+        The predictions.
+    spec
+        The report's parameters.
+    shared
+        Read one cached copy of the source, so that collecting the reductions
+        together reads it once whatever the source (Polars itself merges equal scans
+        of files, not of every source).
+
+    Returns
+    -------
+    list of LazyFrame
+        The reductions, in the order :func:`derive_report` expects them.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_fair as pf
+    >>> df = pl.DataFrame({"g": ["x", "y"], "y": [1, 0], "p": [1, 1]})
+    >>> spec = pf.ReportSpec.of(y_true="y", y_pred="p", sensitive_features="g")
+    >>> [r.collect_schema().names() for r in pf.report_reductions(df, spec)]
+    [['g', 'n', 'tp', 'fp', 'fn', 'tn', 'n_null']]
+    """
+    lf = ensure_lazy(frame)
+    return _distinct(report_plans(lf.cache() if shared else lf, spec))
+
+
+def _derive(
+    spec: ReportSpec, plans: Mapping[str, Plan], reductions: Sequence[pl.DataFrame]
+) -> FairnessReport:
+    distinct = _distinct(plans)
+    if len(distinct) != len(reductions):
+        msg = (
+            f"the report needs {len(distinct)} reductions, got {len(reductions)}\n\nHint: "
+            "pass the collected `report_reductions(frame, spec)` of the same spec"
+        )
+        raise InvalidParameterError(msg)
+    table_of = {id(lf): t for lf, t in zip(distinct, reductions, strict=True)}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        derived = {name: plan.derive(table_of[id(plan.reduction)]) for name, plan in plans.items()}
+    _warn_once(caught)
+    # the derivations run together: Polars plans and runs them in parallel
+    engine = derive_engine(max(t.height for t in reductions))
+    tables = dict(zip(derived, pl.collect_all(derived.values(), engine=engine), strict=True))
+    shown = _shown(spec)
+    if (text := identifier_warning(tables["by_group"], shown)) is not None:
+        warnings.warn(text, IdentifierWarning, stacklevel=find_stacklevel())
+    return FairnessReport(**tables, params=shown)
+
+
+def _warn_once(caught: list[warnings.WarningMessage]) -> None:
+    """Give each caught warning once (several tables read the same reduction)."""
+    seen: set[tuple[type[Warning], str]] = set()
+    for w in caught:
+        if (w.category, str(w.message)) not in seen:
+            seen.add((w.category, str(w.message)))
+            warnings.warn(w.message, w.category, stacklevel=find_stacklevel())
+
+
+def _shown(spec: ReportSpec) -> dict[str, Any]:
+    """The report's parameters as shown in its outputs (column expressions as text)."""
+    shown = {k: (_name(v) if k in _COLUMNS else v) for k, v in spec.to_dict().items()}
+    if spec.slices is None:  # the slice parameters are recorded only when asked for
+        for name in _SLICE_PARAMS:
+            del shown[name]
+    return shown
+
+
+def derive_report(
+    spec: ReportSpec,
+    reductions: Sequence[pl.DataFrame],
+    schema: Mapping[str, pl.DataType] | pl.Schema,
+) -> FairnessReport:
+    """
+    The report from its collected reductions alone (no data is read).
+
+    Parameters
+    ----------
+    spec
+        The report's parameters.
+    reductions
+        The collected :func:`report_reductions` (of the whole data, or summed over
+        its pieces with :func:`sum_reductions`).
+    schema
+        The schema of the predictions (the plans are built on an empty frame of it).
+
+    Returns
+    -------
+    FairnessReport
+        The same report as ``frame.fair.report(...)`` over the data.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_fair as pf
+    >>> a = pl.DataFrame({"g": ["x", "x", "y", "y"], "y": [1, 0, 1, 0], "p": [1, 0, 0, 1]})
+    >>> b = pl.DataFrame({"g": ["x", "x", "y", "y"], "y": [0, 1, 0, 1], "p": [1, 0, 1, 0]})
+    >>> spec = pf.ReportSpec.of(y_true="y", y_pred="p", sensitive_features="g")
+    >>> parts = [pl.collect_all(pf.report_reductions(f, spec)) for f in (a, b)]
+    >>> report = pf.derive_report(spec, pf.sum_reductions(*parts), a.schema)
+    >>> report.by_group.select("g", "n", "tp", "fp")
+    shape: (2, 4)
+    ┌─────┬─────┬─────┬─────┐
+    │ g   ┆ n   ┆ tp  ┆ fp  │
+    │ --- ┆ --- ┆ --- ┆ --- │
+    │ str ┆ i64 ┆ i64 ┆ i64 │
+    ╞═════╪═════╪═════╪═════╡
+    │ x   ┆ 4   ┆ 1   ┆ 1   │
+    │ y   ┆ 4   ┆ 0   ┆ 2   │
+    └─────┴─────┴─────┴─────┘
+    """
+    plans = report_plans(pl.LazyFrame(schema=schema), spec, check=False)  # checked as derived
+    return _derive(spec, plans, reductions)
+
+
+def sum_reductions(*parts: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:
+    """
+    Sum the report reductions of disjoint pieces of the data, position by position.
+
+    Every reduction is additive (:func:`~polars_fair.reduce.merge_group_stats`), so
+    the reductions of files or partitions, summed, are those of their union.
+
+    Parameters
+    ----------
+    *parts
+        For each piece, its collected :func:`report_reductions` (same spec).
+
+    Returns
+    -------
+    list of DataFrame
+        The summed reductions, in the same order.
+
+    Raises
+    ------
+    InvalidParameterError
+        When a reduction bins a numeric slice candidate (``ReportSpec.slices``) into
+        quantiles: the bins of each piece differ, so such reductions do not add up.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_fair as pf
+    >>> a = pl.DataFrame({"g": ["x", "y"], "y": [1, 0], "p": [1, 1]})
+    >>> b = pl.DataFrame({"g": ["x", "y"], "y": [0, 1], "p": [0, 1]})
+    >>> spec = pf.ReportSpec.of(y_true="y", y_pred="p", sensitive_features="g")
+    >>> pieces = [pl.collect_all(pf.report_reductions(f, spec)) for f in (a, b)]
+    >>> whole = pl.collect_all(pf.report_reductions(pl.concat([a, b]), spec))
+    >>> all(s.equals(w) for s, w in zip(pf.sum_reductions(*pieces), whole))
+    True
+    """
+    return [_merge(tables) for tables in zip(*parts, strict=True)]
+
+
+def _merge(tables: Sequence[pl.DataFrame]) -> pl.DataFrame:
+    """Sum one reduction over the pieces (statistics tables, or regression sums)."""
+    keys = [c for c in stats_keys(tables[0]) if c not in REGRESSION_SUMS]
+    binned = [c for c in keys if isinstance(tables[0].schema[c], pl.Struct)]
+    if binned:
+        msg = (
+            f"the reductions bin the numeric slice candidate(s) {binned} into quantiles of "
+            "each piece, which do not add up across pieces\n\nHint: bin them over all the "
+            "data first (or cast a numeric code to `pl.String`), or collect the "
+            "reductions over the whole data at once"
+        )
+        raise InvalidParameterError(msg)
+    if keys == stats_keys(tables[0]):
+        return merge_group_stats(*tables).collect()
+    sums = [c for c in tables[0].columns if c not in keys]
+    merged = pl.concat(tables, how="vertical").group_by(keys).agg(pl.col(sums).sum())
+    return merged.sort(keys, nulls_last=True)
+
+
+def _name(column: IntoColumn | None) -> str | None:
+    if column is None or isinstance(column, str):
+        return column
+    return str(column)
+
+
+class ReportMethods(NamespaceBase[TableT, ScalarT]):
+    """The report: many tables from one read of the data."""
+
+    def report(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        y_prob: IntoColumn | None = None,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+        reference_group: ReferenceGroup | None = None,
+        method: str | None = None,
+        criteria: Sequence[str] | None = None,
+        confidence_level: float = 0.95,
+        difference_band: float = 0.1,
+        ratio_band: tuple[float, float] = (0.8, 1.25),
+        min_group_size: float = 30,
+        n_bins: int = 10,
+        zero_division: float | None = None,
+        slices: Sequence[str] | None = None,
+        max_depth: int = 2,
+        slice_metric: str = "false_positive_rate",
+        verdict_rule: str = "interval",
+        frequency_weights: bool = False,
+    ) -> FairnessReport:
+        """
+        A fairness report: every table of an audit, from one read of the data.
+
+        Collects (on a LazyFrame too): the report is a finished result. The tables
+        are those of :meth:`by_group` (every rate, with Wilson intervals and
+        small-group flags), :meth:`disparities` (with Newcombe / Katz intervals, for
+        the six rates behind the main criteria: selection rate, TPR, FPR, PPV, NPV,
+        accuracy), :meth:`summary`
+        (verdicts), :meth:`tradeoffs` and, with `y_prob`, :meth:`calibration`,
+        :meth:`roc_auc` and :meth:`roc_curve`, computed from the reductions they
+        share, which Polars collects together in one read of the source.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression, e.g. ``pl.col("score") >= 0.5``) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        y_prob
+            Column of scores in [0, 1]: adds balance criteria, calibration and ROC.
+        by
+            Batch key column(s): one report covers every model or slice, side by side.
+        sample_weight
+            Column of non-negative weights.
+        pos_label
+            Label value treated as positive.
+        reference_group
+            The reference group (a value, tuple or dict); default the largest group.
+        method
+            Comparison method of the summary's criteria (default ``"between_groups"``
+            without `reference_group`, ``"to_reference"`` with it).
+        criteria
+            Criterion names for the summary (default: its standard set).
+        confidence_level
+            Level of every interval.
+        difference_band, ratio_band
+            Fair bands of the verdicts.
+        min_group_size
+            Groups whose effective size is below this are flagged in ``by_group``
+            and left out of the summary's criteria (listed in ``excluded``).
+        n_bins
+            Calibration bins (with `y_prob`).
+        zero_division
+            None keeps undefined rates null; a float replaces them.
+        slices
+            Candidate attributes for slice discovery (:meth:`slices`): adds the
+            ``slices`` table, every slice of up to `max_depth` of them against the rest
+            on `slice_metric`, with ``min_size=min_group_size`` and
+            ``alpha=1 - confidence_level`` and the ``"finest"`` strategy (its reduction
+            is collected with the report's others, in the same read of the source);
+            significant slices are release-gate failures
+            (:meth:`FairnessReport.slice_failures`).
+        max_depth
+            Largest number of attributes in a slice.
+        slice_metric
+            The rate (or mean) the slices are compared on.
+        verdict_rule
+            ``"interval"`` (default: judge the interval) or ``"point"``.
+        frequency_weights
+            Read `sample_weight` as row counts instead of sampling weights.
+
+        Returns
+        -------
+        FairnessReport
+            The tables, with ``to_dict``, ``to_json``, ``to_markdown`` and ``to_html``.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {
+        ...         "group": ["a"] * 5 + ["b"] * 5,
+        ...         "y_true": [1, 1, 1, 0, 0, 1, 0, 0, 0, 1],
+        ...         "y_pred": [1, 1, 0, 1, 0, 1, 1, 0, 0, 0],
+        ...     }
+        ... )
+        >>> report = df.lazy().fair.report(
+        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", min_group_size=5
+        ... )
+        >>> report.summary.select("criterion", "verdict").head(2)  # 5 rows a group: unsure
+        shape: (2, 2)
+        ┌───────────────────────────────┬──────────────┐
+        │ criterion                     ┆ verdict      │
+        │ ---                           ┆ ---          │
+        │ str                           ┆ enum         │
+        ╞═══════════════════════════════╪══════════════╡
+        │ demographic_parity_difference ┆ inconclusive │
+        │ disparate_impact_ratio        ┆ inconclusive │
+        └───────────────────────────────┴──────────────┘
+        """
+        spec = ReportSpec.of(
+            y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features, y_prob=y_prob,
+            by=by, sample_weight=sample_weight, pos_label=pos_label,
+            reference_group=reference_group, method=method, criteria=criteria,
+            confidence_level=confidence_level, difference_band=difference_band,
+            ratio_band=ratio_band, min_group_size=min_group_size, n_bins=n_bins,
+            zero_division=zero_division, slices=slices, max_depth=max_depth,
+            slice_metric=slice_metric, verdict_rule=verdict_rule,
+            frequency_weights=frequency_weights,
+        )  # fmt: skip
+        # the plans read one cached copy of the source: one read for all reductions
+        # (collecting the derivations in the same call costs more than it saves)
+        small = isinstance(self._frame, pl.DataFrame) and self._frame.height <= SMALL_TABLE_ROWS
+        # a small frame costs nothing to read: its parameters are checked as the tables
+        # are derived, rather than on plans built only to check them
+        plans = report_plans(ensure_lazy(self._frame).cache(), spec, check=not small)
+        reductions = _distinct(plans)
+        engine: EngineType = "in-memory" if small and exact_sums(reductions) else "auto"
+        return _derive(spec, plans, pl.collect_all(reductions, engine=engine))

@@ -1,0 +1,106 @@
+"""Plans as values: the reduction a result needs and the derivation from its table.
+
+Every method of the ``fair`` namespace is a pure builder: from the frame and its
+parameters it makes a :class:`Plan` (one reduction, a lazy pass over the data, and
+``build``, the derivation over the reduction's small table) and hands it to the one
+place that runs plans, :meth:`NamespaceBase._run
+<polars_fair.namespace._base.NamespaceBase._run>`:
+
+* on a LazyFrame, :meth:`Plan.lazy`: the whole plan, nothing read;
+* on a DataFrame, :meth:`Plan.collect`: the reduction collected once, the warnings
+  about excluded rows and undefined rates given, the derivation collected (and a
+  float where the method returns one): eager wraps lazy;
+* in a report, the plans themselves: the report collects the distinct reductions
+  of all its plans together (one read), then :meth:`Plan.derive` each table once.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_fair._utils import derive_engine, eager_warnings
+from polars_fair.metrics import build_nonempty, require_rows
+from polars_fair.plans._audit import warn_about
+
+if TYPE_CHECKING:
+    from polars._typing import EngineType
+
+__all__ = ["Build", "Plan", "exact_sums"]
+
+#: A derivation: from the (lazy or collected) reduction to the result plan.
+Build = Callable[[pl.LazyFrame], pl.LazyFrame]
+
+
+def exact_sums(reductions: Sequence[pl.LazyFrame]) -> bool:
+    """Whether every sum of `reductions` is an integer count (no float column at all).
+
+    Then the in-memory engine, which has the smallest fixed cost on small frames, may
+    collect them: it sums floats in an order that varies from run to run (the last
+    bit of a weighted sum changes), integers exactly.
+    """
+    return all(dtype.is_integer() for r in reductions for dtype in r.collect_schema().dtypes()
+               if dtype.is_numeric())  # fmt: skip
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """One result as a value: its reduction and the derivation from the reduction.
+
+    `keys` name the groups in the warnings, `measures` the rates whose undefined
+    values are warned about (None: every rate), `warn_rows` selects the rows of the
+    collected reduction that the warnings read (one per group). `scalar_by` is None
+    for a table; for a criterion, its batch keys (a float without any).
+    """
+
+    reduction: pl.LazyFrame
+    build: Build
+    keys: tuple[str, ...]
+    measures: Sequence[str] | None = ()
+    zero_division: float | None = None
+    warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None
+    scalar_by: tuple[str, ...] | None = None
+
+    @functools.cached_property
+    def _whole(self) -> pl.LazyFrame:
+        # an empty input raises EmptyDataError at collect, unless `build` is the identity
+        # (the four reduction tables, empty for empty input)
+        return build_nonempty(self.reduction, self.build)
+
+    def lazy(self) -> pl.LazyFrame:
+        """The whole plan, reading nothing (building it checks every parameter; built once)."""
+        return self._whole
+
+    def warn(self, table: pl.DataFrame) -> None:
+        """The warnings about the collected reduction `table` (excluded rows, undefined rates)."""
+        warned = table if self.warn_rows is None else self.warn_rows(table)
+        warn_about(warned, self.keys, self.measures, self.zero_division)
+
+    def derive(self, table: pl.DataFrame) -> pl.LazyFrame:
+        """Check rows, warn about the collected reduction `table`, then the derivation over it."""
+        require_rows(table, self.build)
+        self.warn(table)
+        return self.build(table.lazy())
+
+    def result(self, derived: pl.DataFrame) -> Any:
+        """The method's return value from the collected derivation."""
+        if self.scalar_by is None or self.scalar_by:
+            return derived
+        value = derived.item()
+        return None if value is None else float(value)
+
+    def collect(self, engine: EngineType = "auto") -> Any:
+        """Check the parameters, read the data once, warn, derive: the eager result.
+
+        `engine` reads the data (the in-memory engine has the smallest fixed cost, for
+        small in-memory frames); the derivation's engine follows the reduction's size.
+        """
+        self.lazy()  # parameters are checked on the plan before any data is read
+        with eager_warnings():  # the in-plan checks warn on the eager path only
+            table = self.reduction.collect(engine=engine)
+            derived = self.derive(table).collect(engine=derive_engine(table.height))
+        return self.result(derived)

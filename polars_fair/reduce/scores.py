@@ -1,0 +1,208 @@
+"""Score reductions: per-group histograms of a score, in one ``group_by`` pass.
+
+The confusion-count table of :mod:`polars_fair.reduce` summarises hard predictions.
+Metrics of a *score* need the score's distribution per group and class; these
+reductions produce it, still as small additive tables (sums of counts and scores
+per group and bin), so they stream and merge like the statistics table:
+
+* :func:`calibration_stats`: per group and calibration bin, the rows, positives
+  and score sum;
+* :func:`threshold_stats`: per group and threshold interval, the positives and
+  negatives, from which every rate at every threshold follows by cumulative sums;
+* :func:`roc_stats`: per group and *distinct score*, the positives and negatives.
+  This is exact (no binning), so its size grows with the number of distinct scores;
+  ROC curves and AUC then need a sort within each group, on this table, not the data.
+
+Scores must lie in [0, 1] (checked inside the plan on the partial table, like the
+labels); rows with a null label, score or weight are excluded and counted in ``n_null``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import polars as pl
+
+from polars_fair._utils import check_in_plan
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.reduce import SCORE_SUM, Inputs, resolve_inputs
+
+if TYPE_CHECKING:
+    from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
+
+__all__ = ["bin_edges", "calibration_stats", "check_thresholds", "roc_stats", "threshold_stats"]
+
+
+def bin_edges(n_bins: int = 10, bins: Sequence[float] | None = None) -> np.ndarray:
+    """The calibration bin edges: uniform over [0, 1], or checked explicit edges."""
+    if bins is None:
+        if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+            msg = f"`n_bins` must be a positive integer, got {n_bins!r}\n\nHint: e.g. `n_bins=10`"
+            raise InvalidParameterError(msg)
+        return np.linspace(0.0, 1.0, int(n_bins) + 1)
+    edges = np.asarray(bins, dtype=np.float64)
+    ok = (
+        edges.ndim == 1
+        and edges.size >= 2
+        and edges[0] == 0.0
+        and edges[-1] == 1.0
+        and bool(np.all(np.diff(edges) > 0))
+    )
+    if not ok:
+        msg = (
+            f"`bins` must be strictly increasing edges from 0 to 1, got {list(bins)!r}"
+            "\n\nHint: e.g. `bins=[0, 0.2, 0.5, 1]`, or give `n_bins` for uniform bins"
+        )
+        raise InvalidParameterError(msg)
+    return edges
+
+
+def check_thresholds(thresholds: Sequence[float] | None) -> np.ndarray:
+    """Sorted, distinct, finite thresholds (default: 0, 0.01, ..., 1)."""
+    if thresholds is None:
+        return np.linspace(0.0, 1.0, 101)
+    values = np.asarray(thresholds, dtype=np.float64)
+    if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
+        msg = (
+            f"`thresholds` must be a non-empty list of finite numbers, got {thresholds!r}"
+            "\n\nHint: e.g. `thresholds=[0.3, 0.5, 0.7]`"
+        )
+        raise InvalidParameterError(msg)
+    if np.any(np.diff(values) <= 0):
+        msg = (
+            f"`thresholds` must be strictly increasing, got {list(thresholds)!r}"
+            "\n\nHint: sort them and drop duplicates, e.g. `sorted(set(thresholds))`"
+        )
+        raise InvalidParameterError(msg)
+    return values
+
+
+def _inputs(
+    frame: pl.DataFrame | pl.LazyFrame,
+    y_true: IntoColumn | None,
+    y_prob: IntoColumn,
+    sensitive_features: IntoColumns,
+    by: IntoColumns | None,
+    sample_weight: IntoColumn | None,
+    pos_label: PosLabel,
+) -> Inputs:
+    return resolve_inputs(
+        frame, y_true=y_true, y_pred=None, sensitive_features=sensitive_features, by=by,
+        sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob, family="scores",
+    )  # fmt: skip
+
+
+def _histogram(inp: Inputs, key: pl.Expr, name: str, with_sum: bool) -> pl.LazyFrame:
+    """Counts per (keys, `key`): ``n``, with labels ``pos, neg``, ``sum_prob``, ``n_null``.
+
+    Rows excluded for a null label, score or weight are counted in ``n_null`` (in
+    whatever bin their null score falls); metrics keep the rows with ``n > 0``.
+    """
+    keys = inp.keys
+    partial = inp.lf.group_by(*keys, *inp.label_keys, key.alias(name)).agg(inp.partial_aggs())
+    partial = check_in_plan(partial, inp.checker())
+    total = inp.total
+    aggs = [total(pl.lit(True)).alias("n")]
+    if inp.labels:
+        yt = inp.positive("y_true")
+        aggs += [total(yt).alias("pos"), total(~yt).alias("neg")]
+    if with_sum:
+        aggs.append(total(pl.lit(True), pl.col(SCORE_SUM)).alias("sum_prob"))
+    aggs.append(inp.null_rows().alias("n_null"))
+    return partial.group_by(*keys, name).agg(aggs)
+
+
+def calibration_stats(
+    frame: pl.DataFrame | pl.LazyFrame,
+    *,
+    y_true: IntoColumn,
+    y_prob: IntoColumn,
+    sensitive_features: IntoColumns,
+    by: IntoColumns | None = None,
+    sample_weight: IntoColumn | None = None,
+    pos_label: PosLabel = 1,
+    edges: np.ndarray,
+) -> pl.LazyFrame:
+    """
+    Per (keys, bin): ``n, pos, neg, sum_prob, n_null``.
+
+    Bin ``b`` holds the scores in ``(edges[b], edges[b + 1]]`` (the first bin also
+    holds ``edges[0]``), exactly :func:`sklearn.calibration.calibration_curve`'s
+    binning. One pass; the table is additive.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import polars as pl
+    >>> from polars_fair.reduce.scores import calibration_stats
+    >>> df = pl.DataFrame({"g": ["a", "a", "b"], "y": [1, 0, 1], "s": [0.9, 0.5, 0.5]})
+    >>> calibration_stats(
+    ...     df, y_true="y", y_prob="s", sensitive_features="g", edges=np.array([0, 0.5, 1])
+    ... ).collect()
+    shape: (3, 7)
+    ┌─────┬─────┬─────┬─────┬─────┬──────────┬────────┐
+    │ g   ┆ bin ┆ n   ┆ pos ┆ neg ┆ sum_prob ┆ n_null │
+    │ --- ┆ --- ┆ --- ┆ --- ┆ --- ┆ ---      ┆ ---    │
+    │ str ┆ i64 ┆ i64 ┆ i64 ┆ i64 ┆ f64      ┆ i64    │
+    ╞═════╪═════╪═════╪═════╪═════╪══════════╪════════╡
+    │ a   ┆ 0   ┆ 1   ┆ 0   ┆ 1   ┆ 0.5      ┆ 0      │
+    │ a   ┆ 1   ┆ 1   ┆ 1   ┆ 0   ┆ 0.9      ┆ 0      │
+    │ b   ┆ 0   ┆ 1   ┆ 1   ┆ 0   ┆ 0.5      ┆ 0      │
+    └─────┴─────┴─────┴─────┴─────┴──────────┴────────┘
+    """
+    inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
+    assert inp.score is not None
+    interior = pl.Series("edges", edges[1:-1], dtype=pl.Float64)
+    key = pl.lit(interior).search_sorted(inp.score, side="left").cast(pl.Int64)
+    return _histogram(inp, key, "bin", with_sum=True).sort([*inp.keys, "bin"], nulls_last=True)
+
+
+def threshold_stats(
+    frame: pl.DataFrame | pl.LazyFrame,
+    *,
+    y_true: IntoColumn | None,
+    y_prob: IntoColumn,
+    sensitive_features: IntoColumns,
+    by: IntoColumns | None = None,
+    sample_weight: IntoColumn | None = None,
+    pos_label: PosLabel = 1,
+    thresholds: np.ndarray,
+) -> pl.LazyFrame:
+    """
+    Per (keys, ``k``): ``n`` (and ``pos, neg`` with `y_true`), ``n_null``.
+
+    ``k`` is the number of thresholds at or below the score, so a row is predicted
+    positive at threshold ``thresholds[j]`` (``score >= threshold``) exactly when
+    ``k > j``. One pass; cumulative sums over ``k`` give every threshold.
+    """
+    inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
+    assert inp.score is not None
+    grid = pl.Series("thresholds", thresholds, dtype=pl.Float64)
+    key = pl.lit(grid).search_sorted(inp.score, side="right").cast(pl.Int64)
+    return _histogram(inp, key, "k", with_sum=False).sort([*inp.keys, "k"], nulls_last=True)
+
+
+def roc_stats(
+    frame: pl.DataFrame | pl.LazyFrame,
+    *,
+    y_true: IntoColumn,
+    y_prob: IntoColumn,
+    sensitive_features: IntoColumns,
+    by: IntoColumns | None = None,
+    sample_weight: IntoColumn | None = None,
+    pos_label: PosLabel = 1,
+) -> pl.LazyFrame:
+    """
+    Per (keys, distinct score): ``n, pos, neg, n_null``, sorted by keys then score.
+
+    One pass; the table has one row per distinct score per group (exact ROC), and
+    a null score row (last) holding the rows excluded for a null score. The order
+    is the order of :func:`~polars_fair.reduce.merge_group_stats`, so tables of
+    disjoint parts, summed, are ready for the same derivations.
+    """
+    inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
+    assert inp.score is not None
+    hist = _histogram(inp, inp.score, "score", with_sum=False)
+    return hist.sort([*inp.keys, "score"], nulls_last=True)

@@ -1,0 +1,255 @@
+"""The reductions behind slice discovery: quantile bins, and one or several group_bys.
+
+Two strategies, both correct, both one read of the source:
+
+* ``"finest"``: one :func:`~polars_fair.reduce.group_stats` (or
+  :func:`~polars_fair.reduce.regression.regression_stats`) at the finest crossing
+  of all candidates; every slice is then a sum of rows of that table. Its size is
+  at most the product of the candidates' cardinalities and at most the row count.
+* ``"subsets"``: one reduction per subset of ``max_depth`` candidates, over a
+  ``.cache()``-d source so that the plan reads it once; each smaller subset is
+  derived from the first reduction whose attributes contain it. The tables stay
+  small however many candidates there are, at the price of one group_by over the
+  rows per subset (and, for a file scan, the cached columns held in memory).
+
+``"auto"`` decides from the schema alone, because the plan cannot know the number
+of distinct values of a column without reading it: a candidate's cardinality is
+known for an ``Enum`` (its categories, plus null), a ``Boolean`` (3) and a binned
+numeric column (``n_bins`` + 1); any other column counts as 2, the least an
+attribute can have. When the product (a lower bound of the finest table's
+possible size) exceeds :data:`MAX_FINEST_CELLS`, ``"subsets"`` runs; otherwise
+``"finest"``. Pass ``strategy="subsets"`` yourself for many string attributes of
+high cardinality.
+
+Numeric candidates (integer or float, not Boolean) are cut into ``n_bins``
+quantile bins of the whole column (:meth:`polars.Expr.bin_quantiles`, inside the
+same plan: it sorts that column once). Bins are left-closed and labelled by their
+breakpoints, e.g. ``[25, 34)``; the first and last run to ``-inf`` and ``inf``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final, Literal
+
+import polars as pl
+
+from polars_fair._validate import column_not_found, ensure_lazy
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.reduce import group_stats
+from polars_fair.reduce.regression import regression_stats
+
+if TYPE_CHECKING:
+    from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
+
+__all__ = [
+    "MAX_FINEST_CELLS",
+    "PART",
+    "STRATEGIES",
+    "SliceReduction",
+    "bin_labels",
+    "choose_strategy",
+    "slice_reduction",
+]
+
+Strategy = Literal["auto", "finest", "subsets"]
+STRATEGIES: Final = ("auto", "finest", "subsets")
+#: ``"auto"`` switches to ``"subsets"`` above this many possible finest cells.
+MAX_FINEST_CELLS: Final = 1 << 22
+#: Column of the ``"subsets"`` reduction naming the subset a row belongs to.
+PART: Final = "__pf_part"
+#: Columns of the slice table a batch key may not be named after.
+_OUTPUT_NAMES: Final = frozenset(
+    {"rank", "slice", "depth", "metric", "n", "value", "rest_n", "rest_value", "difference",
+     "ratio", "ci_low", "ci_high", "p_value", "q_value", "significant", "attributes",
+     "n_tested", "n_untested", "strategy"}
+)  # fmt: skip
+#: Regression measures (read the regression sums, not the confusion counts).
+_MEANS: Final = ("mean_prediction", "mean_true", "mae")
+
+
+def _is_binned(dtype: pl.DataType) -> bool:
+    return dtype.is_numeric() and dtype != pl.Boolean
+
+
+def _cardinality(dtype: pl.DataType, n_bins: int) -> int:
+    if isinstance(dtype, pl.Enum):
+        return len(dtype.categories) + 1
+    if dtype == pl.Boolean:
+        return 3
+    if _is_binned(dtype):
+        return n_bins + 1
+    return 2
+
+
+def choose_strategy(
+    strategy: object,
+    schema: pl.Schema,
+    candidates: Sequence[str],
+    max_depth: int,
+    n_bins: int,
+) -> Literal["finest", "subsets"]:
+    """The strategy that runs (see the module documentation for the ``"auto"`` rule)."""
+    if strategy not in STRATEGIES:
+        msg = (
+            f"`strategy` must be one of {list(STRATEGIES)}, got {strategy!r}\n\nHint: "
+            "'auto' picks 'subsets' only when the finest crossing can be very large"
+        )
+        raise InvalidParameterError(msg)
+    if max_depth >= len(candidates):
+        return "finest"  # the one subset of max_depth attributes is the finest crossing
+    if strategy != "auto":
+        return strategy  # type: ignore[return-value]
+    cells = math.prod(_cardinality(schema[c], n_bins) for c in candidates)
+    return "subsets" if cells > MAX_FINEST_CELLS else "finest"
+
+
+def _bin(name: str, n_bins: int) -> pl.Expr:
+    labels = [str(i) for i in range(n_bins)]
+    return pl.col(name).bin_quantiles(n_bins, labels=labels, include_intervals=True).alias(name)
+
+
+def bin_labels(stats: pl.LazyFrame, binned: Sequence[str]) -> pl.LazyFrame:
+    """Replace the bin structs of a (small) reduction by their labels, ``[25, 34)``."""
+    exprs = []
+    for name in binned:
+        s = pl.col(name)
+        left = s.struct.field("left").cast(pl.String).fill_null("-inf")
+        right = s.struct.field("right").cast(pl.String).fill_null("inf")
+        opener = pl.when(s.struct.field("left").is_null()).then(pl.lit("(")).otherwise(pl.lit("["))
+        label = pl.concat_str(opener, left, pl.lit(", "), right, pl.lit(")"))
+        exprs.append(pl.when(s.struct.field("bin").is_not_null()).then(label).alias(name))
+    return stats.with_columns(exprs) if exprs else stats
+
+
+class SliceReduction:
+    """The lazy reduction of a slice search and how to split it into derivation parts."""
+
+    def __init__(
+        self,
+        reduced: pl.LazyFrame,
+        strategy: Literal["finest", "subsets"],
+        groups: list[tuple[str, ...]],
+        binned: list[str],
+        keys: list[str],
+    ) -> None:
+        self.reduced = reduced
+        self.strategy = strategy
+        #: attribute sets of the reductions (one: all candidates, for "finest")
+        self.groups = groups
+        self.binned = binned
+        self.keys = keys
+
+    def parts(
+        self, stats: pl.LazyFrame, subsets: Sequence[tuple[str, ...]]
+    ) -> list[tuple[pl.LazyFrame, list[tuple[str, ...]]]]:
+        """Pair each reduction (read from the collected or lazy `stats`) with its subsets.
+
+        Each subset goes to the first reduction whose attributes contain it.
+        """
+        stats = bin_labels(stats, self.binned)
+        if self.strategy == "finest":
+            return [(stats, list(subsets))]
+        assigned: list[list[tuple[str, ...]]] = [[] for _ in self.groups]
+        for subset in subsets:
+            i = next(i for i, g in enumerate(self.groups) if set(subset) <= set(g))
+            assigned[i].append(subset)
+        return [
+            (stats.filter(pl.col(PART) == i).drop(PART), assigned[i])
+            for i in range(len(self.groups))
+            if assigned[i]
+        ]
+
+    def warn_rows(self, table: pl.DataFrame) -> pl.DataFrame:
+        """The rows of the collected reduction that count each data row once."""
+        if self.strategy == "finest":
+            return table
+        return table.filter(pl.col(PART) == 0)
+
+
+def slice_reduction(
+    frame: pl.DataFrame | pl.LazyFrame,
+    *,
+    y_true: IntoColumn | None,
+    y_pred: IntoColumn | None,
+    candidates: Sequence[str],
+    metric: str,
+    max_depth: int,
+    by: IntoColumns | None,
+    sample_weight: IntoColumn | None,
+    pos_label: PosLabel,
+    n_bins: int,
+    strategy: object,
+) -> SliceReduction:
+    """Build the lazy reduction(s) of a slice search (reads no data).
+
+    Parameters are those of :meth:`~polars_fair.FairNamespace.slices`, checked.
+    """
+    if not isinstance(n_bins, int) or isinstance(n_bins, bool) or n_bins < 2:
+        msg = (
+            f"`n_bins` must be an integer >= 2, got {n_bins!r}\n\nHint: e.g. `n_bins=4` (quartiles)"
+        )
+        raise InvalidParameterError(msg)
+    lf = ensure_lazy(frame)
+    schema = lf.collect_schema()
+    by_ = [by] if isinstance(by, str) else list(by or [])
+    for name in by_:
+        if name in _OUTPUT_NAMES:
+            msg = (
+                f"column {name!r} (given as `by`) clashes with an output column of `slices`"
+                f"\n\nHint: rename it first, e.g. `.rename({{{name!r}: {name + '_'!r}}})`"
+            )
+            raise InvalidParameterError(msg)
+    for name in candidates:
+        if name in schema and isinstance(schema[name], (pl.List, pl.Array, pl.Struct, pl.Object)):
+            msg = (
+                f"candidate column {name!r} has dtype {schema[name]}, which cannot define slices"
+                "\n\nHint: pass columns of categories, strings, booleans or numbers"
+            )
+            raise InvalidParameterError(msg)
+        if name in by_:
+            msg = (
+                f"column {name!r} is both a candidate and a `by` key"
+                "\n\nHint: slices are found within each batch key; drop it from one of them"
+            )
+            raise InvalidParameterError(msg)
+    missing = [c for c in candidates if c not in schema]
+    if missing:
+        raise column_not_found(
+            missing[0], "candidates", schema, "pass existing columns as `candidates=`"
+        )
+    chosen = choose_strategy(strategy, schema, candidates, max_depth, n_bins)
+    binned = [c for c in candidates if _is_binned(schema[c])]
+    if binned:
+        lf = lf.with_columns(_bin(c, n_bins) for c in binned)
+
+    def reduce(source: pl.LazyFrame, attributes: Sequence[str]) -> pl.LazyFrame:
+        if metric in _MEANS:
+            if y_pred is None:
+                msg = f"`metric`={metric!r} needs `y_pred`, got None\n\nHint: pass the prediction column"
+                raise InvalidParameterError(msg)
+            if metric != "mean_prediction" and y_true is None:
+                msg = f"`metric`={metric!r} needs `y_true`, got None\n\nHint: pass the true value column"
+                raise InvalidParameterError(msg)
+            return regression_stats(
+                source, y_pred=y_pred, y_true=y_true, sensitive_features=list(attributes),
+                by=by_ or None, sample_weight=sample_weight,
+            )  # fmt: skip
+        return group_stats(
+            source, y_true=y_true, y_pred=y_pred, sensitive_features=list(attributes),
+            by=by_ or None, sample_weight=sample_weight, pos_label=pos_label,
+        )  # fmt: skip
+
+    keys = [*by_, *candidates]
+    if chosen == "finest":
+        return SliceReduction(reduce(lf, candidates), chosen, [tuple(candidates)], binned, keys)
+    source = lf.cache()
+    groups = list(itertools.combinations(candidates, max_depth))
+    tables = [
+        reduce(source, g).with_columns(pl.lit(i, dtype=pl.Int32).alias(PART))
+        for i, g in enumerate(groups)
+    ]
+    reduced = pl.concat(tables, how="diagonal_relaxed")
+    return SliceReduction(reduced, chosen, groups, binned, keys)

@@ -1,0 +1,773 @@
+"""The fairness report: the tables of one audit, and how they are shown.
+
+A :class:`FairnessReport` holds collected tables (nothing lazy, nothing to
+recompute): per-group rates with intervals, every group against the reference,
+one row per criterion with its verdict, the trade-offs between criteria and,
+with a score, calibration and ROC curves. It renders them as a dict, JSON,
+Markdown or a self-contained HTML page whose charts are inline SVG (no network,
+no JavaScript). Build one with ``df.fair.report(...)`` or ``lf.fair.report(...)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from polars_fair.exceptions import FairnessGateError, InvalidParameterError
+from polars_fair.metrics._compare import compare_summaries
+from polars_fair.report import _verdicts
+from polars_fair.report._verdicts import (
+    GATE_VERDICTS,
+    Condition,
+    _describe,
+    excluded_groups,
+    parse_condition,
+)
+
+__all__ = ["GATE_VERDICTS", "Condition", "FairnessReport", "parse_condition"]
+
+#: The report's tables, in the order they are shown.
+TABLES = (
+    "summary", "slices", "by_group", "disparities", "tradeoffs", "calibration", "roc_auc",
+    "roc_curve",
+)  # fmt: skip
+#: Slices shown per batch key in Markdown and HTML (the dict and JSON keep all).
+SLICES_SHOWN = 20
+
+_TITLES = {
+    "summary": "Criteria and verdicts",
+    "slices": "Worst slices",
+    "by_group": "Rates per group",
+    "disparities": "Disparities against the reference",
+    "tradeoffs": "Trade-offs between criteria",
+    "calibration": "Calibration per group",
+    "roc_auc": "ROC AUC per group",
+    "roc_curve": "ROC curves",
+}
+#: Columns of the wide tables shown in Markdown and HTML (the dict and JSON keep all).
+_SHOWN = {
+    "by_group": None,
+    "disparities": [
+        "metric", "value", "reference_value", "difference", "ratio",
+        "difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high",
+    ],
+    "tradeoffs": None,
+    "calibration": None,
+    "roc_auc": None,
+}  # fmt: skip
+_RATES_SHOWN = (
+    "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
+    "positive_predictive_value", "negative_predictive_value", "accuracy",
+)  # fmt: skip
+#: The most groups a rendered table shows by default (``max_rows``).
+MAX_ROWS = 50
+#: Reference-group policies (not values of a group).
+_POLICIES = ("largest", "min", "overall", "rest")
+#: The rates of the plain-text table (``to_text``, the command line).
+_TEXT_RATES = (
+    "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
+    "positive_predictive_value", "accuracy",
+)  # fmt: skip
+#: The summary's columns in the plain-text table, first; other columns follow.
+_SUMMARY_TEXT = (
+    "criterion", "value", "fair_low", "fair_high", "verdict", "ci_low", "ci_high", "group",
+    "group_n", "compared_with", "compared_n",
+)  # fmt: skip
+#: Summary columns with a place in every rendering; any other column is shown after them.
+_SUMMARY_KNOWN = (
+    "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low", "ci_high",
+    "p_value", "min_group_n", "interval_method", "group", "group_n", "compared_with",
+    "compared_n", "n_groups", "excluded", "note", "lowest", "lowest_group", "lowest_n",
+    "highest", "highest_group", "highest_n",
+)  # fmt: skip
+_VERDICT_COLOURS = {
+    "fair": "#1a7f37",
+    "unfair": "#cf222e",
+    "inconclusive": "#9a6700",
+    "undefined": "#6e7781",
+}
+
+
+def _json_value(value: Any) -> Any:
+    """A JSON-safe value: NaN and infinities become None (JSON has no such numbers)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+@dataclass(frozen=True)
+class FairnessReport:
+    """
+    The collected tables of one fairness audit, ready to read, save or gate on.
+
+    Attributes
+    ----------
+    summary
+        One row per criterion (and batch key): value, ideal, fair band, verdict,
+        interval, p-value (see ``df.fair.summary``).
+    by_group
+        Counts, rates and Wilson intervals per group (``df.fair.by_group``).
+    disparities
+        Every group against the reference, for every rate, with Newcombe and Katz
+        intervals (``df.fair.disparities``).
+    tradeoffs
+        Which criteria can hold together with these base rates
+        (``df.fair.tradeoffs``).
+    calibration, roc_auc, roc_curve
+        With a score: calibration bins, AUC and exact ROC curves per group; None
+        without one.
+    params
+        What was audited: columns, groups, batch keys, reference and bands.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_fair
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "group": ["a"] * 5 + ["b"] * 5,
+    ...         "y_true": [1, 1, 1, 0, 0, 1, 0, 0, 0, 1],
+    ...         "y_pred": [1, 1, 0, 1, 0, 1, 1, 0, 0, 0],
+    ...     }
+    ... )
+    >>> report = df.fair.report(
+    ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", min_group_size=5
+    ... )
+    >>> dp = report.summary.filter(pl.col("criterion") == "demographic_parity_difference")
+    >>> round(dp.item(0, "value"), 4)
+    0.2
+    >>> sorted(report.to_dict()["tables"])
+    ['by_group', 'disparities', 'summary', 'tradeoffs']
+    """
+
+    summary: pl.DataFrame
+    by_group: pl.DataFrame
+    disparities: pl.DataFrame
+    tradeoffs: pl.DataFrame
+    calibration: pl.DataFrame | None = None
+    roc_auc: pl.DataFrame | None = None
+    roc_curve: pl.DataFrame | None = None
+    slices: pl.DataFrame | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    # ---- access ------------------------------------------------------------------
+
+    def tables(self) -> Iterator[tuple[str, pl.DataFrame]]:
+        """The report's tables that are present, as ``(name, table)`` in display order."""
+        for name in TABLES:
+            table = getattr(self, name)
+            if table is not None:
+                yield name, table
+
+    @property
+    def by(self) -> list[str]:
+        """The batch key columns (empty without `by`)."""
+        return list(self.params.get("by", []))
+
+    def side_by_side(self) -> pl.DataFrame | None:
+        """
+        The summary with one column per batch key: ``"value (verdict)"`` per criterion.
+
+        Returns
+        -------
+        DataFrame or None
+            ``criterion`` and one column per batch key (values of the `by` columns
+            joined with " / "); None without `by`.
+        """
+        if not self.by:
+            return None
+        label = pl.concat_str([pl.col(c).cast(pl.String) for c in self.by], separator=" / ")
+        cell = pl.format(
+            "{} ({})",
+            pl.col("value").round(4).cast(pl.String).fill_null("null"),
+            pl.col("verdict").cast(pl.String),
+        )
+        long = self.summary.select(
+            label.fill_null("null").alias("__pf_key"), "criterion", cell.alias("__pf_cell")
+        )
+        return long.pivot(on="__pf_key", index="criterion", values="__pf_cell", maintain_order=True)
+
+    def failing(self) -> pl.DataFrame:
+        """The summary rows whose verdict is ``"unfair"``."""
+        return self.summary.filter(pl.col("verdict") == "unfair")
+
+    def compare(self, baseline: FairnessReport, *, tolerance: float = 0.02) -> pl.DataFrame:
+        """
+        Each criterion of this report (the candidate) against `baseline`'s.
+
+        Per criterion and batch key: the baseline and candidate values, the change
+        with an interval, and a verdict ``worse``, ``better``, ``unchanged`` or
+        ``inconclusive`` on the change of the distance to the ideal (see
+        :func:`polars_fair.metrics._compare.compare_summaries`).
+
+        Parameters
+        ----------
+        baseline
+            The report of what runs today, with the same batch keys.
+        tolerance
+            Changes of the distance to the ideal within this count as no change.
+
+        Returns
+        -------
+        DataFrame
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {"g": ["a", "b"] * 200, "y": [1, 0, 0, 1, 0, 1, 1, 0] * 50, "p": [1, 0, 1, 1, 0, 0, 1, 0] * 50}
+        ... )
+        >>> kw = dict(y_true="y", sensitive_features="g")
+        >>> fair_model = df.fair.report(y_pred=pl.col("y") == 1, **kw)
+        >>> biased = df.fair.report(y_pred=pl.col("p") == 1, **kw)
+        >>> out = biased.compare(fair_model)
+        >>> out.filter(pl.col("criterion") == "demographic_parity_difference")["verdict"].item()
+        'worse'
+        """
+        return compare_summaries(
+            self.summary, baseline.summary, by=self.by, tolerance=tolerance,
+            confidence_level=self.params.get("confidence_level", 0.95),
+        )  # fmt: skip
+
+    def slice_failures(self) -> list[str]:
+        """One line per significant slice (a release gate), empty without slices."""
+        if self.slices is None:
+            return []
+        lines = []
+        for row in self.slices.filter(pl.col("significant")).iter_rows(named=True):
+            where = ", ".join(f"{k}={row[k]}" for k in self.by)
+            lines.append(
+                f"slice {row['slice']}: {row['metric']} {row['value']:.4g} vs "
+                f"{row['rest_value']:.4g} in the rest, difference {row['difference']:.4g} "
+                f"[{row['ci_low']:.4g}, {row['ci_high']:.4g}], q = {row['q_value']:.2g}"
+                + (f" ({where})" if where else "")
+            )
+        return lines
+
+    # ---- serialisation ---------------------------------------------------------------
+
+    def failures(
+        self,
+        *,
+        verdicts: Iterable[str] = ("unfair",),
+        conditions: Iterable[str | Condition] = (),
+        allow_undefined: bool = False,
+    ) -> list[str]:
+        """
+        The release gates that fail, one line each (empty when every gate passes).
+
+        A line names the criterion, its value and interval, the groups compared and
+        their (effective) sizes, and the batch key.
+
+        Parameters
+        ----------
+        verdicts
+            Verdicts that fail the gate: any of ``"unfair"``, ``"inconclusive"``,
+            ``"undefined"`` (default ``("unfair",)``; ``()`` for none).
+        conditions
+            Conditions ``"CRITERION OP NUMBER"`` that fail the gate when they hold,
+            e.g. ``"disparate_impact_ratio < 0.8"`` (one-sided: add
+            ``"disparate_impact_ratio > 1.25"`` for the other side).
+        allow_undefined
+            A condition on an undefined value fails (saying why) unless True.
+
+        Returns
+        -------
+        list of str
+            One line per failure.
+
+        Raises
+        ------
+        InvalidParameterError
+            A malformed condition, an unknown verdict, or a criterion that is not in
+            the summary (pass ``criteria=`` to the report).
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {
+        ...         "g": ["a"] * 100 + ["b"] * 100,
+        ...         "y": [1, 0] * 100,
+        ...         "p": [1] * 80 + [0] * 20 + [1] * 40 + [0] * 60,
+        ...     }
+        ... )
+        >>> report = df.fair.report(y_true="y", y_pred="p", sensitive_features="g")
+        >>> report.failures(verdicts=[], conditions=["demographic_parity_difference > 0.2"])
+        ['demographic_parity_difference = 0.4 > 0.2: a (n=100) vs b (n=100)']
+        """
+        return _verdicts.failures(self.summary, self.by, verdicts, conditions, allow_undefined)
+
+    def check(
+        self,
+        *,
+        verdicts: Iterable[str] = ("unfair",),
+        conditions: Iterable[str | Condition] = (),
+        allow_undefined: bool = False,
+    ) -> None:
+        """
+        Raise :class:`~polars_fair.exceptions.FairnessGateError` if a gate fails.
+
+        The same gates as :meth:`failures`, for notebooks and test suites
+        (``report.check()`` fails a test when any verdict is unfair).
+
+        Parameters
+        ----------
+        verdicts, conditions, allow_undefined
+            As for :meth:`failures`.
+
+        Raises
+        ------
+        FairnessGateError
+            With one line per failure (also in its ``failures`` attribute).
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {"g": ["a"] * 100 + ["b"] * 100, "y": [1, 0] * 100, "p": [1, 0] * 100}
+        ... )
+        >>> df.fair.report(y_true="y", y_pred="p", sensitive_features="g").check()
+        """
+        lines = self.failures(
+            verdicts=verdicts, conditions=conditions, allow_undefined=allow_undefined
+        )
+        if lines:
+            raise FairnessGateError(lines)
+
+    def one_sided_misses(self, conditions: Iterable[str | Condition]) -> list[str]:
+        """
+        One-sided conditions blind to a group outside the fair band on the other side.
+
+        ``"disparate_impact_ratio < 0.8"`` never fires on a ratio of 1.74, above the
+        band: one line each such condition and batch key, suggesting the other side
+        (or the verdict gate). A side watched by another condition is not reported.
+
+        Parameters
+        ----------
+        conditions
+            The gate conditions, as for :meth:`failures`.
+
+        Returns
+        -------
+        list of str
+            One line per blind spot.
+        """
+        return _verdicts.one_sided_misses(self.summary, self.by, conditions)
+
+    # ---- serialisation ---------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """
+        The report as plain Python objects: ``{"params": ..., "tables": {name: rows}}``.
+
+        Each table is a list of row dicts; Enum columns become strings and non-finite
+        floats None, so the result is JSON-safe.
+
+        Returns
+        -------
+        dict
+            The parameters and every table present.
+        """
+        tables = {}
+        for name, table in self.tables():
+            cast = table.with_columns(
+                pl.col(c).cast(pl.String)
+                for c, dtype in table.schema.items()
+                if isinstance(dtype, (pl.Enum, pl.Categorical))
+            )
+            tables[name] = [
+                {k: _json_value(v) for k, v in row.items()} for row in cast.iter_rows(named=True)
+            ]
+        return {"params": self.params, "tables": tables}
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """
+        The report as JSON (see :meth:`to_dict`).
+
+        Parameters
+        ----------
+        indent
+            Indentation of the JSON text; None for one line.
+
+        Returns
+        -------
+        str
+            The JSON document.
+        """
+        return json.dumps(self.to_dict(), indent=indent, default=str)
+
+    def to_markdown(self, *, max_rows: int | None = MAX_ROWS) -> str:
+        r"""
+        The report as Markdown: a heading and a table per section.
+
+        Parameters
+        ----------
+        max_rows
+            The most groups (and batch keys) each table shows: the largest, by rows.
+            A line under a cut table says how many were left out. None shows all.
+
+        Returns
+        -------
+        str
+            The Markdown document; ``|`` in values is escaped.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame(
+        ...     {
+        ...         "group": ["a|b"] * 4 + ["c"] * 4,
+        ...         "y_true": [1, 0, 1, 0, 1, 0, 1, 0],
+        ...         "y_pred": [1, 1, 0, 0, 1, 0, 0, 0],
+        ...     }
+        ... )
+        >>> report = df.fair.report(
+        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group", min_group_size=2
+        ... )
+        >>> text = report.to_markdown(max_rows=1)
+        >>> r"a\|b" in text
+        True
+        >>> [line for line in text.splitlines() if "left out" in line][0]  # doctest: +ELLIPSIS
+        '1 of 2 groups left out (shown: the 1 largest). Every row: `report.by_group`...'
+        """
+        capped, notes = self._capped(max_rows)
+        lines = ["# Fairness report", "", _describe(self.params), ""]
+        left_out = excluded_groups(self.summary, self.by)
+        if left_out:
+            lines += ["Left out of the criteria (too small): " + "; ".join(left_out) + ".", ""]
+        with pl.Config(
+            tbl_formatting="MARKDOWN",
+            tbl_width_chars=65_535,  # never wrap a cell: Markdown rows are single lines
+            tbl_hide_column_data_types=True,
+            tbl_hide_dataframe_shape=True,
+            tbl_rows=-1,
+            tbl_cols=-1,
+            fmt_str_lengths=200,
+            float_precision=4,
+        ):
+            wide = capped.side_by_side()
+            if wide is not None:
+                lines += ["## Criteria side by side", "", str(_md_safe(wide)), ""]
+                lines += _note_lines(notes.get("summary"), "`")
+            for name, table in capped.tables():
+                if name == "roc_curve":
+                    continue  # one row per distinct score: a chart, not a table
+                shown = _md_safe(self._shown(name, table))
+                lines += [f"## {_TITLES[name]}", "", str(shown), ""]
+                lines += _note_lines(notes.get(name), "`")
+        return "\n".join(lines)
+
+    def to_text(self, *, max_rows: int | None = MAX_ROWS) -> str:
+        """
+        The report as plain-text tables: the main rates per group and the verdicts.
+
+        This is what ``polars-fair audit`` prints by default.
+
+        Parameters
+        ----------
+        max_rows
+            The most groups (and batch keys) each table shows: the largest, by rows.
+            A line under a cut table says how many were left out. None shows all.
+
+        Returns
+        -------
+        str
+            The text.
+        """
+        capped, notes = self._capped(max_rows)
+        keys = [*capped.by, *capped.params.get("sensitive_features", [])]
+        rates = capped.by_group.select(
+            *keys, *(c for c in ("n", *_TEXT_RATES) if c in capped.by_group.columns)
+        )
+        first = [c for c in _SUMMARY_TEXT if c in capped.summary.columns]
+        extra = [c for c in capped.summary.columns if c not in (*_SUMMARY_KNOWN, *capped.by)]
+        summary = _flat(capped.summary.select(*capped.by, *first, *extra))
+        with pl.Config(
+            tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
+            tbl_hide_dataframe_shape=True, fmt_str_lengths=60,
+        ):  # fmt: skip
+            parts = [f"Rates per group\n{_flat(rates)}"]
+            parts += _note_lines(notes.get("by_group"), "")
+            parts += [f"\nCriteria and verdicts\n{summary}"]
+            parts += _note_lines(notes.get("summary"), "")
+            left_out = excluded_groups(capped.summary, capped.by)
+            if left_out:
+                parts += ["Left out of the criteria (too small): " + "; ".join(left_out) + "."]
+            if capped.slices is not None:
+                parts += [f"\nWorst slices\n{_flat(capped._shown('slices', capped.slices))}"]
+        return "\n".join(parts) + "\n"
+
+    def to_html(self, path: str | Path | None = None, *, max_rows: int | None = MAX_ROWS) -> str:
+        """
+        The report as one self-contained HTML page (inline CSS and SVG charts).
+
+        The first screen holds the verdicts (criterion, verdict, value, interval,
+        fair band); the charts follow, then the tables. Tables fit the width of
+        the page (wide ones scroll inside their own box). With many groups, the
+        charts show the largest and the farthest from the reference and say how
+        many are left out. Charts need the ``plot`` extra
+        (``pip install "polars-fair[plot]"``); without it the page holds the tables
+        and says how to get the charts.
+
+        Parameters
+        ----------
+        path
+            Where to write the page (UTF-8). If None, only return it.
+        max_rows
+            The most groups (and batch keys) each table shows: the largest, by rows.
+            A line under a cut table says how many were left out. None shows all.
+
+        Returns
+        -------
+        str
+            The HTML document.
+        """
+        from polars_fair.report._html import html_page
+
+        page = html_page(self, *self._pieces(max_rows))
+        if path is not None:
+            Path(path).write_text(page, encoding="utf-8")
+        return page
+
+    def _repr_html_(self) -> str:
+        """Rich display in notebooks (at most ``MAX_ROWS`` groups per table)."""
+        from polars_fair.report._html import html_body
+
+        return html_body(self, *self._pieces(MAX_ROWS))
+
+    def _pieces(
+        self, max_rows: int | None
+    ) -> tuple[FairnessReport, dict[str, str], dict[str, pl.DataFrame]]:
+        """What the page shows: the cut report, its notes, and each table's columns."""
+        capped, notes = self._capped(max_rows)
+        shown = {
+            name: self._shown(name, table)
+            for name, table in capped.tables()
+            if name not in ("summary", "roc_curve")
+        }
+        return capped, notes, shown
+
+    def _capped(self, max_rows: int | None) -> tuple[FairnessReport, dict[str, str]]:
+        """The report with at most `max_rows` groups and batch keys per table, and notes.
+
+        The groups kept are the largest (rows summed over batch keys) and the
+        reference group when it is a value; the batch keys kept are the first, in
+        sort order. The summary is never cut by group: its criteria cover every group.
+        """
+        if max_rows is None:
+            return self, {}
+        if max_rows < 1:
+            msg = f"`max_rows` must be None or a positive integer, got {max_rows!r}"
+            raise InvalidParameterError(msg)
+        tables: dict[str, Any] = dict(self.tables())
+        notes: dict[str, str] = {}
+        keys = [c for c in self.params.get("sensitive_features", []) if c in self.by_group.columns]
+        sizes = _group_sizes(self.by_group, keys, self.by) if keys else None
+        if sizes is not None and sizes.height > max_rows:
+            top = _largest(sizes, keys, max_rows).select(keys)
+            kept = pl.concat([top, _reference_rows(sizes, self.params, keys).select(keys)])
+            kept = kept.unique()
+            for name, table in tables.items():
+                if name != "summary" and all(k in table.columns for k in keys):
+                    tables[name] = _semi(table, kept, keys)
+                    notes[name] = _note(sizes.height, kept.height, max_rows, "groups", name)
+        if self.by:
+            batches = self.summary.select(self.by).unique().sort(self.by, nulls_last=True)
+            if batches.height > max_rows:
+                kept_batches = batches.head(max_rows)
+                for name, table in tables.items():
+                    if all(k in table.columns for k in self.by):
+                        tables[name] = _semi(tables[name], kept_batches, self.by)
+                        what = f"{', '.join(self.by)} values"
+                        note = _note(batches.height, max_rows, max_rows, what, name, largest=False)
+                        notes[name] = f"{notes[name]} {note}" if name in notes else note
+        return dataclasses.replace(self, **tables), notes
+
+    def _shown(self, name: str, table: pl.DataFrame) -> pl.DataFrame:
+        keys = [c for c in (*self.by, *self.params.get("sensitive_features", [])) if c in table]
+        if name == "by_group":
+            rates = [c for c in table.columns if c.startswith(_RATES_SHOWN)]
+            return table.select(*keys, "n", *rates)
+        if name == "summary":
+            cols = ["criterion", "value", "fair_low", "fair_high", "verdict", "ci_low",
+                    "ci_high", "interval_method", "group", "group_n", "compared_with",
+                    "compared_n", "note"]  # fmt: skip
+            extra = [c for c in table.columns if c not in (*_SUMMARY_KNOWN, *self.by)]
+            return table.select(*self.by, *(c for c in cols if c in table.columns), *extra)
+        if name == "slices":
+            cols = ["rank", "slice", "n", "value", "rest_value", "difference", "ci_low",
+                    "ci_high", "q_value", "significant"]  # fmt: skip
+            return table.filter(pl.col("rank") <= SLICES_SHOWN).select(*self.by, *cols)
+        wanted = _SHOWN.get(name)
+        if wanted is None:
+            return table
+        return table.select(*keys, *(c for c in wanted if c in table.columns))
+
+
+# ---- identifier-like groups -------------------------------------------------------------
+
+#: A sensitive feature looks like an identifier when it has more groups than this ...
+IDENTIFIER_MIN_GROUPS = 1000
+#: ... and more groups than this share of the rows.
+IDENTIFIER_SHARE = 0.5
+
+
+def identifier_warning(by_group: pl.DataFrame, params: dict[str, Any]) -> str | None:
+    """
+    A warning text when the sensitive features look like an identifier; else None.
+
+    The rule reads the collected ``by_group`` table only (no pass over the data):
+    more than ``IDENTIFIER_MIN_GROUPS`` (1,000) groups per batch key on average,
+    and more groups than ``IDENTIFIER_SHARE`` (half) of the rows. Groups of one or
+    two rows each say nothing about fairness, and every table grows with them.
+
+    Parameters
+    ----------
+    by_group
+        The report's ``by_group`` table (one row per batch key and group, with ``n``).
+    params
+        The report's parameters (``sensitive_features``, ``by``).
+
+    Returns
+    -------
+    str or None
+        The warning's text.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.report import identifier_warning
+    >>> table = pl.DataFrame({"id": range(2000), "n": [1] * 2000})
+    >>> print(identifier_warning(table, {"sensitive_features": ["id"]}))  # doctest: +ELLIPSIS
+    sensitive feature 'id' looks like an identifier: 2,000 groups for 2,000 rows...
+    >>> identifier_warning(table.head(10), {"sensitive_features": ["id"]}) is None
+    True
+    """
+    sensitive = list(params.get("sensitive_features", []))
+    if "n" not in by_group.columns or by_group.height <= IDENTIFIER_MIN_GROUPS:
+        return None
+    by = [c for c in params.get("by", []) if c in by_group.columns]
+    batches = by_group.select(by).n_unique() if by else 1
+    groups = by_group.height / max(batches, 1)
+    rows = float(by_group.get_column("n").cast(pl.Float64).sum())
+    if groups <= IDENTIFIER_MIN_GROUPS or by_group.height <= IDENTIFIER_SHARE * rows:
+        return None
+    names = ", ".join(repr(c) for c in sensitive)
+    feature = "sensitive feature" if len(sensitive) == 1 else "sensitive features"
+    return (
+        f"{feature} {names} looks like an identifier: {round(groups):,} groups for "
+        f"{round(rows / max(batches, 1)):,} rows (groups of one or two rows say nothing about "
+        f"fairness)\n\nHint: audit a demographic column (e.g. sex, race, an age band) rather "
+        f"than an id; rendered tables show the {MAX_ROWS} largest groups (`max_rows`, on the "
+        "command line --max-rows)"
+    )
+
+
+# ---- rendering helpers -----------------------------------------------------------------
+
+
+def _group_sizes(by_group: pl.DataFrame, keys: list[str], by: list[str]) -> pl.DataFrame:
+    """One row per group: its keys, rows `n` (summed over batch keys) and `small_group`."""
+    small = ["small_group"] if "small_group" in by_group.columns else []
+    if not [b for b in by if b in by_group.columns]:  # already one row per group
+        return by_group.select(*keys, "n", *small)
+    return by_group.group_by(keys).agg(pl.col("n").sum(), *(pl.col(c).any() for c in small))
+
+
+def _largest(sizes: pl.DataFrame, keys: list[str], k: int) -> pl.DataFrame:
+    """The `k` largest groups of `sizes` (ties: the first keys), without a full sort."""
+    return sizes.top_k(k, by=["n", *keys], reverse=[False] + [True] * len(keys))
+
+
+def _reference_rows(sizes: pl.DataFrame, params: dict[str, Any], keys: list[str]) -> pl.DataFrame:
+    """The rows of `sizes` that are the reference group, when it is given as a value."""
+    reference = params.get("reference_group")
+    if reference is None or isinstance(reference, str) and reference in _POLICIES:
+        return sizes.clear()
+    if isinstance(reference, dict):
+        values = [reference.get(k) for k in keys]
+    elif isinstance(reference, (tuple, list)):
+        values = list(reference)
+    else:
+        values = [reference]
+    if len(values) != len(keys):
+        return sizes.clear()
+    mask = pl.lit(True)
+    for key, value in zip(keys, values, strict=True):
+        mask = mask & (pl.col(key).is_null() if value is None else pl.col(key) == value)
+    try:
+        return sizes.filter(mask.fill_null(False))
+    except pl.exceptions.PolarsError:  # a value of another type: no such group
+        return sizes.clear()
+
+
+def _semi(table: pl.DataFrame, kept: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """The rows of `table` whose keys are in `kept` (nulls match), in `table`'s order."""
+    kept = kept.select(pl.col(k).cast(table.schema[k]) for k in keys)
+    return table.join(kept, on=keys, how="semi", nulls_equal=True, maintain_order="left")
+
+
+def _note(
+    total: int, shown: int, max_rows: int, what: str, name: str, *, largest: bool = True
+) -> str:
+    """The line under a cut table: how many were left out, and where to find all."""
+    which = f"the {max_rows:,} largest" if largest else f"the first {max_rows:,}"
+    return (
+        f"{total - shown:,} of {total:,} {what} left out (shown: {which}). Every row: "
+        f"``report.{name}``, ``max_rows=None``, or on the command line ``--max-rows 0`` "
+        "or ``--format json``."
+    )
+
+
+def _note_lines(note: str | None, code: str) -> list[str]:
+    """The note as text lines, with its code spans marked by `code` (e.g. a backtick)."""
+    if note is None:
+        return []
+    return [note.replace("``", code), ""]
+
+
+def _flat(table: pl.DataFrame) -> pl.DataFrame:
+    """`table` with list columns joined into text and Enum/Categorical columns as text."""
+    exprs = []
+    for name, dtype in table.schema.items():
+        col = pl.col(name)
+        if isinstance(dtype, pl.List):
+            exprs.append(col.list.eval(pl.element().cast(pl.String)).list.join(", "))
+        elif isinstance(dtype, (pl.Enum, pl.Categorical)):
+            exprs.append(col.cast(pl.String))
+        else:
+            exprs.append(col)
+    return table.select(exprs)
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+
+
+def _md_safe(table: pl.DataFrame) -> pl.DataFrame:
+    """`table` ready for a Markdown table: ``|`` escaped and line breaks removed, names too."""
+    flat = _flat(table)
+    escaped = [
+        pl.col(name)
+        .str.replace_all("\\", "\\\\", literal=True)
+        .str.replace_all("|", "\\|", literal=True)
+        .str.replace_all("\n", " ", literal=True)
+        .str.replace_all("\r", " ", literal=True)
+        if dtype == pl.String
+        else pl.col(name)
+        for name, dtype in flat.schema.items()
+    ]
+    out = flat.select(escaped)
+    return out.rename({c: _md_escape(c) for c in out.columns if _md_escape(c) != c})

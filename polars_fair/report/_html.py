@@ -1,0 +1,311 @@
+"""The report's HTML page: verdicts first, then charts, then tables that fit the width.
+
+The half of :mod:`polars_fair.report` that writes HTML. :meth:`FairnessReport.to_html`
+cuts the report to the groups shown and passes the pieces here. The page is one
+self-contained document: inline CSS, charts as inline SVG, no script. Cells are
+classed ``num`` (right-aligned) or ``txt`` (left-aligned); an interval sits under
+its value in a smaller grey line; tables scroll inside their own box when they
+cannot fit, so the page never scrolls sideways.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_fair.report import (
+    _RATES_SHOWN,
+    _SUMMARY_KNOWN,
+    _TITLES,
+    _VERDICT_COLOURS,
+    _flat,
+    _group_sizes,
+    _largest,
+)
+from polars_fair.report._verdicts import _describe
+
+if TYPE_CHECKING:
+    from polars_fair.report import FairnessReport
+
+__all__ = ["html_body", "html_page"]
+
+
+def _format(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return "—" if not math.isfinite(value) else f"{value:.4g}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return html.escape(str(value))
+
+
+def _interval(low: Any, high: Any) -> str:
+    if low is None or high is None:
+        return "—"
+    return f"{_format(low)} – {_format(high)}"
+
+
+def _header(name: str) -> str:
+    """A column name that may wrap after its underscores."""
+    return html.escape(name).replace("_", "_<wbr>")
+
+
+def _html_table(
+    table: pl.DataFrame,
+    css: str = "",
+    pairs: dict[str, str] | None = None,
+    numbers: tuple[str, ...] = (),
+) -> str:
+    """A table that fits the page: numbers right, text left, wide tables scroll in a box.
+
+    `pairs` maps a column to the name prefix of its interval columns, shown in the
+    same cell under the value (``<col>_ci_low``/``<col>_ci_high`` by default).
+    """
+    pairs = pairs or {}
+    hidden = {f"{p}_ci_{end}" for p in pairs.values() for end in ("low", "high")}
+    columns = [c for c in table.columns if c not in hidden]
+    flat = _flat(table)
+    numeric = {c for c, d in flat.schema.items() if d.is_numeric()} | set(numbers)
+    head = "".join(
+        f"<th class='{'num' if c in numeric else 'txt'}'>{_header(c)}</th>" for c in columns
+    )
+    rows = []
+    for row in flat.iter_rows(named=True):
+        cells = []
+        for col in columns:
+            value = row[col]
+            klass = "num" if col in numeric else "txt"
+            text = _format(value)
+            if col in pairs:
+                low, high = row.get(f"{pairs[col]}_ci_low"), row.get(f"{pairs[col]}_ci_high")
+                if low is not None or high is not None:
+                    text += f"<br><span class='pf-ci'>{_interval(low, high)}</span>"
+            if col == "verdict" and value is not None:
+                colour = _VERDICT_COLOURS.get(str(value), "inherit")
+                cells.append(f"<td class='txt pf-verdict' style='color:{colour}'>{text}</td>")
+            else:
+                cells.append(f"<td class='{klass}'>{text}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    table_html = (
+        f"<table class='{css}'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+    return f"<div class='pf-scroll'>{table_html}</div>"
+
+
+_PAIR = {"group", "group_n", "compared_with", "compared_n"}
+
+
+def _html_summary(report: FairnessReport) -> str:
+    """The verdicts, compactly: criterion, verdict, value, interval, fair band, then the rest."""
+    table = report.summary
+    interval = [
+        pl.format("{} – {}", pl.col("ci_low").round_sig_figs(4), pl.col("ci_high").round_sig_figs(4))
+        .fill_null("—")
+        .alias("interval")
+    ] if {"ci_low", "ci_high"} <= set(table.columns) else []  # fmt: skip
+    band = [
+        pl.format("{} – {}", pl.col("fair_low"), pl.col("fair_high")).fill_null("—").alias("fair_band")
+    ] if {"fair_low", "fair_high"} <= set(table.columns) else []  # fmt: skip
+    pair = [
+        pl.format(
+            "{} (n={}) vs {} (n={})", pl.col("group"), _size("group_n"), pl.col("compared_with"),
+            _size("compared_n"),
+        ).fill_null("—").alias("compared_pair")
+    ] if _PAIR <= set(table.columns) and "compared_pair" not in table.columns else []  # fmt: skip
+    first = [c for c in ("criterion", "verdict", "value") if c in table.columns]
+    extra = [
+        c for c in table.columns if c not in (*_SUMMARY_KNOWN, *report.by)
+    ]  # the columns other versions add: shown as they come
+    last = [c for c in ("interval_method", "note") if c in table.columns]
+    compact = table.select(*report.by, *first, *interval, *band, *pair, *extra, *last)
+    return _html_table(compact, "pf-summary", numbers=("interval", "fair_band"))
+
+
+def _size(name: str) -> pl.Expr:
+    """A group size as text: whole numbers without decimals, effective sizes to 0.1."""
+    n = pl.col(name).cast(pl.Float64)
+    return (
+        pl.when(n == n.round(0))
+        .then(n.round(0).cast(pl.Int64).cast(pl.String))
+        .otherwise(n.round(1).cast(pl.String))
+    )
+
+
+def _tally(summary: pl.DataFrame) -> str:
+    """One sentence: how many criteria got each verdict."""
+    if "verdict" not in summary.columns or summary.height == 0:
+        return ""
+    counts = summary.get_column("verdict").cast(pl.String).fill_null("none").value_counts()
+    order = {v: i for i, v in enumerate(("unfair", "inconclusive", "fair", "undefined"))}
+    items = sorted(counts.iter_rows(), key=lambda r: (order.get(r[0], 9), r[0]))
+    parts = [
+        f"<b style='color:{_VERDICT_COLOURS.get(v, 'inherit')}'>{n} {html.escape(v)}</b>"
+        for v, n in items
+    ]
+    return f"<p class='pf-tally'>{', '.join(parts)} (of {summary.height} criteria rows).</p>"
+
+
+def _who(report: FairnessReport) -> str:
+    """One sentence on the groups: how many, the largest, and the small ones (at most 10)."""
+    table = report.by_group
+    keys = [c for c in report.params.get("sensitive_features", []) if c in table.columns]
+    if not keys or "n" not in table.columns or table.height == 0:
+        return ""
+    sizes = _group_sizes(table, keys, report.by)
+    label = pl.concat_str(
+        [pl.col(k).cast(pl.String).fill_null("null") for k in keys], separator=" / "
+    ).alias("group")
+    top_name, top_n = _largest(sizes, keys, 1).select(label, "n").row(0)
+    text = f"{sizes.height:,} groups; the largest: {top_name} (n = {_format(top_n)})"
+    if "small_group" in sizes.columns:
+        small = sizes.filter(pl.col("small_group"))
+        if small.height:
+            first = small.bottom_k(10, by=["n", *keys]).sort(["n", *keys], nulls_last=True)
+            rows = first.select(label, "n").iter_rows()
+            listed = ", ".join(f"{g} ({_format(n)})" for g, n in rows)
+            more = f" and {small.height - 10:,} more" if small.height > 10 else ""
+            size = report.params.get("min_group_size", 30)
+            text += f"; smaller than min_group_size = {_format(size)}: {listed}{more}"
+    return f"<p class='pf-who'>{html.escape(text, quote=False)}.</p>"
+
+
+def _charts(report: FairnessReport) -> tuple[list[tuple[str, str]], str | None]:
+    """``(title, svg)`` for each chart and a note on groups left out; empty without the extra."""
+    try:
+        from polars_fair import plots
+    except ImportError:  # pragma: no cover - plots is part of the package
+        return [], None
+    if not plots.available():
+        return [], None
+    _, note = plots.charted_groups(report)
+    return plots.report_svgs(report), note
+
+
+def _html_shown(name: str, shown: pl.DataFrame) -> str:
+    """One table of the page, compact: intervals sit under their values."""
+    if name == "by_group":
+        pairs = {c: c for c in _RATES_SHOWN if c in shown.columns}
+        return _html_table(shown, "pf-rates", pairs)
+    if name == "disparities":
+        return _html_table(shown, "pf-disparities", {"difference": "difference", "ratio": "ratio"})
+    return _html_table(shown, f"pf-{name}")
+
+
+def html_body(
+    report: FairnessReport,
+    capped: FairnessReport,
+    notes: dict[str, str],
+    shown: dict[str, pl.DataFrame],
+) -> str:
+    """
+    The page's body: verdicts first, then the charts, then the tables.
+
+    Parameters
+    ----------
+    report
+        The whole report (its summary, groups and charts).
+    capped
+        The report cut to the groups shown (``FairnessReport`` with fewer rows).
+    notes
+        Per table name, the line saying what was left out.
+    shown
+        Per table name, the columns shown of each of `capped`'s tables.
+
+    Returns
+    -------
+    str
+        An HTML fragment (a ``div``).
+    """
+    parts = [
+        "<div class='pf-report'>",
+        "<h1>Fairness report</h1>",
+        f"<p>{_html_code(html.escape(_describe(report.params, _MARK)))}</p>",
+        "<section class='pf-verdicts'>",
+        f"<h2>{_TITLES['summary']}</h2>",
+        _tally(report.summary),
+        _who(report),
+        _html_summary(capped),
+        *(_html_note(notes.get("summary"))),
+        "</section>",
+    ]
+    charts, chart_note = _charts(report)
+    if charts:
+        parts.append("<section class='pf-charts-section'><h2>Charts</h2>")
+        parts += _html_note(chart_note)
+        parts.append("<div class='pf-charts'>")
+        for title, svg in charts:
+            parts.append(f"<figure><figcaption>{html.escape(title)}</figcaption>{svg}</figure>")
+        parts.append("</div></section>")
+    else:
+        parts.append(
+            "<p class='pf-note'>Charts need the plot extra: "
+            '<code>pip install "polars-fair[plot]"</code>.</p>'
+        )
+    wide = capped.side_by_side()
+    if wide is not None:
+        parts += ["<h2>Criteria side by side</h2>", _html_table(wide, "pf-side")]
+    for name, table in shown.items():
+        parts += [f"<h2>{_TITLES[name]}</h2>", _html_shown(name, table)]
+        parts += _html_note(notes.get(name))
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+#: Marks code spans in text before it is escaped for HTML.
+_MARK = "\x00"
+
+
+def _html_code(text: str, mark: str = _MARK) -> str:
+    """Escaped text with its code spans (between pairs of `mark`) as ``<code>``."""
+    pieces = text.split(mark)
+    return "".join(p if i % 2 == 0 else f"<code>{p}</code>" for i, p in enumerate(pieces))
+
+
+def _html_note(note: str | None) -> list[str]:
+    if note is None:
+        return []
+    return [f"<p class='pf-note'>{_html_code(html.escape(note), '``')}</p>"]
+
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1f2328; max-width: 100%; }
+.pf-report { max-width: 100%; overflow-wrap: anywhere; }
+h1 { margin: 0 0 0.25rem; font-size: 1.5rem; }
+h2 { margin: 1.25rem 0 0.4rem; font-size: 1.15rem; }
+.pf-scroll { max-width: 100%; overflow-x: auto; margin: 0.4rem 0 1rem; }
+table { border-collapse: collapse; font-size: 0.82rem; }
+th, td { border: 1px solid #d0d7de; padding: 0.2rem 0.45rem; vertical-align: top; }
+th { background: #f6f8fa; font-weight: 600; }
+.txt { text-align: left; }
+.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+th.num { white-space: normal; }
+.pf-ci { color: #6e7781; font-size: 0.75rem; }
+.pf-verdict { font-weight: 600; }
+.pf-tally { margin: 0.2rem 0; }
+.pf-charts { display: flex; flex-wrap: wrap; gap: 1rem 1.5rem; }
+figure { margin: 0; max-width: 100%; }
+figure svg { max-width: 100%; height: auto; }
+figcaption { font-weight: 600; margin-bottom: 0.25rem; }
+.pf-note { color: #57606a; font-size: 0.85rem; }
+"""
+
+
+def html_page(
+    report: FairnessReport,
+    capped: FairnessReport,
+    notes: dict[str, str],
+    shown: dict[str, pl.DataFrame],
+) -> str:
+    """The whole self-contained page around :func:`html_body` (same parameters)."""
+    return (
+        "<!DOCTYPE html>\n<html lang='en'>\n<head>\n<meta charset='utf-8'>\n"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
+        "<title>Fairness report</title>\n"
+        f"<style>{_CSS}</style>\n</head>\n<body>\n{html_body(report, capped, notes, shown)}\n</body>\n</html>\n"
+    )

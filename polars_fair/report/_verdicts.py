@@ -1,0 +1,288 @@
+"""Release gates on a report's verdicts, and the words around them.
+
+A gate fails on a verdict (``unfair``, ``inconclusive``, ``undefined``) or on a
+condition ``"CRITERION OP NUMBER"``; :class:`~polars_fair.report.FairnessReport`'s
+``failures``, ``check`` and ``one_sided_misses`` read the summary through these
+functions. :func:`orientation` and :func:`excluded_groups` say, in the report's
+header, how the criteria compare groups and which groups were left out.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import re
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+import polars as pl
+
+from polars_fair.exceptions import InvalidParameterError
+
+__all__ = [
+    "GATE_VERDICTS",
+    "Condition",
+    "excluded_groups",
+    "failures",
+    "one_sided_misses",
+    "orientation",
+    "parse_condition",
+]
+
+_OPS: dict[str, Callable[[float, float], bool]] = {
+    "<=": operator.le, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
+    "<": operator.lt, ">": operator.gt,
+}  # fmt: skip
+_CONDITION = re.compile(
+    r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?P<op><=|>=|==|!=|<|>)\s*(?P<num>\S+)\s*$"
+)
+#: Verdicts a gate can fail on.
+GATE_VERDICTS = ("unfair", "inconclusive", "undefined")
+
+
+class Condition(NamedTuple):
+    """A gate condition on a criterion: fails when ``value OP bound`` holds."""
+
+    text: str
+    name: str
+    op: str
+    bound: float
+
+
+def parse_condition(text: str) -> Condition:
+    """
+    Parse a gate condition ``"CRITERION OP NUMBER"`` (OP: ``< <= > >= == !=``).
+
+    Parameters
+    ----------
+    text
+        The condition, e.g. ``"disparate_impact_ratio < 0.8"``.
+
+    Returns
+    -------
+    Condition
+        The parsed condition.
+
+    Raises
+    ------
+    InvalidParameterError
+        When the text is not of that form or the bound is not a finite number.
+
+    Examples
+    --------
+    >>> from polars_fair.report import parse_condition
+    >>> parse_condition("disparate_impact_ratio < 0.8")
+    Condition(text='disparate_impact_ratio < 0.8', name='disparate_impact_ratio', op='<', bound=0.8)
+    """
+    match = _CONDITION.match(text)
+    if match is None:
+        msg = (
+            f"condition {text!r} is not 'CRITERION OP NUMBER'\n\nHint: e.g. "
+            '"disparate_impact_ratio < 0.8" (OP: < <= > >= == !=)'
+        )
+        raise InvalidParameterError(msg)
+    name, op, num = match.group("name", "op", "num")
+    try:
+        bound = float(num)
+    except ValueError:
+        msg = f"condition {text!r}: {num!r} is not a number\n\nHint: e.g. 0.8"
+        raise InvalidParameterError(msg) from None
+    if not math.isfinite(bound):
+        msg = (
+            f"condition {text!r}: the bound must be a finite number, got {num!r} (a "
+            'comparison with NaN never holds)\n\nHint: e.g. "disparate_impact_ratio < 0.8"'
+        )
+        raise InvalidParameterError(msg)
+    return Condition(text, name, op, bound)
+
+
+def _pair_text(row: dict[str, Any]) -> str:
+    """``group (n=…) vs compared_with (n=…)``, the comparison behind a value."""
+
+    def size(n: Any) -> str:
+        if n is None:
+            return "?"
+        return str(int(n)) if float(n).is_integer() else f"{n:.1f}"
+
+    if row.get("group") is None:
+        return "no groups compared"
+    return (
+        f"{row['group']} (n={size(row.get('group_n'))}) vs {row.get('compared_with')} "
+        f"(n={size(row.get('compared_n'))})"
+    )
+
+
+def _value_text(row: dict[str, Any]) -> str:
+    value = row.get("value")
+    if value is None:
+        return "no value"
+    text = f"value {value:.4g}"
+    if row.get("ci_low") is not None and row.get("ci_high") is not None:
+        text += f", interval [{row['ci_low']:.4g}, {row['ci_high']:.4g}]"
+    return text + f", fair band [{row['fair_low']:g}, {row['fair_high']:g}]"
+
+
+def failures(
+    summary: pl.DataFrame,
+    by: list[str],
+    verdicts: Iterable[str],
+    conditions: Iterable[str | Condition],
+    allow_undefined: bool,
+) -> list[str]:
+    """The failing gates of a summary (see :meth:`FairnessReport.failures`)."""
+    wanted = list(verdicts)
+    bad = [v for v in wanted if v not in GATE_VERDICTS]
+    if bad:
+        msg = f"`verdicts` must be among {list(GATE_VERDICTS)}, got {bad}"
+        raise InvalidParameterError(msg)
+    parsed = [c if isinstance(c, Condition) else parse_condition(c) for c in conditions]
+    known = summary.get_column("criterion").unique(maintain_order=True).to_list()
+    for cond in parsed:
+        if cond.name not in known:
+            msg = (
+                f"condition {cond.text!r}: {cond.name!r} is not in this report's summary"
+                f"\n\nHint: add it with `criteria=[...]`; the summary has {known}"
+            )
+            raise InvalidParameterError(msg)
+    lines: list[str] = []
+    rows = list(summary.with_columns(pl.col("verdict").cast(pl.String)).iter_rows(named=True))
+    for row in rows:
+        where = ", ".join(f"{k}={row[k]}" for k in by)
+        suffix = f" ({where})" if where else ""
+        if row["verdict"] in wanted:
+            lines.append(
+                f"{row['criterion']} is {row['verdict']}: {_value_text(row)}: "
+                f"{_pair_text(row)}{suffix}"
+            )
+    for cond in parsed:
+        for row in rows:
+            if row["criterion"] != cond.name:
+                continue
+            where = ", ".join(f"{k}={row[k]}" for k in by)
+            suffix = f" ({where})" if where else ""
+            value = row["value"]
+            no_value = value is None or (isinstance(value, float) and math.isnan(value))
+            if no_value or row["verdict"] == "undefined":
+                if not allow_undefined:
+                    why = row.get("note") or "no value"
+                    lines.append(
+                        f"{cond.text}: {cond.name} is undefined ({why}){suffix}; pass "
+                        "allow_undefined (--allow-undefined) to let it pass"
+                    )
+                continue
+            # a one-sided gate reads the extreme on its side: "> 1.25" fails when
+            # any group compared is above 1.25, not only the farthest one
+            side = {"<": "lowest", "<=": "lowest", ">": "highest", ">=": "highest"}
+            extreme = side.get(cond.op)
+            pair = row
+            if extreme is not None and row.get(extreme) is not None:
+                value = row[extreme]
+                pair = {
+                    **row,
+                    "group": row[f"{extreme}_group"],
+                    "group_n": row[f"{extreme}_n"],
+                }
+            if _OPS[cond.op](value, cond.bound):
+                lines.append(
+                    f"{cond.name} = {value:.4g} {cond.op} {cond.bound:g}: "
+                    f"{_pair_text(pair)}{suffix}"
+                )
+    return lines
+
+
+def one_sided_misses(
+    summary: pl.DataFrame, by: list[str], conditions: Iterable[str | Condition]
+) -> list[str]:
+    """One-sided conditions blind to the other side (see :meth:`FairnessReport.one_sided_misses`)."""
+    out = []
+    parsed = [c if isinstance(c, Condition) else parse_condition(c) for c in conditions]
+    watched = {(c.name, c.op in ("<", "<=")) for c in parsed if c.op not in ("==", "!=")}
+    for cond in parsed:
+        if cond.op in ("==", "!="):
+            continue
+        low_gate = cond.op in ("<", "<=")
+        if (cond.name, not low_gate) in watched:
+            continue  # another condition watches the other side
+        rows = summary.filter(pl.col("criterion") == cond.name)
+        for row in rows.iter_rows(named=True):
+            key = "highest" if low_gate else "lowest"
+            value = row.get(key, row["value"])
+            if value is None:
+                continue
+            outside = value > row["fair_high"] if low_gate else value < row["fair_low"]
+            if not outside:
+                continue
+            side, bound = ("above", row["fair_high"]) if low_gate else ("below", row["fair_low"])
+            where = ", ".join(f"{k}={row[k]}" for k in by)
+            other = f"{cond.name} {'>' if low_gate else '<'} {bound:g}"
+            out.append(
+                f"{cond.text!r} watches one side only: {cond.name} = {value:.4g} "
+                f"({row.get(f'{key}_group', row.get('group'))}"
+                f"{', ' + where if where else ''}) is {side} its fair band "
+                f"[{row['fair_low']:g}, {row['fair_high']:g}]: add '{other}', or gate on "
+                "the verdict (--fail-on-verdict unfair)"
+            )
+    return out
+
+
+def orientation(params: dict[str, Any]) -> str:
+    """The orientation of an audit's criteria, in words (the report's header)."""
+    reference = params.get("reference_group")
+    method = params.get("method")
+    if method == "to_overall":
+        return "orientation: each group against the whole population (largest gap)"
+    if reference is not None or method == "to_reference":
+        shown = reference if reference is not None else "the largest group"
+        return (
+            f"orientation: signed against the reference group {shown} "
+            "(group - reference, group / reference)"
+        )
+    return "orientation: between groups (max - min, min / max)"
+
+
+def excluded_groups(summary: pl.DataFrame, by: list[str], most: int = 10) -> list[str]:
+    """One line per batch key listing the groups left out as too small.
+
+    At most `most` groups a line and `most` lines (the summary's ``excluded`` column
+    keeps every one), so that a report over many small groups stays small.
+    """
+    if "excluded" not in summary.columns:
+        return []
+    rows = summary.select(*by, "excluded").unique(maintain_order=True)
+    rows = rows.filter(pl.col("excluded").is_not_null() & (pl.col("excluded") != ""))
+    out = []
+    for row in rows.head(most).iter_rows(named=True):
+        where = ", ".join(f"{k}={row[k]}" for k in by)
+        groups = row["excluded"].split("; ")
+        text = "; ".join(groups[:most])
+        if len(groups) > most:
+            text += f" and {len(groups) - most:,} more"
+        out.append((f"{where}: " if where else "") + text)
+    if rows.height > most:
+        out.append(f"and {rows.height - most:,} more batch keys")
+    return out
+
+
+def _pretty_expr(text: str) -> str:
+    """A Polars expression's text without its display noise: ``[(col("s")) >= (dyn int: 5)]``."""
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    text = re.sub(r"\(dyn \w+: ([^()]*)\)", r"\1", text)
+    return re.sub(r'\((col\("[^"]*"\))\)', r"\1", text)
+
+
+def _describe(params: dict[str, Any], code: str = "`") -> str:
+    parts = [f"Groups: {', '.join(params.get('sensitive_features', []))}"]
+    if params.get("by"):
+        parts.append(f"per {', '.join(params['by'])}")
+    for key, label in (("y_true", "labels"), ("y_pred", "predictions"), ("y_prob", "scores")):
+        if params.get(key) is not None:
+            parts.append(f"{label}: {code}{_pretty_expr(str(params[key]))}{code}")
+    parts.append(orientation(params))
+    if params.get("sample_weight") is not None:
+        counts = params.get("frequency_weights")
+        parts.append("weights: row counts" if counts else "weights: Kish effective sizes")
+    rule = params.get("verdict_rule", "interval")
+    parts.append(f"verdicts: the {'point value' if rule == 'point' else 'interval'} vs the band")
+    parts.append(f"groups under {params.get('min_group_size', 30):g} effective rows not compared")
+    return "; ".join(parts) + "."
