@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._utils import derive_engine, eager_warnings
+from polars_fair._utils import derive_engine, eager_warnings, materialised
 from polars_fair.metrics import build_nonempty, require_rows
 from polars_fair.plans._audit import warn_about
 
@@ -102,5 +102,12 @@ class Plan:
         self.lazy()  # parameters are checked on the plan before any data is read
         with eager_warnings():  # the in-plan checks warn on the eager path only
             table = self.reduction.collect(engine=engine)
-            derived = self.derive(table).collect(engine=derive_engine(table.height))
+            require_rows(table, self.build)
+            self.warn(table)
+            # the derivation's checks read the collected table now (no Python node in
+            # the plan): the same checks, order, warnings and errors as at collect
+            small = table.lazy()
+            with materialised(small, table):
+                derivation = self.build(small)
+            derived = derivation.collect(engine=derive_engine(table.height))
         return self.result(derived)

@@ -123,18 +123,19 @@ def _label_checker(
     """Build the in-plan check of label values and weights on the partial table."""
 
     def check(partial: pl.DataFrame) -> None:
-        _check(partial)
+        found = {label.alias: _distinct_values(partial.get_column(label.alias)) for label in labels}
+        _check(partial, found)
         # the data is valid: say so where a label column never equals `pos_label`
         for label in labels:
-            values = partial.get_column(label.alias).drop_nulls().unique().to_list()
+            values = found[label.alias]
             warn_if_never_positive(label, values, True if label.is_bool else pos_label)
 
-    def _check(partial: pl.DataFrame) -> None:
+    def _check(partial: pl.DataFrame, found: dict[str, list[object]]) -> None:
         negatives: dict[str, set[object]] = {}
         for label in labels:
             if label.is_bool:
                 continue
-            values = partial.get_column(label.alias).drop_nulls().unique().to_list()
+            values = found[label.alias]
             others = {v for v in values if v != pos_label}
             negatives[label.alias] = others
             if len(others) > 1:
@@ -178,6 +179,22 @@ def _label_checker(
                 raise ValueRangeError(MSG_SCORE_VALUES.format(name=score, found=detail))
 
     return check
+
+
+def _distinct_values(column: pl.Series) -> list[object]:
+    """The distinct non-null values of a label column of a partial table.
+
+    A partial table has a few rows per group: there reading the values in Python
+    costs less than Polars' ``unique`` (a query of its own). Floats go through
+    Polars, whose ``unique`` counts every NaN as one value.
+    """
+    if column.len() <= _FEW_ROWS and not column.dtype.is_float():
+        return list(dict.fromkeys(v for v in column.to_list() if v is not None))
+    return column.drop_nulls().unique().to_list()
+
+
+#: Below this many rows a partial table's label values are read in Python.
+_FEW_ROWS = 1_000
 
 
 def _sorted_values(values: Sequence[object]) -> list[object]:
