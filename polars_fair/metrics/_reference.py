@@ -181,10 +181,10 @@ def warn_one_group(stats: pl.LazyFrame, sensitive: Sequence[str], by: list[str])
                 return
             first = lonely.sort(by, nulls_last=True).row(0, named=True)
         else:  # one comparison: Series operations, no query
-            counted = df.get_column("n") > 0 if "n" in df.columns else None
-            if (df.height if counted is None else counted.sum()) != 1:
+            positive = df.get_column("n") > 0 if "n" in df.columns else None
+            if (df.height if positive is None else positive.sum()) != 1:
                 return
-            first = df.row(0 if counted is None else int(counted.arg_true()[0]), named=True)
+            first = df.row(0 if positive is None else int(positive.arg_true()[0]), named=True)
         group = tuple(first[s] for s in sensitive)
         where = f" for {dict((k, first[k]) for k in by)}" if by else ""
         msg = MSG_ONE_GROUP.format(

@@ -123,19 +123,21 @@ def _label_checker(
     """Build the in-plan check of label values and weights on the partial table."""
 
     def check(partial: pl.DataFrame) -> None:
-        found = {label.alias: _distinct_values(partial.get_column(label.alias)) for label in labels}
-        _check(partial, found)
+        distinct = {
+            label.alias: _distinct_values(partial.get_column(label.alias)) for label in labels
+        }
+        _check(partial, distinct)
         # the data is valid: say so where a label column never equals `pos_label`
         for label in labels:
-            values = found[label.alias]
+            values = distinct[label.alias]
             warn_if_never_positive(label, values, True if label.is_bool else pos_label)
 
-    def _check(partial: pl.DataFrame, found: dict[str, list[object]]) -> None:
+    def _check(partial: pl.DataFrame, distinct: dict[str, list[object]]) -> None:
         negatives: dict[str, set[object]] = {}
         for label in labels:
             if label.is_bool:
                 continue
-            values = found[label.alias]
+            values = distinct[label.alias]
             others = {v for v in values if v != pos_label}
             negatives[label.alias] = others
             if len(others) > 1:
