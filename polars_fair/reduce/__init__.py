@@ -430,7 +430,37 @@ def group_stats(
     keys = inp.keys
     partial = inp.lf.group_by(*keys, *inp.label_keys).agg(inp.partial_aggs())
     partial = check_in_plan(partial, inp.checker())
+    stats = partial.group_by(keys).agg(_counts(inp))
+    return stats.sort(keys, nulls_last=True)
 
+
+#: The count expressions of the second stage, by the shape of the inputs (see `_counts`).
+_COUNTS: dict[tuple[object, ...], list[pl.Expr]] = {}
+
+
+def _counts(inp: Inputs) -> list[pl.Expr]:
+    """The second stage's count expressions (over the partial table's own columns).
+
+    They depend only on which labels, weight and score there are and on
+    `pos_label` (keyed with its type: ``1`` and ``True`` are different literals),
+    so they are built once per shape: building them is part of an eager call's
+    fixed cost on small data.
+    """
+    pos = inp.pos_label
+    labels = tuple((label.param, label.alias, label.is_bool) for label in inp.labels)
+    key = (labels, type(pos).__name__, pos, inp.weight is None, inp.score is None)
+    try:
+        found = _COUNTS.get(key)
+    except TypeError:  # an unhashable `pos_label`: build anew
+        return _build_counts(inp)
+    if found is None:
+        if len(_COUNTS) >= 256:
+            _COUNTS.clear()
+        found = _COUNTS[key] = _build_counts(inp)
+    return found
+
+
+def _build_counts(inp: Inputs) -> list[pl.Expr]:
     total = inp.total
     if len(inp.labels) == 2:
         yt, yp = inp.positive("y_true"), inp.positive("y_pred")
@@ -461,8 +491,7 @@ def group_stats(
             ]
         else:
             counts.append(total(pl.lit(True), ssum).alias("sum_prob"))
-    stats = partial.group_by(keys).agg(counts)
-    return stats.sort(keys, nulls_last=True)
+    return counts
 
 
 def stats_keys(stats: pl.LazyFrame | pl.DataFrame) -> list[str]:
