@@ -72,7 +72,7 @@ from polars_fair.plans._profile_meta import (
     table_name,
 )
 from polars_fair.reduce import merge_group_stats
-from polars_fair.reduce.scores import roc_stats
+from polars_fair.reduce.scores import bin_edges, roc_stats, score_histograms
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -563,16 +563,25 @@ def profile(
         plans = report_reductions(source, spec)
     binned = y_prob is not None and not exact_scores
     names: list[str] = []
-    for i, plan in enumerate(plans):
-        name = table_name(plan.collect_schema(), set(names))
-        names.append(name)
-        if name == "roc" and binned:
-            assert y_prob is not None
-            plans[i] = roc_stats(
-                source, y_true=y_true, y_prob=_binned(y_prob, score_bins),
-                sensitive_features=sensitive_features, by=by_names or None,
-                sample_weight=sample_weight, pos_label=pos_label,
-            )  # fmt: skip
+    for plan in plans:
+        names.append(table_name(plan.collect_schema(), set(names)))
+    if binned and "calibration" in names and "roc" in names:
+        # the calibration and ROC histograms from one group_by (score_histograms)
+        assert y_prob is not None
+        cal, roc = score_histograms(
+            source, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
+            by=by_names or None, sample_weight=sample_weight, pos_label=pos_label,
+            edges=bin_edges(n_bins), score_bins=score_bins,
+        )  # fmt: skip
+        plans[names.index("calibration")] = cal
+        plans[names.index("roc")] = roc
+    elif binned and "roc" in names:  # pragma: no cover - a scored report has both
+        assert y_prob is not None
+        plans[names.index("roc")] = roc_stats(
+            source, y_true=y_true, y_prob=_binned(y_prob, score_bins),
+            sensitive_features=sensitive_features, by=by_names or None,
+            sample_weight=sample_weight, pos_label=pos_label,
+        )  # fmt: skip
     # weighted counts are weight sums: the rows are counted by one more reduction
     counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
     collected = pl.collect_all([*plans, *counted])
