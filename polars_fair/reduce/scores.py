@@ -19,6 +19,7 @@ labels); rows with a null label, score or weight are excluded and counted in ``n
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -27,12 +28,20 @@ import polars as pl
 
 from polars_fair._utils import check_in_plan
 from polars_fair.exceptions import InvalidParameterError
-from polars_fair.reduce import SCORE_SUM, Inputs, resolve_inputs
+from polars_fair.reduce import _SMAX, _SMIN, SCORE_SUM, Inputs, resolve_inputs
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
-__all__ = ["bin_edges", "bin_index", "calibration_stats", "check_thresholds", "roc_stats", "score_histograms", "threshold_stats"]
+__all__ = [
+    "bin_edges",
+    "bin_index",
+    "calibration_stats",
+    "check_thresholds",
+    "roc_stats",
+    "score_histograms",
+    "threshold_stats",
+]
 
 
 def bin_edges(n_bins: int = 10, bins: Sequence[float] | None = None) -> np.ndarray:
@@ -256,6 +265,7 @@ def score_histograms(
     pos_label: PosLabel = 1,
     edges: np.ndarray,
     score_bins: int,
+    check_range: bool = True,
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """
     The calibration table and the binned ROC table of a profile, from one ``group_by``.
@@ -270,6 +280,12 @@ def score_histograms(
     would move it); only the order of summation of ``sum_prob`` differs. Collect
     both together (``pl.collect_all``): the partial table is computed once.
 
+    ``check_range=False`` leaves out the check that the scores lie in [0, 1] (the
+    per-group minimum and maximum: half the cost of this ``group_by``, whose groups
+    are as many as the score bins) for a caller that checks them in the same
+    collection, as a profile does in its statistics table; labels and weights are
+    still checked (a NaN score is left to the caller too).
+
     Examples
     --------
     >>> import numpy as np
@@ -283,12 +299,24 @@ def score_histograms(
     """
     inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
     assert inp.score is not None
-    fine = (inp.score * score_bins).floor().alias(_FINE)
-    keys = [*inp.keys, *inp.label_keys, bin_index(inp.score, edges).alias("bin"), fine]
-    partial = inp.lf.group_by(keys).agg(inp.partial_aggs())
+    # one Int64 key per (fine bin, calibration bin): hashing one integer instead of
+    # a float and an integer is ~30% faster; a null score (and a NaN, which fails the
+    # check through its NaN score sum anyway) gives a null key
+    n_cal = len(edges) - 1
+    fine = (inp.score * score_bins).floor().cast(pl.Int64, strict=False)
+    code = (fine * n_cal + bin_index(inp.score, edges)).alias(_FINE)
+    aggs = inp.partial_aggs()
+    if not check_range:  # the checker then reads neither the minimum nor the maximum
+        skip = {_SMIN, _SMAX}
+        aggs = [a for a in aggs if a.meta.output_name() not in skip]
+        inp = dataclasses.replace(inp, score_name=None)
+    partial = inp.lf.group_by(*inp.keys, *inp.label_keys, code).agg(aggs)
     partial = check_in_plan(partial, inp.checker()).cache()
-    cal = _totals(inp, partial, pl.col("bin"), with_sum=True)
-    score = (pl.col(_FINE) / score_bins).alias("score")
+    cal_bin = (pl.col(_FINE) % n_cal).fill_null(0).alias("bin")  # null score: bin 0
+    cal = _totals(inp, partial, cal_bin, with_sum=True)
+    # k / score_bins, with k = floor(s * score_bins) exact as an integer: the same
+    # float as floor(s * score_bins) / score_bins
+    score = ((pl.col(_FINE) // n_cal).cast(pl.Float64) / score_bins).alias("score")
     roc = _totals(inp, partial, score, with_sum=False)
     return (
         cal.sort([*inp.keys, "bin"], nulls_last=True),
