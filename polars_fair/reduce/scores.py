@@ -81,8 +81,8 @@ def bin_index(score: pl.Expr, edges: np.ndarray) -> pl.Expr:
     Bin ``b`` holds ``(edges[b], edges[b + 1]]`` (the first also ``edges[0]``). It
     equals ``search_sorted(edges[1:-1], score, side="left")`` on every value (a null
     score falls in bin 0, NaN, greater than every number in Polars, in the last), but
-    with few bins it is computed as a sum of comparisons, ~7x faster: the calibration
-    histogram was the slowest reduction of a scored report.
+    with few bins it is computed as a sum of comparisons, ~7x faster (a profile's
+    score histograms use it).
 
     Examples
     --------
@@ -198,7 +198,10 @@ def calibration_stats(
     """
     inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
     assert inp.score is not None
-    key = bin_index(inp.score, edges)
+    # search_sorted rather than `bin_index`: the same bins, but with it a streaming
+    # collect sums the scores in a fixed order, so repeated runs agree to the bit
+    interior = pl.Series("edges", edges[1:-1], dtype=pl.Float64)
+    key = pl.lit(interior).search_sorted(inp.score, side="left").cast(pl.Int64)
     return _histogram(inp, key, "bin", with_sum=True).sort([*inp.keys, "bin"], nulls_last=True)
 
 
