@@ -168,13 +168,41 @@ def per_key(table: pl.LazyFrame, values: pl.Expr | list[pl.Expr], by: list[str])
     return table.select(values)
 
 
+#: The collected table a derivation is being built over (see :func:`materialised`).
+_MATERIALISED: ContextVar[tuple[pl.LazyFrame, pl.DataFrame] | None] = ContextVar(
+    "_MATERIALISED", default=None
+)
+
+
+@contextmanager
+def materialised(lf: pl.LazyFrame, table: pl.DataFrame) -> Iterator[None]:
+    """Within this context `lf` stands for the collected `table`: checks on it run now.
+
+    The eager path builds its derivation over ``table.lazy()``, a table already in
+    memory: :func:`check_in_plan` on that very LazyFrame runs its check at once on
+    `table` (the same check, in the same order, with the same warnings and errors as
+    at collect time) and leaves the plan without an opaque Python node, which a small
+    collect pays for (each one splits the plan; a report keeps the in-plan checks).
+    """
+    token = _MATERIALISED.set((lf, table))
+    try:
+        yield
+    finally:
+        _MATERIALISED.reset(token)
+
+
 def check_in_plan(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], None]) -> pl.LazyFrame:
     """Run `check` on the (small) frame when the plan executes, passing it through.
 
     Used only on aggregated tables, never on raw rows: it lets a lazy plan raise
     our own exceptions (bad labels, absent reference group) at ``collect`` time
-    without collecting anything early.
+    without collecting anything early. On a table already collected (inside
+    :func:`materialised`) the check runs at once and `lf` is returned unchanged.
     """
+    known = _MATERIALISED.get()
+    if known is not None and known[0] is lf:
+        check(known[1])
+        return lf
 
     def _run(df: pl.DataFrame) -> pl.DataFrame:
         check(df)

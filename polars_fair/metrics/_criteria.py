@@ -146,6 +146,69 @@ def criterion_table(
     knows); several are combined with `agg`. ``name == "average_abs_odds_difference"``
     is the one criterion that is not a comparison of a single per-group measure.
     """
+    columns = tuple(stats.collect_schema().names()) if formula is None else ()
+    args = (
+        columns, name, tuple(measures), kind, method, agg, tuple(by), tuple(sensitive),
+        reference, zero_division, formula,
+    )  # fmt: skip
+    key = _cache_key(args)
+    exprs = _criterion_exprs_cached(key, args) if key is not None else _criterion_exprs(*args)
+    prepared, second, result = exprs
+    table = stats.with_columns(prepared)
+    if second:
+        table = table.with_columns(second)
+    return per_key(table, result, by)
+
+
+_Exprs = tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...], pl.Expr]
+
+
+def _cache_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """A key telling the expressions of `args` apart (None: build them anew).
+
+    Values are keyed with their type (``1``, ``1.0`` and ``True`` are equal in
+    Python but are different literals); a reference of other types is not cached.
+    """
+    *head, reference, zero_division, formula = args
+    if formula is not None:
+        return None
+    values = (reference,) if isinstance(reference, str) else reference
+    if not all(v is None or type(v) in (str, int, float, bool) for v in values):
+        return None
+    typed = tuple((type(v).__name__, v) for v in values)
+    return (*head, isinstance(reference, str), typed, type(zero_division).__name__, zero_division)
+
+
+#: Expressions of a criterion by its arguments: a criterion's expressions depend on
+#: the statistics table's column names only, and building them costs a fixed
+#: part of an eager call on small data.
+_CACHE: dict[tuple[Any, ...], _Exprs] = {}
+
+
+def _criterion_exprs_cached(key: tuple[Any, ...], args: tuple[Any, ...]) -> _Exprs:
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) >= 512:
+            _CACHE.clear()
+        found = _CACHE[key] = _criterion_exprs(*args)
+    return found
+
+
+def _criterion_exprs(
+    columns: tuple[str, ...],
+    name: str,
+    measures: tuple[str, ...],
+    kind: Kind,
+    method: str,
+    agg: str,
+    by_: tuple[str, ...],
+    sensitive: tuple[str, ...],
+    reference: tuple[Any, ...] | str,
+    zero_division: float | None,
+    formula: Formula | None,
+) -> _Exprs:
+    """The per-group columns, the reference columns and the result of a criterion."""
+    by = list(by_)
 
     def fill(e: pl.Expr) -> pl.Expr:
         return e if zero_division is None else e.fill_null(zero_division)
@@ -159,7 +222,7 @@ def criterion_table(
                 for m in measures
             ]
     else:
-        c = Counts.from_columns(stats.collect_schema().names())
+        c = Counts.from_columns(columns)
         total_pp = over(c.PP().sum(), by) if "predicted_positive_share" in measures else None
         prepared = [fill(rate_expr(m, c, total_pp)).alias(_value_col(m)) for m in measures]
         if method == "to_overall":
@@ -169,14 +232,10 @@ def criterion_table(
                 refs.append(fill(rate_expr(m, total, t_pp)).alias(_ref_col(m)))
     if method == "to_reference":
         prepared.append(is_reference(reference, sensitive, by).alias(_REF))
-    table = stats.with_columns(prepared)
-    if method == "to_reference":
-        table = table.with_columns(
+        refs = [
             over(pl.col(_value_col(m)).filter(pl.col(_REF)).first(), by).alias(_ref_col(m))
             for m in measures
-        )
-    elif refs:
-        table = table.with_columns(refs)
+        ]
 
     if name == "average_abs_odds_difference":
         result = _average_abs_odds(method)
@@ -193,4 +252,4 @@ def criterion_table(
             parts.append(part if kind == "difference" else signed_ratio_guard(part, v))
         result = _combine(parts, kind, method, agg)
     result = result.cast(pl.Float64).alias(name)
-    return per_key(table, result, by)
+    return tuple(prepared), tuple(refs), result

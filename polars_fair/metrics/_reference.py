@@ -171,18 +171,20 @@ def warn_one_group(stats: pl.LazyFrame, sensitive: Sequence[str], by: list[str])
     """
 
     def check(df: pl.DataFrame) -> None:
-        counted = df.filter(pl.col("n") > 0) if "n" in df.columns else df
-        per_key = (
-            counted.group_by(by).agg(pl.len().alias("__pf_groups"), pl.col(*sensitive).first())
-            if by
-            else counted.select(pl.len().alias("__pf_groups"), pl.col(*sensitive).first())
-        )
-        lonely = per_key.filter(pl.col("__pf_groups") == 1)
-        if lonely.height == 0:
-            return
         if by:
-            lonely = lonely.sort(by, nulls_last=True)
-        first = lonely.row(0, named=True)
+            counted = df.filter(pl.col("n") > 0) if "n" in df.columns else df
+            per_key = counted.group_by(by).agg(
+                pl.len().alias("__pf_groups"), pl.col(*sensitive).first()
+            )
+            lonely = per_key.filter(pl.col("__pf_groups") == 1)
+            if lonely.height == 0:
+                return
+            first = lonely.sort(by, nulls_last=True).row(0, named=True)
+        else:  # one comparison: Series operations, no query
+            positive = df.get_column("n") > 0 if "n" in df.columns else None
+            if (df.height if positive is None else positive.sum()) != 1:
+                return
+            first = df.row(0 if positive is None else int(positive.arg_true()[0]), named=True)
         group = tuple(first[s] for s in sensitive)
         where = f" for {dict((k, first[k]) for k in by)}" if by else ""
         msg = MSG_ONE_GROUP.format(

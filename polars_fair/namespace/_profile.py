@@ -72,7 +72,7 @@ from polars_fair.plans._profile_meta import (
     table_name,
 )
 from polars_fair.reduce import merge_group_stats
-from polars_fair.reduce.scores import roc_stats
+from polars_fair.reduce.scores import bin_edges, score_histograms
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -473,11 +473,6 @@ class FairnessProfile:
 # ---- making, reading and merging profiles -------------------------------------------------
 
 
-def _binned(y_prob: IntoColumn, score_bins: int) -> pl.Expr:
-    score = pl.col(y_prob) if isinstance(y_prob, str) else y_prob
-    return (score * score_bins).floor() / score_bins
-
-
 def _by_columns(
     lf: pl.LazyFrame, by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None
 ) -> tuple[pl.LazyFrame, list[str]]:
@@ -562,16 +557,17 @@ def profile(
         plans = report_reductions(source, spec)
     binned = y_prob is not None and not exact_scores
     names: list[str] = []
-    for i, plan in enumerate(plans):
-        name = table_name(plan.collect_schema(), set(names))
-        names.append(name)
-        if name == "roc" and binned:
-            assert y_prob is not None
-            plans[i] = roc_stats(
-                source, y_true=y_true, y_prob=_binned(y_prob, score_bins),
-                sensitive_features=sensitive_features, by=by_names or None,
-                sample_weight=sample_weight, pos_label=pos_label,
-            )  # fmt: skip
+    for plan in plans:
+        names.append(table_name(plan.collect_schema(), set(names)))
+    if binned:  # the calibration and ROC histograms from one group_by, score range
+        assert y_prob is not None  # checked by the statistics table
+        cal, roc = score_histograms(
+            source, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
+            by=by_names or None, sample_weight=sample_weight, pos_label=pos_label,
+            edges=bin_edges(n_bins), score_bins=score_bins, check_range=False,
+        )  # fmt: skip
+        plans[names.index("calibration")] = cal
+        plans[names.index("roc")] = roc
     # weighted counts are weight sums: the rows are counted by one more reduction
     counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
     collected = pl.collect_all([*plans, *counted])

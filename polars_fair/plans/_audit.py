@@ -8,6 +8,7 @@ that small table.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,6 +55,7 @@ __all__ = [
     "criterion_plan",
     "measure_disparities_plan",
     "check_zd",
+    "undefined_rates",
     "warn_about",
 ]
 
@@ -239,16 +241,44 @@ def measure_disparities_plan(
     )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=256)
+def _undefined_rates(
+    columns: tuple[str, ...], measures: tuple[str, ...] | None
+) -> tuple[tuple[str, pl.Expr], ...]:
+    c = Counts.from_columns(columns)
+    if measures is None:
+        from polars_fair.metrics._rates import available_rates
+
+        measures = tuple(m for m in available_rates(c) if m != "predicted_positive_share")
+    return tuple((m, rate_expr(m, c)) for m in measures if m != "predicted_positive_share")
+
+
+def undefined_rates(
+    columns: Sequence[str], measures: Sequence[str] | None, zero_division: float | None
+) -> tuple[tuple[str, pl.Expr], ...]:
+    """The rates :func:`warn_about` checks for undefined values, with their expressions.
+
+    None with `zero_division` (undefined rates are replaced). The expressions depend
+    on the column names only: they are built once per set of names and measures.
+    """
+    if zero_division is not None:
+        return ()
+    return _undefined_rates(tuple(columns), None if measures is None else tuple(measures))
+
+
 def warn_about(
     stats: pl.DataFrame,
     keys: Sequence[str],
     measures: Sequence[str] | None,
     zero_division: float | None,
+    undefined: Sequence[bool] | None = None,
 ) -> None:
     """Eager-path warnings: rows excluded for nulls, rates undefined for some groups.
 
     `stats` is a reduction with an ``n_null`` column: the statistics table, or a score
-    histogram (several rows per group; then `measures` is empty).
+    histogram (several rows per group; then `measures` is empty). `undefined`, where
+    the caller computed it along with `stats`, says for each of the
+    :func:`undefined_rates` whether it is null for some group.
     """
     if stats.height == 0:
         return
@@ -260,18 +290,12 @@ def warn_about(
             f"in `n_null`), in groups {_show(groups.rows())}"
         )
         warnings.warn(msg, NullDataWarning, stacklevel=find_stacklevel())
-    if zero_division is not None:
-        return
-    c = Counts.from_columns(stats.columns)
-    if measures is None:
-        from polars_fair.metrics._rates import available_rates
-
-        measures = [m for m in available_rates(c) if m != "predicted_positive_share"]
-    exprs = {m: rate_expr(m, c) for m in measures if m != "predicted_positive_share"}
+    exprs = dict(undefined_rates(stats.columns, measures, zero_division))
     if not exprs:
         return
-    # one pass for the common case (nothing undefined); the groups only where needed
-    undefined = stats.select(*(e.is_null().any().alias(m) for m, e in exprs.items())).row(0)
+    if undefined is None:
+        # one pass for the common case (nothing undefined); the groups only where needed
+        undefined = stats.select(*(e.is_null().any().alias(m) for m, e in exprs.items())).row(0)
     for m, any_null in zip(exprs, undefined, strict=True):
         if any_null:
             bad = stats.filter(exprs[m].is_null()).select(keys).rows()

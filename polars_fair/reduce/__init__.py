@@ -129,18 +129,21 @@ def _label_checker(
     """Build the in-plan check of label values and weights on the partial table."""
 
     def check(partial: pl.DataFrame) -> None:
-        _check(partial)
+        distinct = {
+            label.alias: _distinct_values(partial.get_column(label.alias)) for label in labels
+        }
+        _check(partial, distinct)
         # the data is valid: say so where a label column never equals `pos_label`
         for label in labels:
-            values = partial.get_column(label.alias).drop_nulls().unique().to_list()
+            values = distinct[label.alias]
             warn_if_never_positive(label, values, True if label.is_bool else pos_label)
 
-    def _check(partial: pl.DataFrame) -> None:
+    def _check(partial: pl.DataFrame, distinct: dict[str, list[object]]) -> None:
         negatives: dict[str, set[object]] = {}
         for label in labels:
             if label.is_bool:
                 continue
-            values = partial.get_column(label.alias).drop_nulls().unique().to_list()
+            values = distinct[label.alias]
             others = {v for v in values if v != pos_label}
             negatives[label.alias] = others
             if len(others) > 1:
@@ -184,6 +187,22 @@ def _label_checker(
                 raise ValueRangeError(MSG_SCORE_VALUES.format(name=score, found=detail))
 
     return check
+
+
+def _distinct_values(column: pl.Series) -> list[object]:
+    """The distinct non-null values of a label column of a partial table.
+
+    A partial table has a few rows per group: there reading the values in Python
+    costs less than Polars' ``unique`` (a query of its own). Floats go through
+    Polars, whose ``unique`` counts every NaN as one value.
+    """
+    if column.len() <= _FEW_ROWS and not column.dtype.is_float():
+        return list(dict.fromkeys(v for v in column.to_list() if v is not None))
+    return column.drop_nulls().unique().to_list()
+
+
+#: Below this many rows a partial table's label values are read in Python.
+_FEW_ROWS = 1_000
 
 
 def _sorted_values(values: Sequence[object]) -> list[object]:
@@ -419,7 +438,37 @@ def group_stats(
     keys = inp.keys
     partial = inp.lf.group_by(*keys, *inp.label_keys).agg(inp.partial_aggs())
     partial = check_in_plan(partial, inp.checker())
+    stats = partial.group_by(keys).agg(_counts(inp))
+    return stats.sort(keys, nulls_last=True)
 
+
+#: The count expressions of the second stage, by the shape of the inputs (see `_counts`).
+_COUNTS: dict[tuple[object, ...], list[pl.Expr]] = {}
+
+
+def _counts(inp: Inputs) -> list[pl.Expr]:
+    """The second stage's count expressions (over the partial table's own columns).
+
+    They depend only on which labels, weight and score there are and on
+    `pos_label` (keyed with its type: ``1`` and ``True`` are different literals),
+    so they are built once per shape: building them is part of an eager call's
+    fixed cost on small data.
+    """
+    pos = inp.pos_label
+    labels = tuple((label.param, label.alias, label.is_bool) for label in inp.labels)
+    key = (labels, type(pos).__name__, pos, inp.weight is None, inp.score is None)
+    try:
+        found = _COUNTS.get(key)
+    except TypeError:  # an unhashable `pos_label`: build anew
+        return _build_counts(inp)
+    if found is None:
+        if len(_COUNTS) >= 256:
+            _COUNTS.clear()
+        found = _COUNTS[key] = _build_counts(inp)
+    return found
+
+
+def _build_counts(inp: Inputs) -> list[pl.Expr]:
     total = inp.total
     if len(inp.labels) == 2:
         yt, yp = inp.positive("y_true"), inp.positive("y_pred")
@@ -452,8 +501,7 @@ def group_stats(
             ]
         else:
             counts.append(total(pl.lit(True), ssum).alias("sum_prob"))
-    stats = partial.group_by(keys).agg(counts)
-    return stats.sort(keys, nulls_last=True)
+    return counts
 
 
 def stats_keys(stats: pl.LazyFrame | pl.DataFrame) -> list[str]:

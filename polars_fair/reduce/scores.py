@@ -19,6 +19,7 @@ labels); rows with a null label, score or weight are excluded and counted in ``n
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -27,12 +28,20 @@ import polars as pl
 
 from polars_fair._utils import check_in_plan
 from polars_fair.exceptions import InvalidParameterError
-from polars_fair.reduce import SCORE_SUM, Inputs, resolve_inputs
+from polars_fair.reduce import _SMAX, _SMIN, SCORE_SUM, Inputs, resolve_inputs
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
-__all__ = ["bin_edges", "calibration_stats", "check_thresholds", "roc_stats", "threshold_stats"]
+__all__ = [
+    "bin_edges",
+    "bin_index",
+    "calibration_stats",
+    "check_thresholds",
+    "roc_stats",
+    "score_histograms",
+    "threshold_stats",
+]
 
 
 def bin_edges(n_bins: int = 10, bins: Sequence[float] | None = None) -> np.ndarray:
@@ -57,6 +66,38 @@ def bin_edges(n_bins: int = 10, bins: Sequence[float] | None = None) -> np.ndarr
         )
         raise InvalidParameterError(msg)
     return edges
+
+
+#: Up to this many interior edges, :func:`bin_index` counts the edges below the score
+#: with one comparison each (vectorised, ~4 ms per edge per 10^7 rows), otherwise it
+#: searches them (``search_sorted`` on a literal: ~27 ns per row, whatever the edges).
+_COMPARED_EDGES = 32
+
+
+def bin_index(score: pl.Expr, edges: np.ndarray) -> pl.Expr:
+    """
+    The calibration bin of `score` (Int64): the number of interior edges below it.
+
+    Bin ``b`` holds ``(edges[b], edges[b + 1]]`` (the first also ``edges[0]``). It
+    equals ``search_sorted(edges[1:-1], score, side="left")`` on every value (a null
+    score falls in bin 0, NaN, greater than every number in Polars, in the last), but
+    with few bins it is computed as a sum of comparisons, ~7x faster (a profile's
+    score histograms use it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import polars as pl
+    >>> from polars_fair.reduce.scores import bin_index
+    >>> df = pl.DataFrame({"s": [0.0, 0.5, 0.50001, 1.0, None]})
+    >>> df.select(bin_index(pl.col("s"), np.array([0, 0.5, 1])))["s"].to_list()
+    [0, 0, 1, 1, 0]
+    """
+    interior = [float(e) for e in edges[1:-1]]
+    if 0 < len(interior) <= _COMPARED_EDGES:
+        return pl.sum_horizontal([score > e for e in interior]).cast(pl.Int64)
+    series = pl.Series("edges", interior, dtype=pl.Float64)
+    return pl.lit(series).search_sorted(score, side="left").cast(pl.Int64)
 
 
 def check_thresholds(thresholds: Sequence[float] | None) -> np.ndarray:
@@ -100,9 +141,12 @@ def _histogram(inp: Inputs, key: pl.Expr, name: str, with_sum: bool) -> pl.LazyF
     Rows excluded for a null label, score or weight are counted in ``n_null`` (in
     whatever bin their null score falls); metrics keep the rows with ``n > 0``.
     """
-    keys = inp.keys
-    partial = inp.lf.group_by(*keys, *inp.label_keys, key.alias(name)).agg(inp.partial_aggs())
-    partial = check_in_plan(partial, inp.checker())
+    partial = inp.lf.group_by(*inp.keys, *inp.label_keys, key.alias(name)).agg(inp.partial_aggs())
+    return _totals(inp, check_in_plan(partial, inp.checker()), pl.col(name), with_sum)
+
+
+def _totals(inp: Inputs, partial: pl.LazyFrame, key: pl.Expr, with_sum: bool) -> pl.LazyFrame:
+    """The second stage of :func:`_histogram`: the partial table summed per (keys, `key`)."""
     total = inp.total
     aggs = [total(pl.lit(True)).alias("n")]
     if inp.labels:
@@ -111,7 +155,7 @@ def _histogram(inp: Inputs, key: pl.Expr, name: str, with_sum: bool) -> pl.LazyF
     if with_sum:
         aggs.append(total(pl.lit(True), pl.col(SCORE_SUM)).alias("sum_prob"))
     aggs.append(inp.null_rows().alias("n_null"))
-    return partial.group_by(*keys, name).agg(aggs)
+    return partial.group_by(*inp.keys, key).agg(aggs)
 
 
 def calibration_stats(
@@ -154,6 +198,8 @@ def calibration_stats(
     """
     inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
     assert inp.score is not None
+    # search_sorted rather than `bin_index`: the same bins, but with it a streaming
+    # collect sums the scores in a fixed order, so repeated runs agree to the bit
     interior = pl.Series("edges", edges[1:-1], dtype=pl.Float64)
     key = pl.lit(interior).search_sorted(inp.score, side="left").cast(pl.Int64)
     return _histogram(inp, key, "bin", with_sum=True).sort([*inp.keys, "bin"], nulls_last=True)
@@ -206,3 +252,76 @@ def roc_stats(
     assert inp.score is not None
     hist = _histogram(inp, inp.score, "score", with_sum=False)
     return hist.sort([*inp.keys, "score"], nulls_last=True)
+
+
+_FINE = "__pf_fine_bin"
+
+
+def score_histograms(
+    frame: pl.DataFrame | pl.LazyFrame,
+    *,
+    y_true: IntoColumn,
+    y_prob: IntoColumn,
+    sensitive_features: IntoColumns,
+    by: IntoColumns | None = None,
+    sample_weight: IntoColumn | None = None,
+    pos_label: PosLabel = 1,
+    edges: np.ndarray,
+    score_bins: int,
+    check_range: bool = True,
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """
+    The calibration table and the binned ROC table of a profile, from one ``group_by``.
+
+    The first is :func:`calibration_stats` with `edges`; the second is
+    :func:`roc_stats` of the score rounded down to ``score_bins`` equal-width bins,
+    ``floor(s * score_bins) / score_bins``. Both are sums of one partial table
+    grouped by (keys, labels, calibration bin, fine bin): the two bins are computed
+    each from the score itself, so the counts are exactly those of the two
+    reductions (a fine bin can straddle a calibration edge, e.g. 0.1 is in
+    calibration bin 0 but in the fine bin starting at 0.1: coarsening fine bins
+    would move it); only the order of summation of ``sum_prob`` differs. Collect
+    both together (``pl.collect_all``): the partial table is computed once.
+
+    ``check_range=False`` leaves out the check that the scores lie in [0, 1] (the
+    per-group minimum and maximum: half the cost of this ``group_by``, whose groups
+    are as many as the score bins) for a caller that checks them in the same
+    collection, as a profile does in its statistics table; labels and weights are
+    still checked (a NaN score is left to the caller too).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import polars as pl
+    >>> from polars_fair.reduce.scores import score_histograms
+    >>> df = pl.DataFrame({"g": ["a", "a", "b"], "y": [1, 0, 1], "s": [0.1, 0.15, 0.5]})
+    >>> cal, roc = score_histograms(df, y_true="y", y_prob="s", sensitive_features="g",
+    ...                             edges=np.linspace(0, 1, 11), score_bins=10)
+    >>> cal.collect()["bin"].to_list(), roc.collect()[["score", "n"]].rows()
+    ([0, 1, 4], [(0.1, 2), (0.5, 1)])
+    """
+    inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
+    assert inp.score is not None
+    # one Int64 key per (fine bin, calibration bin): hashing one integer instead of
+    # a float and an integer is ~30% faster; a null score (and a NaN, which fails the
+    # check through its NaN score sum anyway) gives a null key
+    n_cal = len(edges) - 1
+    fine = (inp.score * score_bins).floor().cast(pl.Int64, strict=False)
+    code = (fine * n_cal + bin_index(inp.score, edges)).alias(_FINE)
+    aggs = inp.partial_aggs()
+    if not check_range:  # the checker then reads neither the minimum nor the maximum
+        skip = {_SMIN, _SMAX}
+        aggs = [a for a in aggs if a.meta.output_name() not in skip]
+        inp = dataclasses.replace(inp, score_name=None)
+    partial = inp.lf.group_by(*inp.keys, *inp.label_keys, code).agg(aggs)
+    partial = check_in_plan(partial, inp.checker()).cache()
+    cal_bin = (pl.col(_FINE) % n_cal).fill_null(0).alias("bin")  # null score: bin 0
+    cal = _totals(inp, partial, cal_bin, with_sum=True)
+    # k / score_bins, with k = floor(s * score_bins) exact as an integer: the same
+    # float as floor(s * score_bins) / score_bins
+    score = ((pl.col(_FINE) // n_cal).cast(pl.Float64) / score_bins).alias("score")
+    roc = _totals(inp, partial, score, with_sum=False)
+    return (
+        cal.sort([*inp.keys, "bin"], nulls_last=True),
+        roc.sort([*inp.keys, "score"], nulls_last=True),
+    )
