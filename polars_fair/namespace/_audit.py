@@ -23,7 +23,7 @@ from polars_fair._validate import (
     check_ratio_band,
 )
 from polars_fair.exceptions import InvalidParameterError
-from polars_fair.metrics import require_nonempty, resolve_reference
+from polars_fair.metrics import require_nonempty, resolve_reference, warn_one_group
 from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats
 from polars_fair.metrics._intervals import z_value
 from polars_fair.metrics._rates import SCORE_RATES
@@ -77,11 +77,13 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
     ) -> tuple[pl.LazyFrame, tuple[Any, ...] | str | None]:
         """The checked statistics table and the reference (None when not given).
 
-        Raises at collect time if empty or the reference is absent or shadowed.
+        Raises at collect time if empty or the reference is absent or shadowed, and
+        warns (eager path) when a batch key has a single group.
         """
         stats, reference = resolve_reference(
             require_nonempty(stats), reference_group, audit.sensitive, audit.by, pair=True
         )
+        stats = warn_one_group(stats, audit.sensitive, audit.by)
         return stats, reference if reference_group is not None else None
 
     def _statistic(
