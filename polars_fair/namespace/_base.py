@@ -90,9 +90,18 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
         measures: Sequence[str] | None = (),
         zero_division: float | None = None,
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+        inspect_table: Callable[[pl.DataFrame], None] | None = None,
     ) -> TableT:
         """The table ``build(reduced)``: lazy on a LazyFrame, collected on a DataFrame."""
-        plan = Plan(reduced, build, tuple(keys), measures, zero_division, warn_rows)
+        plan = Plan(
+            reduced,
+            build,
+            tuple(keys),
+            measures,
+            zero_division,
+            warn_rows,
+            inspect_table=inspect_table,
+        )
         return cast("TableT", self._run(plan))
 
     def _derive_scalar(

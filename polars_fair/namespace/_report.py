@@ -37,12 +37,12 @@ from polars_fair._utils import (
     sharing,
 )
 from polars_fair._validate import ensure_lazy
-from polars_fair.exceptions import IdentifierWarning, InvalidParameterError
+from polars_fair.exceptions import InvalidParameterError
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
 from polars_fair.plans._plan import Plan, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
 from polars_fair.reduce.regression import REGRESSION_SUMS
-from polars_fair.report import FairnessReport, identifier_warning
+from polars_fair.report import FairnessReport
 
 if TYPE_CHECKING:
     from polars._typing import EngineType
@@ -290,8 +290,6 @@ def _derive(
     _warn_once([*caught_before, *caught])
     tables = dict(zip(derived, collected, strict=True))
     shown = _shown(spec)
-    if (text := identifier_warning(tables["by_group"], shown)) is not None:
-        warnings.warn(text, IdentifierWarning, stacklevel=find_stacklevel())
     return FairnessReport(**tables, params=shown)
 
 
