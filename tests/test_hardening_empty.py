@@ -19,7 +19,12 @@ import pytest
 from hardening_cases import TERMINAL, collect, frame, lazy_methods, method_kwargs
 
 from polars_fair._validate import MSG_EMPTY, MSG_EMPTY_NAMES
-from polars_fair.exceptions import DegenerateDataWarning, EmptyDataError, InvalidParameterError
+from polars_fair.exceptions import (
+    DegenerateDataWarning,
+    EmptyDataError,
+    InvalidParameterError,
+    UndefinedMetricWarning,
+)
 
 KINDS = ("eager", "lazy", "streaming")
 METHODS = [m for m in lazy_methods() if m not in TERMINAL]
@@ -182,3 +187,44 @@ def test_two_groups_do_not_warn(kind: str) -> None:
                   kind, "demographic_parity_difference")  # fmt: skip
     sel = frame().group_by("g").agg(pl.col("p").mean()).get_column("p")
     assert out == pytest.approx(sel.max() - sel.min(), rel=1e-12)
+
+
+# ---- the report warns like the methods it is made of ------------------------------------
+
+
+def _report_warnings(target: pl.DataFrame | pl.LazyFrame, **kw: Any) -> list[Any]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        target.fair.report(**kw)
+    return caught
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_report_warns_pos_label_never_occurs_once(lazy: bool) -> None:
+    # the report's reductions and derivations run under the eager warnings, as a
+    # method on a DataFrame does; several tables read the label check, it warns once
+    df = frame().with_columns(pl.lit(0, dtype=pl.Int64).alias("y"))
+    kw = {"y_true": "y", "y_pred": "p", "sensitive_features": "g"}
+    caught = _report_warnings(df.lazy() if lazy else df, **kw)
+    found = [
+        w for w in caught
+        if w.category is DegenerateDataWarning and "`y_true` column 'y' never equals" in str(w.message)
+    ]  # fmt: skip
+    assert len(found) == 1
+    assert "`pos_label`=1" in str(found[0].message)
+    # the method on its own gives the same warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        with pytest.warns(DegenerateDataWarning, match=re.escape(str(found[0].message))):
+            df.fair.by_group(**kw)
+
+
+def test_report_warns_one_group_once() -> None:
+    # an all-null sensitive column: every criterion compares a group with itself
+    df = frame().with_columns(pl.lit(None, dtype=pl.String).alias("g"))
+    caught = _report_warnings(df, y_true="y", y_pred="p", sensitive_features="g")
+    found = [
+        w for w in caught
+        if w.category is DegenerateDataWarning and "only one group of ['g']" in str(w.message)
+    ]  # fmt: skip
+    assert len(found) == 1

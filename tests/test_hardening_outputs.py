@@ -251,3 +251,28 @@ def test_large_identifier_renders_small() -> None:
     page = report.to_html()
     assert len(page) < 1_000_000
     assert f"{n - MAX_ROWS:,} of {n:,} groups left out" in page
+
+
+@pytest.mark.parametrize("method", ["by_group", "disparities"])
+def test_identifier_warning_from_eager_tables(method: str) -> None:
+    # the tables that grow with the groups warn like the report, from the reduction
+    # already collected; a lazy result cannot (it has read nothing)
+    n = 2 * IDENTIFIER_MIN_GROUPS
+    df = ids(n, n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined rates of one-row groups
+        warnings.simplefilter("error", IdentifierWarning)
+        with pytest.raises(IdentifierWarning, match="'id' looks like an identifier: 2,000 groups"):
+            getattr(df.fair, method)(y_true="y", y_pred="p", sensitive_features="id")
+        getattr(df.lazy().fair, method)(y_true="y", y_pred="p", sensitive_features="id")
+        getattr(ids(5000, IDENTIFIER_MIN_GROUPS).fair, method)(
+            y_true="y", y_pred="p", sensitive_features="id"
+        )
+
+
+def test_identifier_warning_once_per_report() -> None:
+    n = 2 * IDENTIFIER_MIN_GROUPS
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ids(n, n).fair.report(y_true="y", y_pred="p", sensitive_features="id")
+    assert [w.category for w in caught].count(IdentifierWarning) == 1

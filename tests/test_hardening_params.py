@@ -11,6 +11,7 @@ refuses a policy name that is also a group of the data.
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 import re
 import warnings
 from typing import Any
@@ -18,12 +19,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
-from hardening_cases import collect, frame, method_kwargs
+from hardening_cases import TERMINAL, collect, frame, lazy_methods, method_kwargs
 from polars.testing import assert_frame_equal
 
 import polars_fair as pf
 from polars_fair._validate import MSG_REFERENCE_SHADOWED
 from polars_fair.exceptions import InvalidParameterError, ReferenceGroupError
+from polars_fair.namespace import LazyFrameFairNamespace
 
 KINDS = ("eager", "lazy", "streaming")
 #: One method per path a tuple reference takes (rates, criteria, statistics,
@@ -169,6 +171,44 @@ def test_group_named_like_a_policy_is_not_shadowed(kind: str, name: str, policy:
         assert_frame_equal(got, expected, check_row_order=False, check_exact=False)
     else:
         assert got == pytest.approx(expected, rel=1e-12)
+
+
+#: Every public method that takes `reference_group` (a new one is covered at once).
+REFERENCE_GROUP_METHODS = [
+    name
+    for name in lazy_methods()
+    if "reference_group" in inspect.signature(getattr(LazyFrameFairNamespace, name)).parameters
+]
+
+
+def test_every_reference_method_is_enumerated() -> None:
+    # the families the shadow check used to miss are all in the enumeration
+    for name in ("multiclass_disparities", "multiclass_criteria", "statistical_parity_quantile",
+                 "zscore_difference", "abroca", "calibration_difference", "cohen_d",
+                 "two_sd_rule", "four_fifths_rule", "summary", "tradeoffs", "bootstrap"):  # fmt: skip
+        assert name in REFERENCE_GROUP_METHODS
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("name", REFERENCE_GROUP_METHODS)
+def test_no_method_reads_a_real_group_as_the_policy(kind: str, name: str) -> None:
+    # one function (metrics._reference.resolve_reference) interprets `reference_group`
+    # for every method: a real group called 'largest' is never silently the policy
+    df = _with_groups(frame(), "largest", "x")
+    msg = MSG_REFERENCE_SHADOWED.format(value="largest", name="g")
+    kw = {**method_kwargs(name), "reference_group": "largest"}
+    with pytest.raises(ReferenceGroupError, match=re.escape(msg)):
+        _call_any(df, kind, name, **kw)
+
+
+def _call_any(df: pl.DataFrame, kind: str, name: str, **kw: Any) -> Any:
+    """As :func:`_call`, also for the terminal methods (report)."""
+    if name not in TERMINAL:
+        return _call(df, kind, name, **kw)
+    target = df if kind == "eager" else df.lazy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return getattr(target.fair, name)(**kw)
 
 
 # ---- the same checks through the command line (real subprocess runs) ------------------

@@ -14,6 +14,7 @@ from polars_fair.metrics._reference import (
     require_reference,
     require_rows,
     require_unshadowed,
+    resolve_reference,
     warn_one_group,
 )
 from polars_fair.metrics._slices import SLICE_METRICS, slices_from_stats
@@ -35,6 +36,7 @@ __all__ = [
     "require_rows",
     "require_reference",
     "require_unshadowed",
+    "resolve_reference",
     "warn_one_group",
     "safe_div",
     "slices_from_stats",

@@ -20,8 +20,14 @@ from polars_fair._validate import (
     POLICY_NAMES,
     check_reference_dtypes,
     format_values,
+    normalize_reference,
 )
-from polars_fair.exceptions import DegenerateDataWarning, EmptyDataError, ReferenceGroupError
+from polars_fair.exceptions import (
+    DegenerateDataWarning,
+    EmptyDataError,
+    InvalidParameterError,
+    ReferenceGroupError,
+)
 
 __all__ = [
     "build_nonempty",
@@ -30,6 +36,7 @@ __all__ = [
     "require_reference",
     "require_rows",
     "require_unshadowed",
+    "resolve_reference",
     "warn_one_group",
 ]
 
@@ -130,6 +137,36 @@ def require_unshadowed(
                 raise ReferenceGroupError(msg)
 
     return check_in_plan(stats, check)
+
+
+def resolve_reference(
+    stats: pl.LazyFrame,
+    reference_group: Any,
+    sensitive: Sequence[str],
+    by: list[str],
+    *,
+    pair: bool = False,
+) -> tuple[pl.LazyFrame, tuple[Any, ...] | str]:
+    """The one reading of `reference_group`, for every method that takes it.
+
+    Normalizes the value (None is ``"largest"``), refuses a policy name that is also
+    a group of the data (:func:`require_unshadowed`), and for a group checks its
+    dtype against the column at once and its presence at collect time
+    (:func:`require_reference`). With `pair` (statistics comparing two groups) the
+    only policy allowed is ``"largest"``. Returns the checked statistics table and
+    the reference.
+    """
+    reference = normalize_reference(reference_group, sensitive)
+    if pair and isinstance(reference, str) and reference != "largest":
+        msg = (
+            f"`reference_group` {reference!r} is not allowed here: the comparison is "
+            "between two groups\n\nHint: use a group value or 'largest'"
+        )
+        raise InvalidParameterError(msg)
+    stats = require_unshadowed(stats, reference_group, sensitive)
+    if isinstance(reference, tuple):
+        stats = require_reference(stats, reference, sensitive, by)
+    return stats, reference
 
 
 # ---- empty input: one rule for every method (issue 14, class 4) ----------------------

@@ -7,13 +7,15 @@ can use :func:`polars_fair.fair` to get the same object with precise types.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast, overload
 
 import polars as pl
 
-from polars_fair._utils import SMALL_TABLE_ROWS
+from polars_fair._utils import SMALL_TABLE_ROWS, find_stacklevel
 from polars_fair._validate import check_confidence, check_min_size
+from polars_fair.exceptions import IdentifierWarning
 from polars_fair.namespace._audit import AuditMethods
 from polars_fair.namespace._base import ScalarT, TableT
 from polars_fair.namespace._criteria import CriterionMethods
@@ -32,6 +34,7 @@ from polars_fair.plans._audit import (
     check_zd,
 )
 from polars_fair.plans._plan import Build, Plan, exact_sums
+from polars_fair.report import identifier_warning
 
 if TYPE_CHECKING:
     from polars._typing import EngineType
@@ -71,7 +74,15 @@ class FairNamespace(
         measures: Sequence[str] | None,
         zero_division: float | None,
     ) -> TableT:
-        return self._derive(audit.stats(), audit.keys, build, measures, zero_division)
+        def inspect_table(table: pl.DataFrame) -> None:
+            # one row per batch key and group, with `n`: the report's rule, once
+            params = {"sensitive_features": audit.sensitive, "by": audit.by}
+            if (text := identifier_warning(table, params)) is not None:
+                warnings.warn(text, IdentifierWarning, stacklevel=find_stacklevel())
+
+        return self._derive(
+            audit.stats(), audit.keys, build, measures, zero_division, inspect_table=inspect_table
+        )
 
     # ---- tables ----------------------------------------------------------------
 

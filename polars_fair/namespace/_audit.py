@@ -24,7 +24,7 @@ from polars_fair._validate import (
     check_verdict_rule,
 )
 from polars_fair.exceptions import InvalidParameterError
-from polars_fair.metrics import require_nonempty, require_reference
+from polars_fair.metrics import require_nonempty, resolve_reference, warn_one_group
 from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats
 from polars_fair.metrics._intervals import z_value
 from polars_fair.metrics._rates import SCORE_RATES
@@ -32,7 +32,7 @@ from polars_fair.metrics._registry import CRITERIA, DEFAULT_SUMMARY
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._tradeoffs import tradeoff_table
 from polars_fair.metrics._verdicts import Bands, criteria_long, summary_table
-from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.namespace._inequality import population_audit
 from polars_fair.plans._audit import Audit, check_zd
 
@@ -73,28 +73,29 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
     def _audit(self, sensitive_features: IntoColumns | None, **kwargs: Any) -> Audit:
         return population_audit(self._frame, sensitive_features, **kwargs)
 
-    def _pair_reference(self, reference_group: Any, audit: Audit) -> tuple[Any, ...] | str | None:
-        """The checked reference, or None when not given."""
-        if reference_group is None:
-            return None
-        return pair_reference(reference_group, audit.sensitive)
+    def _checked(
+        self, stats: pl.LazyFrame, audit: Audit, reference_group: Any
+    ) -> tuple[pl.LazyFrame, tuple[Any, ...] | str | None]:
+        """The checked statistics table and the reference (None when not given).
 
-    def _checked(self, stats: pl.LazyFrame, audit: Audit, reference: Any) -> pl.LazyFrame:
-        """The statistics table, raising at collect time if empty or the reference is absent."""
-        stats = require_nonempty(stats)
-        if isinstance(reference, tuple):
-            stats = require_reference(stats, reference, audit.sensitive, audit.by)
-        return stats
+        Raises at collect time if empty or the reference is absent or shadowed, and
+        warns (eager path) when a batch key has a single group.
+        """
+        stats, reference = resolve_reference(
+            require_nonempty(stats), reference_group, audit.sensitive, audit.by, pair=True
+        )
+        stats = warn_one_group(stats, audit.sensitive, audit.by)
+        return stats, reference if reference_group is not None else None
 
     def _statistic(
         self, name: str, *, reference_group: ReferenceGroup | None, **kwargs: Any
     ) -> ScalarT:
         audit = self._audit(**kwargs)
-        reference = self._pair_reference(reference_group, audit)
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            checked, reference = self._checked(stats, audit, reference_group)
             return statistic_table(
-                self._checked(stats, audit, reference), name=name, by=audit.by,
+                checked, name=name, by=audit.by,
                 sensitive=audit.sensitive, reference=reference,
             )  # fmt: skip
 
@@ -384,11 +385,11 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             sensitive_features, y_true=y_true, y_pred=y_pred, by=by,
             sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
         )  # fmt: skip
-        reference = self._pair_reference(reference_group, audit)
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            checked, reference = self._checked(stats, audit, reference_group)
             return summary_table(
-                self._checked(stats, audit, reference), criteria=names, method=method_,
+                checked, criteria=names, method=method_,
                 by=audit.by, sensitive=audit.sensitive, reference=reference, zero_division=zd,
                 z=z_value(level or 0.95), bands=bands, min_group_size=small or 0.0,
                 verdict_rule=rule, frequency_weights=bool(frequency_weights),
@@ -448,10 +449,10 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         zd = check_zd(zero_division)
         method_ = check_method(method, reference_group)
         audit: Audit = self._audit(sample_weight=None, **kwargs)
-        reference = self._pair_reference(reference_group, audit)
 
         def build(stats: pl.LazyFrame) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-            stats = self._checked(stats, audit, reference).cache()
+            stats, reference = self._checked(stats, audit, reference_group)
+            stats = stats.cache()
             reps = resample_stats(
                 stats, by=audit.by, n_resamples=n_resamples, seed=seed, scheme=scheme
             ).cache()  # every criterion reads the replicates
@@ -730,12 +731,13 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             sensitive_features, y_true=y_true, y_pred=y_pred, by=by,
             sample_weight=sample_weight, pos_label=pos_label,
         )  # fmt: skip
-        reference = pair_reference(reference_group, audit.sensitive)
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            checked, reference = resolve_reference(
+                require_nonempty(stats), reference_group, audit.sensitive, audit.by, pair=True
+            )
             return tradeoff_table(
-                self._checked(stats, audit, reference), by=audit.by, sensitive=audit.sensitive,
-                reference=reference,
+                checked, by=audit.by, sensitive=audit.sensitive, reference=reference,
             )  # fmt: skip
 
         return self._derive(audit.stats(), audit.keys, build)

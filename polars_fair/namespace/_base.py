@@ -18,8 +18,6 @@ from typing import Any, Generic, TypeVar, cast
 
 import polars as pl
 
-from polars_fair._validate import normalize_reference
-from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._catalogue import CATALOGUE, Criterion
 from polars_fair.metrics._criteria import Formula
 from polars_fair.plans._audit import check_zd, criterion_plan
@@ -32,7 +30,6 @@ __all__ = [
     "ScalarT",
     "TableT",
     "criterion_stub",
-    "pair_reference",
     "with_example",
 ]
 
@@ -93,9 +90,18 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
         measures: Sequence[str] | None = (),
         zero_division: float | None = None,
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+        inspect_table: Callable[[pl.DataFrame], None] | None = None,
     ) -> TableT:
         """The table ``build(reduced)``: lazy on a LazyFrame, collected on a DataFrame."""
-        plan = Plan(reduced, build, tuple(keys), measures, zero_division, warn_rows)
+        plan = Plan(
+            reduced,
+            build,
+            tuple(keys),
+            measures,
+            zero_division,
+            warn_rows,
+            inspect_table=inspect_table,
+        )
         return cast("TableT", self._run(plan))
 
     def _derive_scalar(
@@ -141,18 +147,6 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
             )  # fmt: skip
 
         return self._derive_scalar(reduced, [*by, *sensitive], build, by)
-
-
-def pair_reference(reference_group: Any, sensitive: list[str]) -> tuple[Any, ...] | str:
-    """A reference for statistics that compare two groups: a group or ``"largest"``."""
-    reference = normalize_reference(reference_group, sensitive)
-    if isinstance(reference, str) and reference != "largest":
-        msg = (
-            f"`reference_group` {reference!r} is not allowed here: the comparison is "
-            "between two groups\n\nHint: use a group value or 'largest'"
-        )
-        raise InvalidParameterError(msg)
-    return reference
 
 
 def with_example(data: str) -> Callable[[F], F]:

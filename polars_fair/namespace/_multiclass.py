@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._utils import as_names
-from polars_fair._validate import check_method, normalize_reference
-from polars_fair.metrics import disparity_table, rates_table, require_nonempty, require_reference
+from polars_fair._validate import check_method
+from polars_fair.metrics import disparity_table, rates_table, require_nonempty, resolve_reference
 from polars_fair.metrics._multiclass import worst_class_table
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._verdicts import criteria_long
@@ -279,13 +279,12 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
         reduced = self._multiclass_reduction(
             y_true, y_pred, sensitive_features, by, sample_weight, classes
         )
-        reference = normalize_reference(reference_group, sens)
         keys: list[str] = [*by_, CLASS]
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            checked = require_nonempty(stats)
-            if isinstance(reference, tuple):
-                checked = require_reference(checked, reference, sens, keys)
+            checked, reference = resolve_reference(
+                require_nonempty(stats), reference_group, sens, keys
+            )
             return disparity_table(
                 checked, by=keys, sensitive=sens, reference=reference, metrics=metrics,
                 zero_division=zd,

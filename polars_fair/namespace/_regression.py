@@ -20,7 +20,7 @@ import polars as pl
 
 from polars_fair._utils import as_names
 from polars_fair.exceptions import InvalidParameterError
-from polars_fair.metrics import require_nonempty, require_reference
+from polars_fair.metrics import require_nonempty, resolve_reference
 from polars_fair.metrics._catalogue import Criterion
 from polars_fair.metrics._measures import measure_table
 from polars_fair.metrics._regression import (
@@ -34,7 +34,6 @@ from polars_fair.namespace._base import (
     ScalarT,
     TableT,
     criterion_stub,
-    pair_reference,
     with_example,
 )
 from polars_fair.plans._audit import (
@@ -501,12 +500,11 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
         reduced = self._regression_reduction(y_pred, None, sensitive_features, by, sample_weight)
-        reference = pair_reference(reference_group, sens)
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
-            checked = require_nonempty(stats)
-            if isinstance(reference, tuple):
-                checked = require_reference(checked, reference, sens, by_)
+            checked, reference = resolve_reference(
+                require_nonempty(stats), reference_group, sens, by_, pair=True
+            )
             return zscore_table(checked, by=by_, sensitive=sens, reference=reference)
 
         return self._derive_scalar(reduced, [*by_, *sens], build, by_)

@@ -28,14 +28,21 @@ from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
-from polars_fair._utils import SMALL_TABLE_ROWS, as_names, derive_engine, find_stacklevel, sharing
+from polars_fair._utils import (
+    SMALL_TABLE_ROWS,
+    as_names,
+    derive_engine,
+    eager_warnings,
+    find_stacklevel,
+    sharing,
+)
 from polars_fair._validate import ensure_lazy
-from polars_fair.exceptions import IdentifierWarning, InvalidParameterError
+from polars_fair.exceptions import InvalidParameterError
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
 from polars_fair.plans._plan import Plan, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
 from polars_fair.reduce.regression import REGRESSION_SUMS
-from polars_fair.report import FairnessReport, identifier_warning
+from polars_fair.report import FairnessReport
 
 if TYPE_CHECKING:
     from polars._typing import EngineType
@@ -265,7 +272,10 @@ def report_reductions(
 
 
 def _derive(
-    spec: ReportSpec, plans: Mapping[str, Plan], reductions: Sequence[pl.DataFrame]
+    spec: ReportSpec,
+    plans: Mapping[str, Plan],
+    reductions: Sequence[pl.DataFrame],
+    caught_before: Sequence[warnings.WarningMessage] = (),
 ) -> FairnessReport:
     distinct = _distinct(plans)
     if len(distinct) != len(reductions):
@@ -275,16 +285,17 @@ def _derive(
         )
         raise InvalidParameterError(msg)
     table_of = {id(lf): t for lf, t in zip(distinct, reductions, strict=True)}
-    with warnings.catch_warnings(record=True) as caught:
+    # the eager path warns like ``df.fair.<method>``: the in-plan checks (a lone group,
+    # cancelling sums, ...) warn under `eager_warnings`, each warning once
+    with eager_warnings(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         derived = {name: plan.derive(table_of[id(plan.reduction)]) for name, plan in plans.items()}
-    _warn_once(caught)
-    # the derivations run together: Polars plans and runs them in parallel
-    engine = derive_engine(max(t.height for t in reductions))
-    tables = dict(zip(derived, pl.collect_all(derived.values(), engine=engine), strict=True))
+        # the derivations run together: Polars plans and runs them in parallel
+        engine = derive_engine(max(t.height for t in reductions))
+        collected = pl.collect_all(derived.values(), engine=engine)
+    _warn_once([*caught_before, *caught])
+    tables = dict(zip(derived, collected, strict=True))
     shown = _shown(spec)
-    if (text := identifier_warning(tables["by_group"], shown)) is not None:
-        warnings.warn(text, IdentifierWarning, stacklevel=find_stacklevel())
     return FairnessReport(**tables, params=shown)
 
 
@@ -555,4 +566,7 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         plans = report_plans(ensure_lazy(self._frame).cache(), spec, check=not small)
         reductions = _distinct(plans)
         engine: EngineType = "in-memory" if small and exact_sums(reductions) else "auto"
-        return _derive(spec, plans, pl.collect_all(reductions, engine=engine))
+        with eager_warnings(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")  # the reductions' checks (e.g. `pos_label`)
+            collected = pl.collect_all(reductions, engine=engine)
+        return _derive(spec, plans, collected, caught)

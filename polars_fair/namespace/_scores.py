@@ -15,6 +15,7 @@ import polars as pl
 
 from polars_fair._utils import as_names, shareable
 from polars_fair._validate import check_min_size
+from polars_fair.metrics import resolve_reference
 from polars_fair.metrics._scores import (
     abroca_table,
     calibration_difference_table,
@@ -24,7 +25,7 @@ from polars_fair.metrics._scores import (
     roc_curve_table,
     sweep_table,
 )
-from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, pair_reference, with_example
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.plans._audit import check_zd
 from polars_fair.reduce.scores import (
     bin_edges,
@@ -280,7 +281,6 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
         edges = bin_edges(n_bins, bins)
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
-        reference = pair_reference(reference_group, sens)
         size = check_min_size(min_bin_size, "min_bin_size")
         hist = calibration_stats(
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
@@ -289,6 +289,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
         keys = [*by_, *sens]
 
         def build(h: pl.LazyFrame) -> pl.LazyFrame:
+            h, reference = resolve_reference(h, reference_group, sens, by_, pair=True)
             return calibration_difference_table(
                 calibration_table(h, keys=keys, edges=edges), by=by_, sensitive=sens,
                 reference=reference, min_bin_size=size or 0.0, name="calibration_difference",
@@ -484,7 +485,6 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
         """
         by_: list[str] = as_names(by)
         sens: list[str] = as_names(sensitive_features)
-        reference = pair_reference(reference_group, sens)
         roc = roc_stats(
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label,
@@ -492,6 +492,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
         keys = [*by_, *sens]
 
         def build(r: pl.LazyFrame) -> pl.LazyFrame:
+            r, reference = resolve_reference(r, reference_group, sens, by_, pair=True)
             return abroca_table(r, by=by_, sensitive=sens, reference=reference, name="abroca")
 
         return self._derive_scalar(roc, keys, build, by_)

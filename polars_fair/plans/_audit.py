@@ -36,8 +36,7 @@ from polars_fair.metrics import (
     rate_expr,
     rates_table,
     require_nonempty,
-    require_reference,
-    require_unshadowed,
+    resolve_reference,
     warn_one_group,
 )
 from polars_fair.metrics._criteria import Formula
@@ -138,10 +137,9 @@ class Audit:
         confidence_level: float | None = None,
     ) -> pl.LazyFrame:
         """The long comparison table."""
-        reference = normalize_reference(reference_group, self.sensitive)
-        stats = require_unshadowed(require_nonempty(stats), reference_group, self.sensitive)
-        if isinstance(reference, tuple):
-            stats = require_reference(stats, reference, self.sensitive, self.by)
+        stats, reference = resolve_reference(
+            require_nonempty(stats), reference_group, self.sensitive, self.by
+        )
         check_metrics(metrics)
         return disparity_table(
             stats, by=self.by, sensitive=self.sensitive, reference=reference,
@@ -176,22 +174,18 @@ def checked_reference(
     sensitive: list[str],
 ) -> tuple[pl.LazyFrame, tuple[Any, ...] | str]:
     """Validate `reference_group` for a criterion; the stats gain the in-plan checks."""
-    reference: tuple[Any, ...] | str = "largest"
-    stats = require_unshadowed(require_nonempty(stats), reference_group, sensitive)
-    if reference_group is not None:
-        if method != "to_reference":
-            msg = (
-                f"`reference_group` is only used with `method`='to_reference', got "
-                f"`method`={method!r}\n\nHint: drop `method` or `reference_group`"
-            )
-            raise InvalidParameterError(msg)
-        reference = normalize_reference(reference_group, sensitive)
-        if isinstance(reference, str) and reference != "largest":
-            msg = MSG_REFERENCE_POLICY.format(value=reference, method=method)
-            raise InvalidParameterError(msg)
-        if isinstance(reference, tuple):
-            stats = require_reference(stats, reference, sensitive, by)
-    return stats, reference
+    stats = require_nonempty(stats)
+    if reference_group is not None and method != "to_reference":
+        msg = (
+            f"`reference_group` is only used with `method`='to_reference', got "
+            f"`method`={method!r}\n\nHint: drop `method` or `reference_group`"
+        )
+        raise InvalidParameterError(msg)
+    reference = normalize_reference(reference_group, sensitive)
+    if reference_group is not None and isinstance(reference, str) and reference != "largest":
+        msg = MSG_REFERENCE_POLICY.format(value=reference, method=method)
+        raise InvalidParameterError(msg)
+    return resolve_reference(stats, reference_group, sensitive, by)
 
 
 def criterion_plan(
@@ -231,10 +225,7 @@ def measure_disparities_plan(
     sensitive: list[str],
 ) -> pl.LazyFrame:
     """The long comparison table of formula measures, after checking the reference."""
-    reference = normalize_reference(reference_group, sensitive)
-    stats = require_unshadowed(require_nonempty(stats), reference_group, sensitive)
-    if isinstance(reference, tuple):
-        stats = require_reference(stats, reference, sensitive, by)
+    stats, reference = resolve_reference(require_nonempty(stats), reference_group, sensitive, by)
     return measure_disparity_table(
         stats, formula=formula, measures=measures, by=by, sensitive=sensitive,
         reference=reference, zero_division=zero_division,

@@ -57,7 +57,9 @@ class Plan:
     `keys` name the groups in the warnings, `measures` the rates whose undefined
     values are warned about (None: every rate), `warn_rows` selects the rows of the
     collected reduction that the warnings read (one per group). `scalar_by` is None
-    for a table; for a criterion, its batch keys (a float without any).
+    for a table; for a criterion, its batch keys (a float without any). `inspect_table`
+    reads the collected reduction on the eager path and may warn (an identifier-like
+    sensitive feature), from the table already collected: no extra pass.
     """
 
     reduction: pl.LazyFrame
@@ -67,6 +69,7 @@ class Plan:
     zero_division: float | None = None
     warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None
     scalar_by: tuple[str, ...] | None = None
+    inspect_table: Callable[[pl.DataFrame], None] | None = None
 
     @functools.cached_property
     def _whole(self) -> pl.LazyFrame:
@@ -86,6 +89,8 @@ class Plan:
         """
         warned = table if self.warn_rows is None else self.warn_rows(table)
         warn_about(warned, self.keys, self.measures, self.zero_division, undefined)
+        if self.inspect_table is not None:
+            self.inspect_table(table)
 
     def _collect_reduction(self, engine: EngineType) -> tuple[pl.DataFrame, list[bool] | None]:
         """The reduction and, in the same collect, which rates the warnings find undefined."""
