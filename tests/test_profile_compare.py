@@ -25,7 +25,8 @@ from polars_fair.metrics._intervals import z_value
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.FairWarning")
 
-COMPAS_CSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "compas-scores-two-years.csv"
+# every COMPAS row, with its screening date (tests/data/ATTRIBUTION.md)
+COMPAS_CSV = Path(__file__).resolve().parent / "data" / "compas_race_sex.csv"
 CRITERIA = [
     "demographic_parity_difference",
     "disparate_impact_ratio",
@@ -156,7 +157,6 @@ def test_profiles_compare_like_reports() -> None:
 # ---- time -----------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not COMPAS_CSV.exists(), reason="the shared COMPAS file is not here")
 def test_trend_on_compas_by_screening_month() -> None:
     df = pl.read_csv(COMPAS_CSV).with_columns(pl.col("screening_date").str.to_date())
     df = df.filter(pl.col("race").is_in(["African-American", "Caucasian"]))
