@@ -395,3 +395,20 @@ def test_by_group_flags_small_groups_by_effective_size(adult: pl.DataFrame) -> N
         n_eff = w[m].sum() ** 2 / (w[m] ** 2).sum()
         assert row["small_group"] == (n_eff < 30), (row, n_eff)
     assert not table["small_group"].all()
+
+
+def test_text_names_orientation_and_comparison(compas: pl.DataFrame) -> None:
+    # the plain-text summary (what the command line prints) says how the criteria are
+    # oriented and, per row, which groups were compared, with numpy-counted sizes
+    report = compas.fair.report(
+        y_true="two_year_recid", y_pred="pred", sensitive_features="race",
+        reference_group="Caucasian",
+    )  # fmt: skip
+    text = report.to_text()
+    assert "orientation: signed against the reference group Caucasian" in text
+    counts = _np_groups(compas, ["race"])
+    row = report.summary.row(by_predicate=pl.col("criterion") == "demographic_parity_difference",
+                             named=True)  # fmt: skip
+    n, n_ref = int(counts[row["group"]]["n"]), int(counts["Caucasian"]["n"])
+    assert f"{row['group']} (n={n}) vs Caucasian (n={n_ref})" in text
+    assert f"Native American (n={int(counts['Native American']['n'])})" in text  # left out

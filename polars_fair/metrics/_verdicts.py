@@ -191,7 +191,7 @@ def group_label(sensitive: Sequence[str]) -> pl.Expr:
     return label.alias(_LABEL)
 
 
-def _size_text(n: pl.Expr) -> pl.Expr:
+def size_text(n: pl.Expr) -> pl.Expr:
     whole = n.round(0)
     return (
         pl.when(n == whole)
@@ -473,7 +473,7 @@ def summary_table(
         if by
         else pl.LazyFrame({"__pf_one": [1]})
     )
-    excluded_text = pl.format("{} (n={})", pl.col(_LABEL), _size_text(pl.col(_NEFF)))
+    excluded_text = pl.format("{} (n={})", pl.col(_LABEL), size_text(pl.col(_NEFF)))
     groups_info = per_key(
         eff,
         [

@@ -22,12 +22,14 @@ import polars as pl
 
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import compare_summaries
+from polars_fair.metrics._verdicts import size_text
 from polars_fair.report import _verdicts
 from polars_fair.report._verdicts import (
     GATE_VERDICTS,
     Condition,
     _describe,
     excluded_groups,
+    orientation,
     parse_condition,
 )
 
@@ -491,17 +493,16 @@ class FairnessReport:
         rates = capped.by_group.select(
             *keys, *(c for c in ("n", *_TEXT_RATES) if c in capped.by_group.columns)
         )
-        first = [c for c in _SUMMARY_TEXT if c in capped.summary.columns]
-        extra = [c for c in capped.summary.columns if c not in (*_SUMMARY_KNOWN, *capped.by)]
-        summary = _flat(capped.summary.select(*capped.by, *first, *extra))
+        summary = _summary_text(capped.summary, capped.by)
         with pl.Config(
             tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
             tbl_hide_dataframe_shape=True, fmt_str_lengths=60,
         ):  # fmt: skip
             parts = [f"Rates per group\n{_flat(rates)}"]
             parts += _note_lines(notes.get("by_group"), "")
-            parts += [f"\nCriteria and verdicts\n{summary}"]
+            parts += [f"\nCriteria and verdicts ({orientation(capped.params)})\n{summary}"]
             parts += _note_lines(notes.get("summary"), "")
+            parts += _undefined_lines(capped.summary, capped.by)
             left_out = excluded_groups(capped.summary, capped.by)
             if left_out:
                 parts += ["Left out of the criteria (too small): " + "; ".join(left_out) + "."]
@@ -736,6 +737,33 @@ def _note_lines(note: str | None, code: str) -> list[str]:
     if note is None:
         return []
     return [note.replace("``", code), ""]
+
+
+def _summary_text(summary: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """The summary for plain text: the comparison as ``group (n=..) vs other (n=..)``."""
+    first = [c for c in _SUMMARY_TEXT if c in summary.columns]
+    extra = [c for c in summary.columns if c not in (*_SUMMARY_KNOWN, *by)]
+    if {"group", "group_n", "compared_with", "compared_n"} <= set(summary.columns):
+        compared = pl.format(
+            "{} (n={}) vs {} (n={})", pl.col("group").cast(pl.String),
+            size_text(pl.col("group_n")), pl.col("compared_with").cast(pl.String),
+            size_text(pl.col("compared_n")),
+        ).alias("compared")  # fmt: skip
+        shown = [c for c in first if c not in ("group", "group_n", "compared_with", "compared_n")]
+        return _flat(summary.select(*by, *shown, compared, *extra))
+    return _flat(summary.select(*by, *first, *extra))
+
+
+def _undefined_lines(summary: pl.DataFrame, by: list[str]) -> list[str]:
+    """One line per criterion without a value, saying why (the summary's ``note``)."""
+    if "note" not in summary.columns:
+        return []
+    rows = summary.filter(pl.col("note").is_not_null()).head(MAX_ROWS)
+    out = []
+    for row in rows.iter_rows(named=True):
+        where = ", ".join(f"{k}={row[k]}" for k in by)
+        out.append(f"{row['criterion']}{f' ({where})' if where else ''}: {row['note']}")
+    return out
 
 
 def _flat(table: pl.DataFrame) -> pl.DataFrame:
