@@ -82,6 +82,8 @@ def _html_table(
             value = row[col]
             klass = "num" if col in numeric else "txt"
             text = _format(value)
+            if klass == "txt":  # long names wrap after their underscores, never mid-word
+                text = text.replace("_", "_<wbr>")
             if col in pairs:
                 low, high = row.get(f"{pairs[col]}_ci_low"), row.get(f"{pairs[col]}_ci_high")
                 if low is not None or high is not None:
@@ -280,13 +282,14 @@ h1 { margin: 0 0 0.25rem; font-size: 1.5rem; }
 h2 { margin: 1.25rem 0 0.4rem; font-size: 1.15rem; }
 .pf-scroll { max-width: 100%; overflow-x: auto; margin: 0.4rem 0 1rem; }
 table { border-collapse: collapse; font-size: 0.82rem; }
-th, td { border: 1px solid #d0d7de; padding: 0.2rem 0.45rem; vertical-align: top; }
+th, td { border: 1px solid #d0d7de; padding: 0.2rem 0.45rem; vertical-align: top;
+         overflow-wrap: normal; }
 th { background: #f6f8fa; font-weight: 600; }
 .txt { text-align: left; }
 .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 th.num { white-space: normal; }
 .pf-ci { color: #6e7781; font-size: 0.75rem; }
-.pf-verdict { font-weight: 600; }
+.pf-verdict { font-weight: 600; white-space: nowrap; }
 .pf-tally { margin: 0.2rem 0; }
 .pf-charts { display: flex; flex-wrap: wrap; gap: 1rem 1.5rem; }
 figure { margin: 0; max-width: 100%; }
