@@ -82,7 +82,7 @@ def _html_table(
             value = row[col]
             klass = "num" if col in numeric else "txt"
             text = _format(value)
-            if klass == "txt":  # long names wrap after their underscores, never mid-word
+            if col == "criterion":  # long names wrap after an underscore, never mid-word
                 text = text.replace("_", "_<wbr>")
             if col in pairs:
                 low, high = row.get(f"{pairs[col]}_ci_low"), row.get(f"{pairs[col]}_ci_high")
