@@ -412,3 +412,15 @@ def test_text_names_orientation_and_comparison(compas: pl.DataFrame) -> None:
     n, n_ref = int(counts[row["group"]]["n"]), int(counts["Caucasian"]["n"])
     assert f"{row['group']} (n={n}) vs Caucasian (n={n_ref})" in text
     assert f"Native American (n={int(counts['Native American']['n'])})" in text  # left out
+
+
+def test_text_shows_effective_sizes_with_weights(adult: pl.DataFrame) -> None:
+    report = adult.fair.report(
+        y_true="y", y_pred="pred", sensitive_features="sex", sample_weight="fnlwgt"
+    )
+    text = report.to_text()
+    assert "n_effective" in text
+    for sex in ("Female", "Male"):
+        w = adult.filter(pl.col("sex") == sex)["fnlwgt"].to_numpy().astype(float)
+        kish = w.sum() ** 2 / (w**2).sum()
+        assert f"{sex} (n={round(kish, 1)})" in text  # the comparison's size is Kish's

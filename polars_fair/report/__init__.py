@@ -490,9 +490,12 @@ class FairnessReport:
         """
         capped, notes = self._capped(max_rows)
         keys = [*capped.by, *capped.params.get("sensitive_features", [])]
-        rates = capped.by_group.select(
-            *keys, *(c for c in ("n", *_TEXT_RATES) if c in capped.by_group.columns)
-        )
+        table = capped.by_group
+        sizes = [c for c in ("n",) if c in table.columns]
+        if "sum_w2" in table.columns and sizes and not capped.params.get("frequency_weights"):
+            # weighted: n is the sum of the weights; the effective size is what is compared
+            sizes.append((pl.col("n") ** 2 / pl.col("sum_w2")).round(1).alias("n_effective"))
+        rates = table.select(*keys, *sizes, *(c for c in _TEXT_RATES if c in table.columns))
         summary = _summary_text(capped.summary, capped.by)
         with pl.Config(
             tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
