@@ -22,8 +22,9 @@ import polars as pl
 
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import compare_summaries
-from polars_fair.metrics._verdicts import size_text
 from polars_fair.report import _verdicts
+from polars_fair.report._text import _SUMMARY_KNOWN, summary_text, undefined_lines
+from polars_fair.report._text import flat as _flat
 from polars_fair.report._verdicts import (
     GATE_VERDICTS,
     Condition,
@@ -76,18 +77,6 @@ _POLICIES = ("largest", "min", "overall", "rest")
 _TEXT_RATES = (
     "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
     "positive_predictive_value", "accuracy",
-)  # fmt: skip
-#: The summary's columns in the plain-text table, first; other columns follow.
-_SUMMARY_TEXT = (
-    "criterion", "value", "fair_low", "fair_high", "verdict", "ci_low", "ci_high", "group",
-    "group_n", "compared_with", "compared_n",
-)  # fmt: skip
-#: Summary columns with a place in every rendering; any other column is shown after them.
-_SUMMARY_KNOWN = (
-    "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low", "ci_high",
-    "p_value", "min_group_n", "interval_method", "group", "group_n", "compared_with",
-    "compared_n", "n_groups", "excluded", "note", "lowest", "lowest_group", "lowest_n",
-    "highest", "highest_group", "highest_n",
 )  # fmt: skip
 _VERDICT_COLOURS = {
     "fair": "#1a7f37",
@@ -491,12 +480,12 @@ class FairnessReport:
         capped, notes = self._capped(max_rows)
         keys = [*capped.by, *capped.params.get("sensitive_features", [])]
         table = capped.by_group
-        sizes = [c for c in ("n",) if c in table.columns]
+        sizes: list[str | pl.Expr] = [c for c in ("n",) if c in table.columns]
         if "sum_w2" in table.columns and sizes and not capped.params.get("frequency_weights"):
             # weighted: n is the sum of the weights; the effective size is what is compared
             sizes.append((pl.col("n") ** 2 / pl.col("sum_w2")).round(1).alias("n_effective"))
         rates = table.select(*keys, *sizes, *(c for c in _TEXT_RATES if c in table.columns))
-        summary = _summary_text(capped.summary, capped.by)
+        summary = summary_text(capped.summary, capped.by)
         with pl.Config(
             tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
             tbl_hide_dataframe_shape=True, fmt_str_lengths=60,
@@ -505,7 +494,7 @@ class FairnessReport:
             parts += _note_lines(notes.get("by_group"), "")
             parts += [f"\nCriteria and verdicts ({orientation(capped.params)})\n{summary}"]
             parts += _note_lines(notes.get("summary"), "")
-            parts += _undefined_lines(capped.summary, capped.by)
+            parts += undefined_lines(capped.summary, capped.by, MAX_ROWS)
             left_out = excluded_groups(capped.summary, capped.by)
             if left_out:
                 parts += ["Left out of the criteria (too small): " + "; ".join(left_out) + "."]
@@ -740,47 +729,6 @@ def _note_lines(note: str | None, code: str) -> list[str]:
     if note is None:
         return []
     return [note.replace("``", code), ""]
-
-
-def _summary_text(summary: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """The summary for plain text: the comparison as ``group (n=..) vs other (n=..)``."""
-    first = [c for c in _SUMMARY_TEXT if c in summary.columns]
-    extra = [c for c in summary.columns if c not in (*_SUMMARY_KNOWN, *by)]
-    if {"group", "group_n", "compared_with", "compared_n"} <= set(summary.columns):
-        compared = pl.format(
-            "{} (n={}) vs {} (n={})", pl.col("group").cast(pl.String),
-            size_text(pl.col("group_n")), pl.col("compared_with").cast(pl.String),
-            size_text(pl.col("compared_n")),
-        ).alias("compared")  # fmt: skip
-        shown = [c for c in first if c not in ("group", "group_n", "compared_with", "compared_n")]
-        return _flat(summary.select(*by, *shown, compared, *extra))
-    return _flat(summary.select(*by, *first, *extra))
-
-
-def _undefined_lines(summary: pl.DataFrame, by: list[str]) -> list[str]:
-    """One line per criterion without a value, saying why (the summary's ``note``)."""
-    if "note" not in summary.columns:
-        return []
-    rows = summary.filter(pl.col("note").is_not_null()).head(MAX_ROWS)
-    out = []
-    for row in rows.iter_rows(named=True):
-        where = ", ".join(f"{k}={row[k]}" for k in by)
-        out.append(f"{row['criterion']}{f' ({where})' if where else ''}: {row['note']}")
-    return out
-
-
-def _flat(table: pl.DataFrame) -> pl.DataFrame:
-    """`table` with list columns joined into text and Enum/Categorical columns as text."""
-    exprs = []
-    for name, dtype in table.schema.items():
-        col = pl.col(name)
-        if isinstance(dtype, pl.List):
-            exprs.append(col.list.eval(pl.element().cast(pl.String)).list.join(", "))
-        elif isinstance(dtype, (pl.Enum, pl.Categorical)):
-            exprs.append(col.cast(pl.String))
-        else:
-            exprs.append(col)
-    return table.select(exprs)
 
 
 def _md_escape(text: str) -> str:

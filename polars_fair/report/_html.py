@@ -18,13 +18,13 @@ import polars as pl
 
 from polars_fair.report import (
     _RATES_SHOWN,
-    _SUMMARY_KNOWN,
     _TITLES,
     _VERDICT_COLOURS,
-    _flat,
     _group_sizes,
     _largest,
 )
+from polars_fair.report._text import _SUMMARY_KNOWN
+from polars_fair.report._text import flat as _flat
 from polars_fair.report._verdicts import _describe
 
 if TYPE_CHECKING:
