@@ -88,7 +88,7 @@ MSG_DUPLICATE_KEY = (
 )
 MSG_RESERVED = (
     "column {name!r} (given as `{param}`) clashes with an output column of polars_fair"
-    '\n\nHint: rename it first, e.g. `.rename({{{name!r}: {name!r} + "_"}})`'
+    "\n\nHint: rename it first, e.g. `.rename({{{name!r}: '{name}_'}})`, and pass the new name"
 )
 MSG_LABEL_DTYPE = (
     "`{param}` column {name!r} has dtype {dtype}, which cannot be compared with "

@@ -403,7 +403,7 @@ def quantile_grid_stats(
         if name in (*sens, *by_):
             msg = (
                 f"column {name!r} clashes with an output column of the quantile grid"
-                f'\n\nHint: rename it first, e.g. `.rename({{{name!r}: {name!r} + "_"}})`'
+                f"\n\nHint: rename it first, e.g. `.rename({{{name!r}: {name + '_'!r}}})`"
             )
             raise InvalidParameterError(msg)
     column = _numeric(lf, schema, y_pred, "y_pred")
