@@ -5,27 +5,28 @@ positives (``balance_for_positive_class``) or actual negatives
 (``balance_for_negative_class``). The statistics table carries, per group and label
 class, the count ``m``, the score sum ``S`` and the sum of squared scores ``Q``
 (``sum_prob_pos`` / ``sum_prob2_pos`` over the positives, ``_neg`` over the
-negatives; weighted sums with weights). They give the mean and the sample variance
+negatives; weighted sums with weights). They give the class's mean score and the
+sample variance of its scores::
 
-.. math::
+    mean = S / m        s² = (Q - S² / m) / (m - 1)
 
-    \\bar s = S / m, \\qquad s^2 = \\frac{Q - S^2 / m}{m - 1},
+so each criterion gets a closed-form interval without a pass or a resample (group 1
+is the summary's ``group``, group 2 its ``compared_with``):
 
-so each criterion gets a closed-form interval without a pass or a resample:
-
-* a difference of two means ``d = m_1 - m_2`` (``interval_method="welch"``): Welch's
+* a difference ``d = mean_1 - mean_2`` (``interval_method="welch"``): Welch's
   unequal-variance standard error with the normal quantile,
   ``d ± z sqrt(s_1² / m_1 + s_2² / m_2)``;
-* a ratio of two means ``r = m_1 / m_2`` (``"delta_log"``): the delta method on the
-  log of the ratio, ``var(log r) ≈ s_1² / (m_1 mean_1²) + s_2² / (m_2 mean_2²)``,
-  so ``r · exp(± z se)`` (null when a mean is 0).
+* a ratio ``r = mean_1 / mean_2`` (``"delta_log"``): the delta method on the log of
+  the ratio, ``var(log r) ≈ s_1² / (m_1 mean_1²) + s_2² / (m_2 mean_2²)``, so
+  ``r · exp(± z se)`` (null when a mean is 0).
 
 Both are null where a class has at most one (effective) member. With weights the
 summary first rescales every count and sum of a group by ``n / sum_w2`` (its Kish
-effective size over its weight sum, :func:`~polars_fair.metrics._verdicts.effective_counts`),
-like the rate intervals: ``m`` is then the class's share of the group's effective
-size, the means and the weighted variances are unchanged, and rescaling every weight
-by a constant changes nothing.
+effective size over its weight sum, see
+:func:`~polars_fair.metrics._verdicts.effective_counts`), like the rate intervals:
+``m`` is then the class's share of the group's effective size, the means and the
+weighted variances are unchanged, and rescaling every weight by a constant changes
+nothing.
 
 A statistics table without the sums of squares (a profile written by a version
 before them) gives no interval: the summary judges those criteria on the point
@@ -145,9 +146,9 @@ def welch_difference(
     >>> df = pl.DataFrame({"m": [4.0, 5.0], "s": [2.4, 2.0], "q": [1.6, 1.0]})
     >>> one = tuple(pl.col(c).first() for c in "msq")
     >>> two = tuple(pl.col(c).last() for c in "msq")
-    >>> low, high = welch_difference(one, two, 1.959964)  # 0.6 - 0.4, se = 0.1
+    >>> low, high = welch_difference(one, two, 1.959964)  # 0.6 - 0.4 ± 1.96 · 0.1528
     >>> df.select(low.round(4).alias("low"), high.round(4).alias("high")).row(0)
-    (0.004, 0.396)
+    (-0.0994, 0.4994)
     """
     mean1, var1, n1, mean2, var2, n2 = _moments(first, second)
     se = (var1 / n1 + var2 / n2).sqrt()
@@ -171,9 +172,9 @@ def delta_log_ratio(
     >>> df = pl.DataFrame({"m": [4.0, 5.0], "s": [2.4, 2.0], "q": [1.6, 1.0]})
     >>> one = tuple(pl.col(c).first() for c in "msq")
     >>> two = tuple(pl.col(c).last() for c in "msq")
-    >>> low, high = delta_log_ratio(one, two, 1.959964)
+    >>> low, high = delta_log_ratio(one, two, 1.959964)  # 1.5 · exp(± 1.96 · 0.3155)
     >>> df.select(low.round(4).alias("low"), high.round(4).alias("high")).row(0)
-    (1.0349, 2.1742)
+    (0.8082, 2.7838)
     """
     mean1, var1, n1, mean2, var2, n2 = _moments(first, second)
     se = (var1 / (n1 * mean1 * mean1) + var2 / (n2 * mean2 * mean2)).sqrt()
