@@ -211,9 +211,7 @@ def _log_distance(q: pl.Expr) -> pl.Expr:
     return pl.when(q == 0).then(float("inf")).otherwise(q.log().abs())
 
 
-_PICK = (
-    "group", "group_n", "compared_with", "compared_n", "x1", "m1", "x2", "m2", "q1", "q2", "dist",
-)  # fmt: skip
+_PICK = ("group", "group_n", "compared_with", "compared_n", "x1", "m1", "x2", "m2", "dist")
 #: The extremes of the per-group comparisons (against the reference): what a
 #: one-sided gate reads ("> 1.25" fails on the highest group, "< 0.8" the lowest).
 _EXTREMES = ("lowest", "lowest_group", "lowest_n", "highest", "highest_group", "highest_n")
@@ -234,31 +232,32 @@ def _pick(
     `table` holds effective counts, ``_NEFF`` and ``_LABEL``. Columns: ``by…`` and
     ``__pf_`` + each of :data:`_PICK` (labels, effective sizes, the proportions'
     numerators and denominators where `measure` is one, or a score measure's class
-    count ``m``, score sum ``x`` and sum of squares ``q``; the distance from ideal).
+    count ``m`` and score sum ``x``, then its sums of squares ``q1``, ``q2``; the
+    distance from ideal).
     """
     names = table.collect_schema().names()
     c = Counts.from_columns(names)
     total_pp = over(c.PP().sum(), by) if measure == "predicted_positive_share" else None
     value = rate_expr(measure, c, total_pp)
-    qe = pl.lit(None, dtype=pl.Float64)
+    squares: list[pl.Expr] = []  # a mean score's sums of squares (``__pf_q1``, ``__pf_q2``)
     if measure in INTERVAL_RATES:
         xe, me = rate_fraction(measure, c)
     elif measure in SCORE_RATES:
         me, xe, qe = score_columns(measure, names)
+        squares = [qe.cast(pl.Float64).alias("__pf_q")]
     else:
         xe = me = pl.lit(None, dtype=pl.Float64)
     t = table.with_columns(
         value.cast(pl.Float64).alias("__pf_v"),
         xe.cast(pl.Float64).alias("__pf_x"),
         me.cast(pl.Float64).alias("__pf_m"),
-        qe.cast(pl.Float64).alias("__pf_q"),
+        *squares,
     )
     v = pl.col("__pf_v")
-    cols = {"group": _LABEL, "group_n": _NEFF, "x1": "__pf_x", "m1": "__pf_m", "q1": "__pf_q"}
-    other = {
-        "compared_with": _LABEL, "compared_n": _NEFF, "x2": "__pf_x", "m2": "__pf_m",
-        "q2": "__pf_q",
-    }  # fmt: skip
+    cols = {"group": _LABEL, "group_n": _NEFF, "x1": "__pf_x", "m1": "__pf_m"}
+    other = {"compared_with": _LABEL, "compared_n": _NEFF, "x2": "__pf_x", "m2": "__pf_m"}
+    if squares:
+        cols["q1"], other["q2"] = "__pf_q", "__pf_q"
     if method == "to_reference":
         t = t.with_columns(is_reference(reference, sensitive, by).alias(_REF))
         ref = pl.col(_REF)
@@ -314,7 +313,6 @@ def _pick(
             pl.col(_NEFF).sum().alias("__pf_compared_n"),
             pl.lit(None, dtype=pl.Float64).alias("__pf_x2"),
             pl.lit(None, dtype=pl.Float64).alias("__pf_m2"),
-            pl.lit(None, dtype=pl.Float64).alias("__pf_q2"),
             pl.col("__pf_d").filter(keep).max().alias("__pf_dist"),
         ]
     return per_key(t, aggs, by)
