@@ -185,18 +185,22 @@ def test_sums_of_squares_are_additive() -> None:
 # ---- the intervals against numpy ---------------------------------------------------
 
 
-@pytest.mark.parametrize("reference", [None, "a"])
+@pytest.mark.parametrize("reference", [None, "a", "largest"])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_intervals_match_numpy(run: Any, reference: str | None, weighted: bool) -> None:
     df = _frame()
+    # "largest": the group with the largest total weight (the row count without weights)
+    g, w = df["g"].to_numpy(), df["w"].to_numpy() if weighted else np.ones(df.height)
+    largest = max(np.unique(g), key=lambda k: w[g == k].sum())
     weight = "w" if weighted else None
     out = run(
         df, "summary", y_true="y", y_pred="p", y_prob="s", sensitive_features="g",
         criteria=list(BALANCE), reference_group=reference, sample_weight=weight,
     )  # fmt: skip
     assert out["criterion"].to_list() == list(BALANCE)
+    named = largest if reference == "largest" else reference
     for row in out.iter_rows(named=True):
-        _check(row, _expected(df, row["criterion"], reference, weight))
+        _check(row, _expected(df, row["criterion"], named, weight))
 
 
 def test_frequency_weights_use_the_weight_sums_as_sizes() -> None:
