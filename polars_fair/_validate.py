@@ -197,7 +197,7 @@ _BINARY_CRITERIA = (
 _BINARY_TABLE_COLUMNS = (
     # flags and intervals of by_group and disparities, score sums of group_stats
     "small_group", "difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high",
-    "sum_prob_pos", "sum_prob_neg",
+    "sum_prob_pos", "sum_prob_neg", "sum_prob2_pos", "sum_prob2_neg",
 )  # fmt: skip
 _SCORE_COLUMNS = (
     # calibration, ROC and threshold tables (their keys are `by` and the groups)

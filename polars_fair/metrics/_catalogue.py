@@ -40,9 +40,10 @@ class Criterion:
     :class:`polars_fair.metrics._verdicts.Bands`: ``"difference"``, ``"ratio"``,
     ``"cohen_d"``, ``"z"`` or ``"four_fifths"``); ``interval`` the interval method
     of the summary (see :data:`polars_fair.metrics._registry.INTERVAL_METHODS`:
-    ``"newcombe"``, ``"katz"``, ``"delta"``, ``"normal"``; ``"bootstrap"`` where there
-    is no closed form: the summary's seeded counts bootstrap; ``"none"`` for score
-    criteria, judged on the point value; None outside the summary's families).
+    ``"newcombe"``, ``"katz"``, ``"delta"``, ``"normal"``, ``"welch"`` and
+    ``"delta_log"`` for the mean scores of the balance criteria; ``"bootstrap"`` where
+    there is no closed form: the summary's seeded counts bootstrap; None outside the
+    summary's families).
     """
 
     name: str
@@ -75,12 +76,13 @@ def _judged(kind: str, measures: tuple[str, ...], name: str) -> dict[str, object
     """Ideal, band and interval of a rate criterion (today's summary behaviour)."""
     one_rate = len(measures) == 1 and measures[0] in INTERVAL_RATES
     exact = one_rate and name != "average_abs_odds_difference"
-    # Score criteria have no counts to redraw: judged on the point value.
+    # Score criteria compare mean scores: Welch (differences), delta method on the log
+    # (ratios), from the sums of scores and of squared scores.
     scores = len(measures) == 1 and measures[0] in SCORE_RATES
     if kind == "ratio":
-        interval = "none" if scores else "katz" if exact else "bootstrap"
+        interval = "delta_log" if scores else "katz" if exact else "bootstrap"
         return {"ideal": 1.0, "band": "ratio", "interval": interval}
-    interval = "none" if scores else "newcombe" if exact else "bootstrap"
+    interval = "welch" if scores else "newcombe" if exact else "bootstrap"
     return {"ideal": 0.0, "band": "difference", "interval": interval}
 
 

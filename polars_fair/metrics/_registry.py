@@ -45,12 +45,22 @@ def _order() -> list[str]:
 #: * ``"bootstrap"``: the seeded counts bootstrap (stratified, 1,000 redraws of
 #:   the effective counts, percentile interval), for the criteria with no closed
 #:   form (composites, ``treatment_equality``, ``method="to_overall"``);
-#: * ``"none"``: score criteria (no counts to redraw): judged on the point value.
+#: * ``"welch"``: a difference of two mean scores (the balance criteria), normal
+#:   interval with Welch's standard error ``sqrt(s1²/m1 + s2²/m2)``;
+#: * ``"delta_log"``: a ratio of two mean scores, the delta method on the log,
+#:   ``se(log r) = sqrt(s1²/(m1 mean1²) + s2²/(m2 mean2²))``, exponentiated (both in
+#:   :mod:`polars_fair.metrics._score_intervals`);
+#: * ``"none"``: a balance criterion with ``method="to_overall"`` or from a
+#:   statistics table without sums of squared scores (an older profile): judged on
+#:   the point value.
 #:
 #: The closed forms apply to ``method="to_reference"`` and ``"between_groups"``;
 #: ``"to_overall"`` compares a group with a population that contains it, and is
-#: bootstrapped.
-INTERVAL_METHODS = ("newcombe", "katz", "delta", "normal", "bootstrap", "none")
+#: bootstrapped (the balance criteria, which have no counts to redraw, are then
+#: judged on the point value).
+INTERVAL_METHODS = (
+    "newcombe", "katz", "delta", "normal", "welch", "delta_log", "bootstrap", "none",
+)  # fmt: skip
 
 
 #: Every criterion the summary and the bootstrap can compute (the catalogue's

@@ -52,9 +52,16 @@ from polars_fair.metrics._intervals import (
     rate_fraction,
     wilson,
 )
-from polars_fair.metrics._rates import Counts, rate_expr, safe_div
+from polars_fair.metrics._rates import SCORE_RATES, Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 from polars_fair.metrics._registry import CRITERIA
+from polars_fair.metrics._score_intervals import (
+    SCORE_INTERVALS,
+    delta_log_ratio,
+    score_columns,
+    score_interval_method,
+    welch_difference,
+)
 from polars_fair.metrics._statistics import statistic_table
 
 __all__ = [
@@ -82,7 +89,7 @@ _LABEL = "__pf_label"
 #: Count columns rescaled to effective counts.
 _SCALED = (
     "n", "tp", "fp", "fn", "tn", "pred_pos", "pred_neg", "pos", "neg",
-    "sum_prob_pos", "sum_prob_neg", "sum_prob",
+    "sum_prob_pos", "sum_prob_neg", "sum_prob", "sum_prob2_pos", "sum_prob2_neg", "sum_prob2",
 )  # fmt: skip
 _REF = "__pf_is_ref"
 
@@ -224,23 +231,33 @@ def _pick(
 
     `table` holds effective counts, ``_NEFF`` and ``_LABEL``. Columns: ``by…`` and
     ``__pf_`` + each of :data:`_PICK` (labels, effective sizes, the proportions'
-    numerators and denominators where `measure` is one, the distance from ideal).
+    numerators and denominators where `measure` is one, or a score measure's class
+    count ``m`` and score sum ``x``, then its sums of squares ``q1``, ``q2``; the
+    distance from ideal).
     """
-    c = Counts.from_columns(table.collect_schema().names())
+    names = table.collect_schema().names()
+    c = Counts.from_columns(names)
     total_pp = over(c.PP().sum(), by) if measure == "predicted_positive_share" else None
     value = rate_expr(measure, c, total_pp)
+    squares: list[pl.Expr] = []  # a mean score's sums of squares (``__pf_q1``, ``__pf_q2``)
     if measure in INTERVAL_RATES:
         xe, me = rate_fraction(measure, c)
+    elif measure in SCORE_RATES:
+        me, xe, qe = score_columns(measure, names)
+        squares = [qe.cast(pl.Float64).alias("__pf_q")]
     else:
         xe = me = pl.lit(None, dtype=pl.Float64)
     t = table.with_columns(
         value.cast(pl.Float64).alias("__pf_v"),
         xe.cast(pl.Float64).alias("__pf_x"),
         me.cast(pl.Float64).alias("__pf_m"),
+        *squares,
     )
     v = pl.col("__pf_v")
     cols = {"group": _LABEL, "group_n": _NEFF, "x1": "__pf_x", "m1": "__pf_m"}
     other = {"compared_with": _LABEL, "compared_n": _NEFF, "x2": "__pf_x", "m2": "__pf_m"}
+    if squares:
+        cols["q1"], other["q2"] = "__pf_q", "__pf_q"
     if method == "to_reference":
         t = t.with_columns(is_reference(reference, sensitive, by).alias(_REF))
         ref = pl.col(_REF)
@@ -346,6 +363,10 @@ def _closed_interval(row: pl.LazyFrame, how: str, z: float) -> pl.LazyFrame:
         )  # fmt: skip
     elif how == "katz":
         low, high = katz_ratio(x1, m1, x2, m2, z)
+    elif how in SCORE_INTERVALS:  # mean scores: (class count, score sum, sum of squares)
+        q1, q2 = pl.col("__pf_q1"), pl.col("__pf_q2")
+        interval = welch_difference if how == "welch" else delta_log_ratio
+        low, high = interval((m1, x1, q1), (m2, x2, q2), z)
     elif how == "delta":  # Cohen's d (Hedges and Olkin)
         se = ((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt()
         ok = (m1 > 0) & (m2 > 0)
@@ -485,7 +506,8 @@ def summary_table(
     groups_info = groups_info.with_columns(
         pl.when(pl.col("excluded") == "").then(None).otherwise(pl.col("excluded")).alias("excluded")
     )
-    boot = [name for name in criteria if _interval_method(name, method) == "bootstrap"]
+    names = stats.collect_schema().names()
+    boot = [name for name in criteria if _interval_method(name, method, names) == "bootstrap"]
     boot_table = (
         _bootstrap_intervals(
             kept_counts, criteria=boot, method=method, by=by, sensitive=sensitive,
@@ -497,7 +519,7 @@ def summary_table(
     parts = []
     for name in criteria:
         spec = CRITERIA[name]
-        how = _interval_method(name, method)
+        how = _interval_method(name, method, names)
         stat_method = (
             method
             if spec.kind != "statistic"
@@ -530,7 +552,7 @@ def summary_table(
                 reference=reference, zero_division=zero_division, signed=True,
             ).rename({name: "value"})  # fmt: skip
             row = _attach(row, value, by)
-        if how in ("newcombe", "katz", "delta", "normal"):
+        if how in ("newcombe", "katz", "delta", "normal", *SCORE_INTERVALS):
             row = _closed_interval(row, how, z)
         elif how == "bootstrap" and boot_table is not None:
             part = boot_table.filter(pl.col("criterion") == name).drop("criterion")
@@ -589,12 +611,18 @@ def _extremes(names: Sequence[str]) -> list[pl.Expr]:
     ]  # fmt: skip
 
 
-def _interval_method(name: str, method: str) -> str:
-    """The interval of criterion `name` under `method` (see ``INTERVAL_METHODS``)."""
+def _interval_method(name: str, method: str, names: Sequence[str] | None = None) -> str:
+    """The interval of criterion `name` under `method` (see ``INTERVAL_METHODS``).
+
+    `names`: the statistics table's columns (a score criterion's interval needs its
+    sums of squares).
+    """
     spec = CRITERIA[name]
     interval = spec.interval or "none"  # every summary criterion names one
     if interval == "none":
         return "none"
+    if interval in SCORE_INTERVALS:
+        return score_interval_method(interval, method, names)
     if spec.kind == "statistic":
         return interval
     if method == "to_overall" or len(spec.measures) > 1:
@@ -639,7 +667,12 @@ def _verdict(rule: str) -> list[pl.Expr]:
         .when(v.is_null() | v.is_nan())
         .then(pl.lit("no value: a rate is undefined, or the reference group was left out"))
         .when(point & pl.lit(rule == "interval"))
-        .then(pl.lit("no interval for a score criterion: judged on the point value"))
+        .then(
+            pl.lit(
+                "no interval for a score criterion with method='to_overall' or without "
+                "sums of squared scores (an older profile): judged on the point value"
+            )
+        )
         .when(no_interval & pl.lit(rule == "interval"))
         .then(pl.lit("no interval (a zero count): inconclusive"))
     )

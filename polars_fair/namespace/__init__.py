@@ -123,7 +123,8 @@ class FairNamespace(
         y_prob
             Column (or expression) of scores in [0, 1]: adds ``sum_prob_pos`` and
             ``sum_prob_neg`` (the score summed over actual positives and negatives;
-            ``sum_prob`` without `y_true`).
+            ``sum_prob`` without `y_true`), then the sums of squared scores
+            ``sum_prob2_pos`` and ``sum_prob2_neg`` (``sum_prob2``).
 
         Returns
         -------

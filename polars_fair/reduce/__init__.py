@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONFUSION_COLUMNS",
+    "SCORE_SQUARES",
     "SCORE_SUM",
     "WEIGHT_SQUARES",
     "Inputs",
@@ -71,12 +72,16 @@ PREDICTION_COLUMNS = ("n", "pred_pos", "pred_neg")
 LABEL_COLUMNS = ("n", "pos", "neg")
 #: Score sums (with ``y_prob``).
 SCORE_COLUMNS = ("sum_prob_pos", "sum_prob_neg", "sum_prob")
+#: Sums of squared scores (with ``y_prob``), beside the score sums: with them and the
+#: counts they give each class's score variance, for the intervals of the balance
+#: criteria (:mod:`polars_fair.metrics._score_intervals`).
+SCORE_SQUARES = ("sum_prob2_pos", "sum_prob2_neg", "sum_prob2")
 #: The sum of squared weights (with ``sample_weight``): with ``n`` (the weight sum) it
 #: gives a group's Kish effective size ``n**2 / sum_w2``; additive like every count.
 WEIGHT_SQUARES = "sum_w2"
 _ALL_COUNTS = frozenset(
-    {*CONFUSION_COLUMNS, *PREDICTION_COLUMNS, *LABEL_COLUMNS, *SCORE_COLUMNS, "n_null",
-     WEIGHT_SQUARES}
+    {*CONFUSION_COLUMNS, *PREDICTION_COLUMNS, *LABEL_COLUMNS, *SCORE_COLUMNS, *SCORE_SQUARES,
+     "n_null", WEIGHT_SQUARES}
 )  # fmt: skip
 
 _ROWS = "__pf_rows"
@@ -85,6 +90,7 @@ _WSUM = "__pf_wsum"
 _WBAD = "__pf_wbad"
 _W2SUM = "__pf_w2sum"
 _SSUM = SCORE_SUM = "__pf_ssum"
+_S2SUM = "__pf_s2sum"
 _SMIN = "__pf_smin"
 _SMAX = "__pf_smax"
 
@@ -251,8 +257,12 @@ class Inputs:
             valid = valid & pl.col(label.alias).is_not_null()
         return valid
 
-    def partial_aggs(self) -> list[pl.Expr]:
-        """Aggregates of the partial table: counted rows, excluded rows, sums, checks."""
+    def partial_aggs(self, squares: bool = False) -> list[pl.Expr]:
+        """Aggregates of the partial table: counted rows, excluded rows, sums, checks.
+
+        `squares`: also the (weighted) sum of squared scores (the statistics table's
+        ``sum_prob2*`` columns; the score histograms do without).
+        """
         s, w = self.score, self.weight
         aggs: list[pl.Expr] = [pl.len().cast(pl.Int64).alias(_ROWS)]
         if s is not None and w is not None:
@@ -276,6 +286,8 @@ class Inputs:
                 s.min().alias(_SMIN),
                 s.max().alias(_SMAX),
             ]
+            if squares:
+                aggs.append((weighted * s).sum().alias(_S2SUM))
         return aggs
 
     def checker(self) -> Callable[[pl.DataFrame], None]:
@@ -365,7 +377,9 @@ def group_stats(
     counts are ``n, pred_pos, pred_neg, n_null``; without `y_pred` they are
     ``n, pos, neg, n_null``. With `y_prob` the score sums follow:
     ``sum_prob_pos, sum_prob_neg`` (the sum of the score over rows whose true
-    label is positive / negative) or, without `y_true`, ``sum_prob``.
+    label is positive / negative) or, without `y_true`, ``sum_prob``, and then the
+    sums of squared scores ``sum_prob2_pos, sum_prob2_neg`` (or ``sum_prob2``), which
+    give the balance criteria their intervals.
 
     Parameters
     ----------
@@ -384,7 +398,8 @@ def group_stats(
     pos_label
         Label value treated as positive (favourable). Boolean labels use True.
     y_prob
-        Column (or expression) of scores in [0, 1]. Adds one sum column per label class.
+        Column (or expression) of scores in [0, 1]. Adds one sum column and one sum
+        of squares column per label class.
 
     Returns
     -------
@@ -436,7 +451,7 @@ def group_stats(
         sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
     )  # fmt: skip
     keys = inp.keys
-    partial = inp.lf.group_by(*keys, *inp.label_keys).agg(inp.partial_aggs())
+    partial = inp.lf.group_by(*keys, *inp.label_keys).agg(inp.partial_aggs(squares=True))
     partial = check_in_plan(partial, inp.checker())
     stats = partial.group_by(keys).agg(_counts(inp))
     return stats.sort(keys, nulls_last=True)
@@ -492,15 +507,20 @@ def _build_counts(inp: Inputs) -> list[pl.Expr]:
     if inp.weight is not None:
         counts.append(total(pl.lit(True), pl.col(_W2SUM)).alias(WEIGHT_SQUARES))
     if inp.score is not None:
-        ssum = pl.col(_SSUM)
+        ssum, s2sum = pl.col(_SSUM), pl.col(_S2SUM)
         if any(label.param == "y_true" for label in inp.labels):
             yt = inp.positive("y_true")
             counts += [
                 total(yt, ssum).alias("sum_prob_pos"),
                 total(~yt, ssum).alias("sum_prob_neg"),
+                total(yt, s2sum).alias("sum_prob2_pos"),
+                total(~yt, s2sum).alias("sum_prob2_neg"),
             ]
         else:
-            counts.append(total(pl.lit(True), ssum).alias("sum_prob"))
+            counts += [
+                total(pl.lit(True), ssum).alias("sum_prob"),
+                total(pl.lit(True), s2sum).alias("sum_prob2"),
+            ]
     return counts
 
 
