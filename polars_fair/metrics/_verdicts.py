@@ -34,7 +34,7 @@ How the summary judges (one row per criterion and batch key):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,6 +213,7 @@ _EXTREMES = ("lowest", "lowest_group", "lowest_n", "highest", "highest_group", "
 def _pick(
     table: pl.LazyFrame,
     *,
+    names: Sequence[str],
     measure: str,
     kind: str,
     method: str,
@@ -222,39 +223,93 @@ def _pick(
 ) -> pl.LazyFrame:
     """The pair of groups whose comparison of `measure` gives a criterion, per key.
 
-    `table` holds effective counts, ``_NEFF`` and ``_LABEL``. Columns: ``by…`` and
-    ``__pf_`` + each of :data:`_PICK` (labels, effective sizes, the proportions'
-    numerators and denominators where `measure` is one, the distance from ideal).
+    `table` (with columns `names`) holds effective counts, ``_NEFF`` and ``_LABEL``.
+    Columns: ``by…`` and ``__pf_`` + each of :data:`_PICK` (labels, effective sizes,
+    the proportions' numerators and denominators where `measure` is one, the
+    distance from ideal).
     """
-    c = Counts.from_columns(table.collect_schema().names())
+    args = (tuple(names), measure, kind, method, tuple(by), tuple(sensitive), reference)
+    key = _typed_key(args)
+    stages, aggs = _pick_exprs(*args) if key is None else _cached(key, _pick_exprs, args)
+    for stage in stages:
+        table = table.with_columns(stage)
+    return per_key(table, list(aggs), by)
+
+
+_Stages = tuple[tuple[tuple[pl.Expr, ...], ...], tuple[pl.Expr, ...]]
+
+
+def _typed_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """A cache key for `args`, whose last is a reference (None: do not cache).
+
+    Values are keyed with their type (``1``, ``1.0`` and ``True`` are equal in
+    Python but are different literals); a reference of other types is not cached.
+    """
+    *head, reference = args
+    values = (reference,) if isinstance(reference, str) else reference
+    if not all(v is None or type(v) in (str, int, float, bool) for v in values):
+        return None
+    typed = tuple((type(v).__name__, v) for v in values)
+    return (*head, isinstance(reference, str), typed)
+
+
+#: Expressions of the summary by their arguments: they depend on column names and
+#: parameters only, and building them is most of a small summary's Python time.
+_CACHE: dict[tuple[Any, ...], Any] = {}
+
+
+def _cached(key: tuple[Any, ...], build: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    full = (build.__name__, *key)
+    found = _CACHE.get(full)
+    if found is None:
+        if len(_CACHE) >= 1024:
+            _CACHE.clear()
+        found = _CACHE[full] = build(*args)
+    return found
+
+
+def _pick_exprs(
+    names: tuple[str, ...],
+    measure: str,
+    kind: str,
+    method: str,
+    by_: tuple[str, ...],
+    sensitive: tuple[str, ...],
+    reference: tuple[Any, ...] | str,
+) -> _Stages:
+    """The ``with_columns`` stages and the per-key aggregations of :func:`_pick`."""
+    by = list(by_)
+    c = Counts.from_columns(names)
     total_pp = over(c.PP().sum(), by) if measure == "predicted_positive_share" else None
     value = rate_expr(measure, c, total_pp)
     if measure in INTERVAL_RATES:
         xe, me = rate_fraction(measure, c)
     else:
         xe = me = pl.lit(None, dtype=pl.Float64)
-    t = table.with_columns(
-        value.cast(pl.Float64).alias("__pf_v"),
-        xe.cast(pl.Float64).alias("__pf_x"),
-        me.cast(pl.Float64).alias("__pf_m"),
-    )
+    stages: list[tuple[pl.Expr, ...]] = [
+        (
+            value.cast(pl.Float64).alias("__pf_v"),
+            xe.cast(pl.Float64).alias("__pf_x"),
+            me.cast(pl.Float64).alias("__pf_m"),
+        )
+    ]
     v = pl.col("__pf_v")
     cols = {"group": _LABEL, "group_n": _NEFF, "x1": "__pf_x", "m1": "__pf_m"}
     other = {"compared_with": _LABEL, "compared_n": _NEFF, "x2": "__pf_x", "m2": "__pf_m"}
     if method == "to_reference":
-        t = t.with_columns(is_reference(reference, sensitive, by).alias(_REF))
+        stages.append((is_reference(reference, sensitive, by).alias(_REF),))
         ref = pl.col(_REF)
-        t = t.with_columns(over(v.filter(ref).first(), by).alias("__pf_vr"))
+        stages.append((over(v.filter(ref).first(), by).alias("__pf_vr"),))
         vr = pl.col("__pf_vr")
         dist = (v - vr).abs() if kind == "difference" else _log_distance(safe_div(v, vr))
-        t = t.with_columns(dist.alias("__pf_d"))
+        stages.append((dist.alias("__pf_d"),))
         keep = ~ref & pl.col("__pf_d").is_not_null()
         i = pl.col("__pf_d").filter(keep).arg_max()
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
         aggs += [pl.col(src).filter(ref).first().alias(f"__pf_{k}") for k, src in other.items()]
         aggs.append(pl.col("__pf_d").filter(keep).max().alias("__pf_dist"))
         signed = v - vr if kind == "difference" else safe_div(v, vr)
-        t = t.with_columns(signed.alias("__pf_s"))
+        stages.append((signed.alias("__pf_s"),))
         sv = pl.col("__pf_s").filter(keep)
         lo_i, hi_i = sv.arg_min(), sv.arg_max()
         aggs += [
@@ -284,10 +339,10 @@ def _pick(
     else:  # to_overall: the group farthest from the whole population
         total = c.map(lambda e: over(e.sum(), by))
         t_pp = total.PP() if measure == "predicted_positive_share" else None
-        t = t.with_columns(rate_expr(measure, total, t_pp).cast(pl.Float64).alias("__pf_vr"))
+        stages.append((rate_expr(measure, total, t_pp).cast(pl.Float64).alias("__pf_vr"),))
         vr = pl.col("__pf_vr")
         dist = (v - vr).abs() if kind == "difference" else _log_distance(safe_div(v, vr))
-        t = t.with_columns(dist.alias("__pf_d"))
+        stages.append((dist.alias("__pf_d"),))
         keep = pl.col("__pf_d").is_not_null()
         i = pl.col("__pf_d").filter(keep).arg_max()
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
@@ -298,11 +353,14 @@ def _pick(
             pl.lit(None, dtype=pl.Float64).alias("__pf_m2"),
             pl.col("__pf_d").filter(keep).max().alias("__pf_dist"),
         ]
-    return per_key(t, aggs, by)
+    return tuple(stages), tuple(aggs)
 
 
-def _worst_pick(picks: list[pl.LazyFrame], by: list[str]) -> pl.LazyFrame:
-    """Of several measures' picks, the one farthest from the ideal (per key)."""
+def _worst_pick(picks: list[pl.LazyFrame], by: list[str], *, with_extremes: bool) -> pl.LazyFrame:
+    """Of several measures' picks, the one farthest from the ideal (per key).
+
+    `with_extremes`: the picks have the :data:`_EXTREMES` columns.
+    """
     if len(picks) == 1:
         return picks[0]
     tagged = [p.with_columns(pl.lit(i).alias("__pf_part")) for i, p in enumerate(picks)]
@@ -310,9 +368,9 @@ def _worst_pick(picks: list[pl.LazyFrame], by: list[str]) -> pl.LazyFrame:
     # the largest distance; ties (and nulls) go to the first measure
     order = pl.col("__pf_dist").fill_null(-1.0)
     best = stacked.sort([*by, "__pf_part"], nulls_last=True)
-    names = set(best.collect_schema().names())
     aggs = [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _PICK]
-    aggs += [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _EXTREMES if f"__pf_{k}" in names]
+    if with_extremes:
+        aggs += [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _EXTREMES]
     return per_key(best, aggs, by)
 
 
@@ -467,6 +525,7 @@ def summary_table(
     )
     kept_values = stats.filter(n_eff >= min_group_size).cache()
     kept = eff.filter(big).cache()
+    kept_names = kept.collect_schema().names()
     kept_counts = kept.drop(helpers)
     keys = (
         stats.select(by).unique().sort(by, nulls_last=True)
@@ -511,16 +570,18 @@ def summary_table(
         measures = spec.measures
         picks = [
             _pick(
-                kept, measure=m, kind=kind, method=stat_method, by=by, sensitive=sensitive,
-                reference=ref,
+                kept, names=kept_names, measure=m, kind=kind, method=stat_method, by=by,
+                sensitive=sensitive, reference=ref,
             )
             for m in measures
         ]  # fmt: skip
-        pick = _worst_pick(picks, by)
+        pick = _worst_pick(picks, by, with_extremes=stat_method == "to_reference")
+        # the pick's own extremes (a comparison with the reference, of one measure);
+        # a composite or a test statistic: its value is the one extreme
+        extremes = stat_method == "to_reference"
         if len(measures) > 1 or spec.kind == "statistic" and name != "four_fifths_rule":
-            pick = pick.drop(
-                [f"__pf_{k}" for k in _EXTREMES], strict=False
-            )  # a composite or a test statistic: its value is the one extreme
+            extremes = False
+            pick = pick.drop([f"__pf_{k}" for k in _EXTREMES], strict=False)
         row = _attach(keys, pick, by)
         if name in ("cohen_d", "two_sd_rule"):
             row = row.with_columns(_statistic_from_pair(name).cast(pl.Float64).alias("value"))
@@ -565,7 +626,7 @@ def summary_table(
                 pl.col("__pf_compared_n").alias("compared_n"),
                 pl.col("n_groups").fill_null(0),
                 pl.col("excluded"),
-                *_extremes(row.collect_schema().names()),
+                *_extremes(extremes),
             )
         )
     table = stack(parts, by)  # by keys first, criteria in the order asked for within each key
@@ -577,9 +638,9 @@ def summary_table(
     )  # fmt: skip
 
 
-def _extremes(names: Sequence[str]) -> list[pl.Expr]:
-    """The lowest / highest comparison columns: the pick's own where not computed."""
-    if "__pf_lowest" in names:
+def _extremes(own: bool) -> list[pl.Expr]:
+    """The lowest / highest comparison columns: the pick's `own`, or from the value."""
+    if own:
         return [pl.col(f"__pf_{k}").alias(k) for k in _EXTREMES]
     value = pl.col("value").cast(pl.Float64)
     return [
