@@ -11,10 +11,11 @@ import polars as pl
 from polars_fair._utils import over
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
-    katz_ratio,
+    katz_bounds,
+    katz_parts,
     newcombe_difference,
     rate_fraction,
-    wilson,
+    wilson_stages,
     z_value,
 )
 from polars_fair.metrics._rates import (
@@ -67,12 +68,17 @@ def rates_table(
     table = stats.with_columns(_fill(e, zero_division).alias(r) for r, e in cols.items())
     if confidence_level is not None:
         c = Counts.from_columns(names)
-        z = z_value(confidence_level)
+        rates = [r for r in cols if r in INTERVAL_RATES]
+        stages, wilsons, staged = wilson_stages(
+            [(r, *rate_fraction(r, c)) for r in rates], z_value(confidence_level)
+        )
+        for stage in stages:
+            table = table.with_columns(stage)
         bounds = []
-        for rate in (r for r in cols if r in INTERVAL_RATES):
-            low, high = wilson(*rate_fraction(rate, c), z)
+        for rate in rates:
+            low, high = wilsons[rate]
             bounds += [low.alias(f"{rate}_ci_low"), high.alias(f"{rate}_ci_high")]
-        table = table.with_columns(bounds)
+        table = table.with_columns(bounds).drop(staged)
     if min_group_size is not None:
         # the effective size with weights (Kish: n**2 / sum_w2), as the summary reads it
         size = pl.col("n").cast(pl.Float64)
@@ -135,25 +141,27 @@ def _reference_value(
 
 def _interval_fields(
     rate: str,
-    c: Counts,
     reference: tuple[Any, ...] | str,
+    wilsons: dict[str, tuple[pl.Expr, pl.Expr]],
     z: float,
 ) -> list[pl.Expr]:
     """Newcombe and Katz intervals of one rate's difference and ratio to the reference.
 
     Defined for a named or ``"largest"`` reference (the reference's own row is
     null) and for ``"rest"`` (independent pooled counts); null for ``"overall"`` and
-    ``"min"``, whose reference is not independent of the group.
+    ``"min"``, whose reference is not independent of the group. `wilsons`: the
+    Wilson intervals of the rate (key `rate`) and of its reference (``rate + "_r"``),
+    over the columns of :func:`_interval_counts`.
     """
     names = ("difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high")
     usable = rate in INTERVAL_RATES and (_is_pointed(reference) or reference == "rest")
     if not usable:
         return [pl.lit(None, dtype=pl.Float64).alias(n) for n in names]
-    x, m = pl.col(f"__pf_x_{rate}"), pl.col(f"__pf_m_{rate}")
-    xr, mr = pl.col(f"__pf_xr_{rate}"), pl.col(f"__pf_mr_{rate}")
-    p1, p2 = safe_div(x, m), safe_div(xr, mr)
-    d_low, d_high = newcombe_difference(p1, wilson(x, m, z), p2, wilson(xr, mr, z))
-    r_low, r_high = katz_ratio(x, m, xr, mr, z)
+    p1, p2 = pl.col(f"__pf_p1_{rate}"), pl.col(f"__pf_p2_{rate}")
+    d_low, d_high = newcombe_difference(p1, wilsons[rate], p2, wilsons[f"{rate}_r"])
+    r_low, r_high = katz_bounds(
+        pl.col(f"__pf_kr_{rate}"), pl.col(f"__pf_ks_{rate}"), pl.col(f"__pf_kd_{rate}"), z
+    )
     own = _own(reference)
     return [
         pl.when(~own).then(e).alias(n)
@@ -167,15 +175,18 @@ def _interval_counts(
     rates: list[str],
     reference: tuple[Any, ...] | str,
     by: list[str],
-) -> pl.LazyFrame:
+    z: float,
+) -> tuple[pl.LazyFrame, dict[str, tuple[pl.Expr, pl.Expr]]]:
     """Numerators and denominators of each rate and of its reference, as columns.
 
     Materialised once so that the interval formulas refer to columns rather than
-    repeat nested expressions (which would make the plan grow multiplicatively).
+    repeat nested expressions (which would make the plan grow multiplicatively);
+    so are both proportions and the parts of their Wilson intervals (returned by
+    key, see :func:`_interval_fields`).
     """
     wanted = [r for r in rates if r in INTERVAL_RATES]
     if not wanted or not (_is_pointed(reference) or reference == "rest"):
-        return stats
+        return stats, {}
     cols = []
     for rate in wanted:
         x, m = rate_fraction(rate, c)
@@ -189,7 +200,25 @@ def _interval_counts(
             xr.cast(pl.Float64).alias(f"__pf_xr_{rate}"),
             mr.cast(pl.Float64).alias(f"__pf_mr_{rate}"),
         ]
-    return stats.with_columns(cols)
+    stats = stats.with_columns(cols)
+    fractions = []
+    for rate in wanted:
+        x, m = pl.col(f"__pf_x_{rate}"), pl.col(f"__pf_m_{rate}")
+        xr, mr = pl.col(f"__pf_xr_{rate}"), pl.col(f"__pf_mr_{rate}")
+        fractions += [(rate, x, m), (f"{rate}_r", xr, mr)]
+    stages, wilsons, _ = wilson_stages(fractions, z)
+    for rate in wanted:
+        x, m = pl.col(f"__pf_x_{rate}"), pl.col(f"__pf_m_{rate}")
+        xr, mr = pl.col(f"__pf_xr_{rate}"), pl.col(f"__pf_mr_{rate}")
+        ratio, se, defined = katz_parts(x, m, xr, mr)
+        stages[0] += [
+            safe_div(x, m).alias(f"__pf_p1_{rate}"), safe_div(xr, mr).alias(f"__pf_p2_{rate}"),
+            ratio.alias(f"__pf_kr_{rate}"), se.alias(f"__pf_ks_{rate}"),
+            defined.alias(f"__pf_kd_{rate}"),
+        ]  # fmt: skip
+    for stage in stages:
+        stats = stats.with_columns(stage)
+    return stats, wilsons
 
 
 def disparity_table(
@@ -222,8 +251,10 @@ def disparity_table(
         _reference_value(rate, pl.col(_VALUE + rate), c, reference, by).alias(_REFERENCE + rate)
         for rate in values
     )
+    wilsons: dict[str, tuple[pl.Expr, pl.Expr]] = {}
     if confidence_level is not None:
-        stats = _interval_counts(stats, c, list(values), reference, by)
+        z = z_value(confidence_level)
+        stats, wilsons = _interval_counts(stats, c, list(values), reference, by, z)
     structs = []
     for rate in values:
         v = _fill(pl.col(_VALUE + rate), zero_division)
@@ -235,7 +266,7 @@ def disparity_table(
             safe_div(v, ref).alias("ratio"),
         ]
         if confidence_level is not None:
-            fields += _interval_fields(rate, c, reference, z_value(confidence_level))
+            fields += _interval_fields(rate, reference, wilsons, z)
         structs.append(pl.struct(fields).alias(rate))
     keys = [*by, *sensitive]
     wide = stats.select(*keys, *structs)

@@ -554,6 +554,7 @@ def summary_table(
         else None
     )  # fmt: skip
     parts = []
+    shared_picks: dict[tuple[str, str, str], pl.LazyFrame] = {}
     for name in criteria:
         spec = CRITERIA[name]
         how = _interval_method(name, method)
@@ -568,13 +569,14 @@ def summary_table(
             else ("difference" if spec.kind == "statistic" else spec.kind)
         )
         measures = spec.measures
-        picks = [
-            _pick(
-                kept, names=kept_names, measure=m, kind=kind, method=stat_method, by=by,
-                sensitive=sensitive, reference=ref,
-            )
-            for m in measures
-        ]  # fmt: skip
+        picks = []
+        for m in measures:  # criteria comparing the same measure the same way share it
+            if (m, kind, stat_method) not in shared_picks:
+                shared_picks[m, kind, stat_method] = _pick(
+                    kept, names=kept_names, measure=m, kind=kind, method=stat_method, by=by,
+                    sensitive=sensitive, reference=ref,
+                ).cache()  # fmt: skip
+            picks.append(shared_picks[m, kind, stat_method])
         pick = _worst_pick(picks, by, with_extremes=stat_method == "to_reference")
         # the pick's own extremes (a comparison with the reference, of one measure);
         # a composite or a test statistic: its value is the one extreme
@@ -582,7 +584,8 @@ def summary_table(
         if len(measures) > 1 or spec.kind == "statistic" and name != "four_fifths_rule":
             extremes = False
             pick = pick.drop([f"__pf_{k}" for k in _EXTREMES], strict=False)
-        row = _attach(keys, pick, by)
+        # without keys the pick is one row already (a select of aggregations)
+        row = _attach(keys, pick, by) if by else pick
         if name in ("cohen_d", "two_sd_rule"):
             row = row.with_columns(_statistic_from_pair(name).cast(pl.Float64).alias("value"))
         else:
@@ -601,7 +604,6 @@ def summary_table(
                 pl.lit(None, dtype=pl.Float64).alias("ci_low"),
                 pl.lit(None, dtype=pl.Float64).alias("ci_high"),
             )
-        row = _attach(row, groups_info, by)
         ideal, low, high = bands.of(name)
         p_value = (
             normal_two_sided_p(pl.col("value"))
@@ -624,12 +626,16 @@ def summary_table(
                 pl.col("__pf_group_n").alias("group_n"),
                 pl.col("__pf_compared_with").alias("compared_with"),
                 pl.col("__pf_compared_n").alias("compared_n"),
-                pl.col("n_groups").fill_null(0),
-                pl.col("excluded"),
                 *_extremes(extremes),
             )
         )
     table = stack(parts, by)  # by keys first, criteria in the order asked for within each key
+    # the groups compared and left out: per key, the same for every criterion
+    if by:
+        table = table.join(groups_info, on=by, how="left", nulls_equal=True, maintain_order="left")
+    else:
+        table = table.join(groups_info, how="cross", maintain_order="left")
+    table = table.with_columns(pl.col("n_groups").fill_null(0))
     return table.with_columns(_verdict(verdict_rule)).select(
         *by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
         "ci_high", "interval_method", "p_value", "group", "group_n", "compared_with",
