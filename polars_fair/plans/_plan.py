@@ -103,10 +103,14 @@ class Plan:
         undefined = [bool(flagged.get_column(f)[0]) for f in flags] if flagged.height else None
         return flagged[:, names], undefined
 
-    def derive(self, table: pl.DataFrame) -> pl.LazyFrame:
-        """Check rows, warn about the collected reduction `table`, then the derivation over it."""
+    def derive(self, table: pl.DataFrame, *, warn: bool = True) -> pl.LazyFrame:
+        """Check rows, warn about the collected reduction `table`, then the derivation over it.
+
+        `warn` False: the caller has given the same warnings already (see the report).
+        """
         require_rows(table, self.build)
-        self.warn(table)
+        if warn:
+            self.warn(table)
         return self.build(table.lazy())
 
     def result(self, derived: pl.DataFrame) -> Any:
