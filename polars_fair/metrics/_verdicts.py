@@ -388,31 +388,44 @@ def _statistic_from_pair(name: str) -> pl.Expr:
     return safe_div(p1 - p2, se)
 
 
-def _closed_interval(row: pl.LazyFrame, how: str, z: float) -> pl.LazyFrame:
-    """Add ``ci_low``, ``ci_high`` (closed form `how`) from the pick and ``value``."""
+def _intervals(z: float) -> tuple[list[pl.Expr], list[pl.Expr]]:
+    """``ci_low``, ``ci_high`` of every row of the stacked summary, by its method.
+
+    One computation over all criteria (a row's ``interval_method`` picks its
+    formula): from the pick (``newcombe``, ``katz``), the value (``delta``,
+    ``normal``), or the bootstrap distances (``bootstrap``, on the value's side).
+    Returns a ``with_columns`` stage (the Newcombe parts) and the two bounds.
+    """
     x1, m1, x2, m2 = (pl.col(f"__pf_{k}") for k in ("x1", "m1", "x2", "m2"))
-    value = pl.col("value")
-    if how == "newcombe":
-        (l1, u1), (l2, u2) = wilson(x1, m1, z), wilson(x2, m2, z)
-        row = row.with_columns(
-            safe_div(x1, m1).alias("__pf_p1"), safe_div(x2, m2).alias("__pf_p2"),
-            l1.alias("__pf_l1"), u1.alias("__pf_u1"), l2.alias("__pf_l2"), u2.alias("__pf_u2"),
+    value, how = pl.col("value"), pl.col("interval_method")
+    (l1, u1), (l2, u2) = wilson(x1, m1, z), wilson(x2, m2, z)
+    stage = [
+        safe_div(x1, m1).alias("__pf_p1"), safe_div(x2, m2).alias("__pf_p2"),
+        l1.alias("__pf_l1"), u1.alias("__pf_u1"), l2.alias("__pf_l2"), u2.alias("__pf_u2"),
+    ]  # fmt: skip
+    newcombe = newcombe_difference(
+        pl.col("__pf_p1"), (pl.col("__pf_l1"), pl.col("__pf_u1")),
+        pl.col("__pf_p2"), (pl.col("__pf_l2"), pl.col("__pf_u2")),
+    )  # fmt: skip
+    katz = katz_ratio(x1, m1, x2, m2, z)
+    # Cohen's d (Hedges and Olkin)
+    se = ((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt()
+    ok = (m1 > 0) & (m2 > 0)
+    delta = pl.when(ok).then(value - z * se), pl.when(ok).then(value + z * se)
+    normal = value - z, value + z  # a z statistic, unit variance
+    ratio, difference = _signed_interval("ratio"), _signed_interval("difference")
+    bounds = []
+    for i, name in enumerate(("ci_low", "ci_high")):
+        boot = pl.when(pl.col("__pf_ratio")).then(ratio[i]).otherwise(difference[i])
+        bound = (
+            pl.when(how == "newcombe").then(newcombe[i].cast(pl.Float64))
+            .when(how == "katz").then(katz[i].cast(pl.Float64))
+            .when(how == "delta").then(delta[i].cast(pl.Float64))
+            .when(how == "normal").then(normal[i].cast(pl.Float64))
+            .when(how == "bootstrap").then(boot)
         )  # fmt: skip
-        low, high = newcombe_difference(
-            pl.col("__pf_p1"), (pl.col("__pf_l1"), pl.col("__pf_u1")),
-            pl.col("__pf_p2"), (pl.col("__pf_l2"), pl.col("__pf_u2")),
-        )  # fmt: skip
-    elif how == "katz":
-        low, high = katz_ratio(x1, m1, x2, m2, z)
-    elif how == "delta":  # Cohen's d (Hedges and Olkin)
-        se = ((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt()
-        ok = (m1 > 0) & (m2 > 0)
-        low, high = pl.when(ok).then(value - z * se), pl.when(ok).then(value + z * se)
-    else:  # "normal": a z statistic, unit variance
-        low, high = value - z, value + z
-    return row.with_columns(
-        low.cast(pl.Float64).alias("ci_low"), high.cast(pl.Float64).alias("ci_high")
-    )
+        bounds.append(bound.cast(pl.Float64).alias(name))
+    return stage, bounds
 
 
 def _bootstrap_intervals(
@@ -594,16 +607,12 @@ def summary_table(
                 reference=reference, zero_division=zero_division, signed=True,
             ).rename({name: "value"})  # fmt: skip
             row = _attach(row, value, by)
-        if how in ("newcombe", "katz", "delta", "normal"):
-            row = _closed_interval(row, how, z)
-        elif how == "bootstrap" and boot_table is not None:
+        # the interval is computed over the stacked parts (see `_intervals`)
+        distances = [pl.lit(None, dtype=pl.Float64).alias(f"__pf_d{k}") for k in ("low", "high")]
+        if how == "bootstrap" and boot_table is not None:
             part = boot_table.filter(pl.col("criterion") == name).drop("criterion")
-            row = _attach(row, part, by).with_columns(_signed_interval(spec.kind))
-        else:
-            row = row.with_columns(
-                pl.lit(None, dtype=pl.Float64).alias("ci_low"),
-                pl.lit(None, dtype=pl.Float64).alias("ci_high"),
-            )
+            row = _attach(row, part, by)
+            distances = [pl.col("__pf_dlow"), pl.col("__pf_dhigh")]
         ideal, low, high = bands.of(name)
         p_value = (
             normal_two_sided_p(pl.col("value"))
@@ -618,8 +627,6 @@ def summary_table(
                 pl.lit(ideal).alias("ideal"),
                 pl.lit(low).alias("fair_low"),
                 pl.lit(high).alias("fair_high"),
-                pl.col("ci_low").cast(pl.Float64),
-                pl.col("ci_high").cast(pl.Float64),
                 pl.lit(how).alias("interval_method"),
                 p_value.alias("p_value"),
                 pl.col("__pf_group").alias("group"),
@@ -627,6 +634,9 @@ def summary_table(
                 pl.col("__pf_compared_with").alias("compared_with"),
                 pl.col("__pf_compared_n").alias("compared_n"),
                 *_extremes(extremes),
+                *(pl.col(f"__pf_{k}") for k in ("x1", "m1", "x2", "m2")),
+                *distances,
+                pl.lit(spec.kind == "ratio").alias("__pf_ratio"),
             )
         )
     table = stack(parts, by)  # by keys first, criteria in the order asked for within each key
@@ -636,6 +646,8 @@ def summary_table(
     else:
         table = table.join(groups_info, how="cross", maintain_order="left")
     table = table.with_columns(pl.col("n_groups").fill_null(0))
+    stage, bounds = _intervals(z)
+    table = table.with_columns(stage).with_columns(bounds)
     return table.with_columns(_verdict(verdict_rule)).select(
         *by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
         "ci_high", "interval_method", "p_value", "group", "group_n", "compared_with",
