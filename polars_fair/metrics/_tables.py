@@ -8,7 +8,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import over
+from polars_fair._utils import built_once, over
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
     katz_bounds,
@@ -63,42 +63,66 @@ def rates_table(
     `min_group_size`, a Boolean ``small_group`` column (``n < min_group_size``, with the
     Kish effective size ``n**2 / sum_w2`` as ``n`` in a weighted table).
     """
-    names = stats.collect_schema().names()
+    names = tuple(stats.collect_schema().names())
+    ops = built_once(_rates_ops, names, tuple(by), zero_division, confidence_level, min_group_size)
+    return _apply(stats, ops)
+
+
+#: Steps of a derived table: ``("with", exprs)`` adds columns, ``("drop", names)``.
+_Ops = tuple[tuple[str, tuple[Any, ...]], ...]
+
+
+def _apply(table: pl.LazyFrame, ops: _Ops) -> pl.LazyFrame:
+    for op, items in ops:
+        table = table.with_columns(items) if op == "with" else table.drop(items)
+    return table
+
+
+def _rates_ops(
+    names: tuple[str, ...],
+    by_: tuple[str, ...],
+    zero_division: float | None,
+    confidence_level: float | None,
+    min_group_size: float | None,
+) -> _Ops:
+    """The steps of :func:`rates_table` (they depend on the column names alone)."""
+    by = list(by_)
     cols = rate_columns(names, by)
-    table = stats.with_columns(_fill(e, zero_division).alias(r) for r, e in cols.items())
+    ops: list[tuple[str, tuple[Any, ...]]] = [
+        ("with", tuple(_fill(e, zero_division).alias(r) for r, e in cols.items()))
+    ]
     if confidence_level is not None:
         c = Counts.from_columns(names)
         rates = [r for r in cols if r in INTERVAL_RATES]
         stages, wilsons, staged = wilson_stages(
             [(r, *rate_fraction(r, c)) for r in rates], z_value(confidence_level)
         )
-        for stage in stages:
-            table = table.with_columns(stage)
+        ops += [("with", tuple(stage)) for stage in stages]
         bounds = []
         for rate in rates:
             low, high = wilsons[rate]
             bounds += [low.alias(f"{rate}_ci_low"), high.alias(f"{rate}_ci_high")]
-        table = table.with_columns(bounds).drop(staged)
+        ops += [("with", tuple(bounds)), ("drop", tuple(staged))]
     if min_group_size is not None:
         # the effective size with weights (Kish: n**2 / sum_w2), as the summary reads it
         size = pl.col("n").cast(pl.Float64)
         if "sum_w2" in names:
             size = pl.when(pl.col("sum_w2") > 0).then(size**2 / pl.col("sum_w2")).otherwise(0.0)
-        table = table.with_columns((size < min_group_size).alias("small_group"))
-    return table
+        ops.append(("with", ((size < min_group_size).alias("small_group"),)))
+    return tuple(ops)
 
 
 _TOTAL = "__pf_total_"
 
 
-def _with_totals(stats: pl.LazyFrame, c: Counts, by: list[str]) -> pl.LazyFrame:
+def _with_totals(c: Counts, by: list[str]) -> tuple[pl.Expr, ...]:
     """The counts summed over the groups of each batch key, as columns (see `_totals`).
 
     Materialised once: the pooled references (``"overall"``, ``"rest"``) of every rate
     then refer to these columns instead of repeating a window sum per rate.
     """
     present = {f.name: getattr(c, f.name) for f in fields(c) if getattr(c, f.name) is not None}
-    return stats.with_columns(over(e.sum(), by).alias(_TOTAL + k) for k, e in present.items())
+    return tuple(over(e.sum(), by).alias(_TOTAL + k) for k, e in present.items())
 
 
 def _totals(c: Counts) -> Counts:
@@ -170,23 +194,22 @@ def _interval_fields(
 
 
 def _interval_counts(
-    stats: pl.LazyFrame,
     c: Counts,
     rates: list[str],
     reference: tuple[Any, ...] | str,
     by: list[str],
     z: float,
-) -> tuple[pl.LazyFrame, dict[str, tuple[pl.Expr, pl.Expr]]]:
+) -> tuple[list[tuple[str, tuple[Any, ...]]], dict[str, tuple[pl.Expr, pl.Expr]]]:
     """Numerators and denominators of each rate and of its reference, as columns.
 
     Materialised once so that the interval formulas refer to columns rather than
     repeat nested expressions (which would make the plan grow multiplicatively);
     so are both proportions and the parts of their Wilson intervals (returned by
-    key, see :func:`_interval_fields`).
+    key, see :func:`_interval_fields`). Returns the steps adding them.
     """
     wanted = [r for r in rates if r in INTERVAL_RATES]
     if not wanted or not (_is_pointed(reference) or reference == "rest"):
-        return stats, {}
+        return [], {}
     cols = []
     for rate in wanted:
         x, m = rate_fraction(rate, c)
@@ -200,7 +223,6 @@ def _interval_counts(
             xr.cast(pl.Float64).alias(f"__pf_xr_{rate}"),
             mr.cast(pl.Float64).alias(f"__pf_mr_{rate}"),
         ]
-    stats = stats.with_columns(cols)
     fractions = []
     for rate in wanted:
         x, m = pl.col(f"__pf_x_{rate}"), pl.col(f"__pf_m_{rate}")
@@ -216,9 +238,7 @@ def _interval_counts(
             ratio.alias(f"__pf_kr_{rate}"), se.alias(f"__pf_ks_{rate}"),
             defined.alias(f"__pf_kd_{rate}"),
         ]  # fmt: skip
-    for stage in stages:
-        stats = stats.with_columns(stage)
-    return stats, wilsons
+    return [("with", tuple(cols)), *(("with", tuple(stage)) for stage in stages)], wilsons
 
 
 def disparity_table(
@@ -236,25 +256,57 @@ def disparity_table(
     With `confidence_level`, also ``difference_ci_low/high`` (Newcombe) and
     ``ratio_ci_low/high`` (Katz).
     """
-    names = stats.collect_schema().names()
+    names = tuple(stats.collect_schema().names())
+    ops, structs, values = built_once(
+        _disparity_ops, names, tuple(by), tuple(sensitive), reference,
+        None if metrics is None else tuple(metrics), zero_division, confidence_level,
+    )  # fmt: skip
+    stats = _apply(stats, ops)
+    keys = [*by, *sensitive]
+    wide = stats.select(*keys, *structs)
+    long = wide.unpivot(on=list(values), index=keys, variable_name="metric", value_name="__pf_s")
+    return (
+        long.with_columns(pl.col("metric").cast(METRIC_DTYPE))
+        .unnest("__pf_s")
+        .sort([*keys, "metric"], nulls_last=True)
+    )
+
+
+def _disparity_ops(
+    names: tuple[str, ...],
+    by_: tuple[str, ...],
+    sensitive: tuple[str, ...],
+    reference: tuple[Any, ...] | str,
+    metrics: tuple[str, ...] | None,
+    zero_division: float | None,
+    confidence_level: float | None,
+) -> tuple[_Ops, tuple[pl.Expr, ...], tuple[str, ...]]:
+    """The steps of :func:`disparity_table`, its struct per rate and the rates."""
+    by = list(by_)
     c = Counts.from_columns(names)
     values = rate_columns(names, by, metrics)
     # Built in stages, each a with_columns of plain columns: the reference row, the
     # rates, then their reference values. Inlining them instead repeats every window
     # in every field that uses it (hundreds of windows on a report's small table).
+    ops: list[tuple[str, tuple[Any, ...]]] = []
     if reference in ("overall", "rest"):
-        stats = _with_totals(stats, c, by)
+        ops.append(("with", _with_totals(c, by)))
     if _is_pointed(reference):
-        stats = stats.with_columns(is_reference(reference, sensitive, by).alias(_REF))
-    stats = stats.with_columns(value.alias(_VALUE + rate) for rate, value in values.items())
-    stats = stats.with_columns(
-        _reference_value(rate, pl.col(_VALUE + rate), c, reference, by).alias(_REFERENCE + rate)
-        for rate in values
-    )
+        ops.append(("with", (is_reference(reference, sensitive, by).alias(_REF),)))
+    ops.append(("with", tuple(value.alias(_VALUE + rate) for rate, value in values.items())))
+    ops.append((
+        "with",
+        tuple(
+            _reference_value(rate, pl.col(_VALUE + rate), c, reference, by).alias(_REFERENCE + rate)
+            for rate in values
+        ),
+    ))  # fmt: skip
     wilsons: dict[str, tuple[pl.Expr, pl.Expr]] = {}
+    z = 0.0
     if confidence_level is not None:
         z = z_value(confidence_level)
-        stats, wilsons = _interval_counts(stats, c, list(values), reference, by, z)
+        steps, wilsons = _interval_counts(c, list(values), reference, by, z)
+        ops += steps
     structs = []
     for rate in values:
         v = _fill(pl.col(_VALUE + rate), zero_division)
@@ -268,11 +320,4 @@ def disparity_table(
         if confidence_level is not None:
             fields += _interval_fields(rate, reference, wilsons, z)
         structs.append(pl.struct(fields).alias(rate))
-    keys = [*by, *sensitive]
-    wide = stats.select(*keys, *structs)
-    long = wide.unpivot(on=list(values), index=keys, variable_name="metric", value_name="__pf_s")
-    return (
-        long.with_columns(pl.col("metric").cast(METRIC_DTYPE))
-        .unnest("__pf_s")
-        .sort([*keys, "metric"], nulls_last=True)
-    )
+    return tuple(ops), tuple(structs), tuple(values)

@@ -34,13 +34,13 @@ How the summary judges (one row per criterion and batch key):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import over, per_key, stack
+from polars_fair._utils import built_once, over, per_key, stack
 from polars_fair._validate import check_table_keys
 from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
 from polars_fair.metrics._criteria import criterion_table
@@ -228,44 +228,15 @@ def _pick(
     the proportions' numerators and denominators where `measure` is one, the
     distance from ideal).
     """
-    args = (tuple(names), measure, kind, method, tuple(by), tuple(sensitive), reference)
-    key = _typed_key(args)
-    stages, aggs = _pick_exprs(*args) if key is None else _cached(key, _pick_exprs, args)
+    stages, aggs = built_once(
+        _pick_exprs, tuple(names), measure, kind, method, tuple(by), tuple(sensitive), reference
+    )
     for stage in stages:
         table = table.with_columns(stage)
     return per_key(table, list(aggs), by)
 
 
 _Stages = tuple[tuple[tuple[pl.Expr, ...], ...], tuple[pl.Expr, ...]]
-
-
-def _typed_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """A cache key for `args`, whose last is a reference (None: do not cache).
-
-    Values are keyed with their type (``1``, ``1.0`` and ``True`` are equal in
-    Python but are different literals); a reference of other types is not cached.
-    """
-    *head, reference = args
-    values = (reference,) if isinstance(reference, str) else reference
-    if not all(v is None or type(v) in (str, int, float, bool) for v in values):
-        return None
-    typed = tuple((type(v).__name__, v) for v in values)
-    return (*head, isinstance(reference, str), typed)
-
-
-#: Expressions of the summary by their arguments: they depend on column names and
-#: parameters only, and building them is most of a small summary's Python time.
-_CACHE: dict[tuple[Any, ...], Any] = {}
-
-
-def _cached(key: tuple[Any, ...], build: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    full = (build.__name__, *key)
-    found = _CACHE.get(full)
-    if found is None:
-        if len(_CACHE) >= 1024:
-            _CACHE.clear()
-        found = _CACHE[full] = build(*args)
-    return found
 
 
 def _pick_exprs(
