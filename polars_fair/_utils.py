@@ -265,9 +265,15 @@ def stack(parts: Sequence[pl.LazyFrame], by: Sequence[str] = ()) -> pl.LazyFrame
     Sorting by a part index (stable, a few rows) makes the union run to the end
     before anything is sliced, on either engine, and fixes the row order.
     """
-    numbered = [p.with_columns(pl.lit(i, dtype=pl.Int32).alias(_PART)) for i, p in enumerate(parts)]
+    numbered = [p.with_columns(_part_number(i)) for i, p in enumerate(parts)]
     table = pl.concat(numbered, how="vertical")
     return table.sort([*by, _PART], nulls_last=True, maintain_order=True).drop(_PART)
+
+
+@functools.lru_cache(maxsize=256)
+def _part_number(i: int) -> pl.Expr:
+    """The part index column of :func:`stack` (a literal: built once per index)."""
+    return pl.lit(i, dtype=pl.Int32).alias(_PART)
 
 
 #: How many eager runs are under way (see :func:`eager_warnings`).

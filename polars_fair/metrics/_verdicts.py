@@ -346,7 +346,11 @@ def _worst_pick(picks: list[pl.LazyFrame], by: list[str], *, with_extremes: bool
 
 
 def _statistic_from_pair(name: str) -> pl.Expr:
-    """Cohen's d or the 2-SD z of the picked pair (effective counts of selection)."""
+    """Cohen's d or the 2-SD z of the picked pair (effective counts of selection): ``value``."""
+    return _pair_statistic(name).cast(pl.Float64).alias("value")
+
+
+def _pair_statistic(name: str) -> pl.Expr:
     n1, n2 = pl.col("__pf_m1"), pl.col("__pf_m2")
     p1, p2 = safe_div(pl.col("__pf_x1"), n1), safe_div(pl.col("__pf_x2"), n2)
     if name == "cohen_d":
@@ -571,7 +575,7 @@ def summary_table(
         # without keys the pick is one row already (a select of aggregations)
         row = _attach(keys, pick, by) if by else pick
         if name in ("cohen_d", "two_sd_rule"):
-            row = row.with_columns(_statistic_from_pair(name).cast(pl.Float64).alias("value"))
+            row = row.with_columns(built_once(_statistic_from_pair, name))
         else:
             value = criterion_value_table(
                 kept_values, name=name, method=method, by=by, sensitive=sensitive,
@@ -579,37 +583,17 @@ def summary_table(
             ).rename({name: "value"})  # fmt: skip
             row = _attach(row, value, by)
         # the interval is computed over the stacked parts (see `_intervals`)
-        distances = [pl.lit(None, dtype=pl.Float64).alias(f"__pf_d{k}") for k in ("low", "high")]
+        boot_part = False
         if how == "bootstrap" and boot_table is not None:
+            boot_part = True
             part = boot_table.filter(pl.col("criterion") == name).drop("criterion")
             row = _attach(row, part, by)
-            distances = [pl.col("__pf_dlow"), pl.col("__pf_dhigh")]
         ideal, low, high = bands.of(name)
-        p_value = (
-            normal_two_sided_p(pl.col("value"))
-            if name == "two_sd_rule"
-            else pl.lit(None, dtype=pl.Float64)
-        )
-        parts.append(
-            row.select(
-                *by,
-                pl.lit(name).alias("criterion"),
-                pl.col("value").cast(pl.Float64),
-                pl.lit(ideal).alias("ideal"),
-                pl.lit(low).alias("fair_low"),
-                pl.lit(high).alias("fair_high"),
-                pl.lit(how).alias("interval_method"),
-                p_value.alias("p_value"),
-                pl.col("__pf_group").alias("group"),
-                pl.col("__pf_group_n").alias("group_n"),
-                pl.col("__pf_compared_with").alias("compared_with"),
-                pl.col("__pf_compared_n").alias("compared_n"),
-                *_extremes(extremes),
-                *(pl.col(f"__pf_{k}") for k in ("x1", "m1", "x2", "m2")),
-                *distances,
-                pl.lit(spec.kind == "ratio").alias("__pf_ratio"),
-            )
-        )
+        columns = built_once(
+            _part_columns, tuple(by), name, how, ideal, low, high, extremes, boot_part,
+            spec.kind == "ratio",
+        )  # fmt: skip
+        parts.append(row.select(columns))
     table = stack(parts, by)  # by keys first, criteria in the order asked for within each key
     # the groups compared and left out: per key, the same for every criterion
     if by:
@@ -617,14 +601,56 @@ def summary_table(
     else:
         table = table.join(groups_info, how="cross", maintain_order="left")
     table = table.with_columns(pl.col("n_groups").fill_null(0))
-    stage, bounds = _intervals(z)
+    stage, bounds = built_once(_intervals, z)
     table = table.with_columns(stage).with_columns(bounds)
-    return table.with_columns(_verdict(verdict_rule)).select(
+    return table.with_columns(built_once(_verdict, verdict_rule)).select(
         *by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
         "ci_high", "interval_method", "p_value", "group", "group_n", "compared_with",
         "compared_n", "n_groups", "excluded", "note",
         pl.min_horizontal("group_n", "compared_n").alias("min_group_n"), *_EXTREMES,
     )  # fmt: skip
+
+
+def _part_columns(
+    by: tuple[str, ...],
+    name: str,
+    how: str,
+    ideal: float,
+    low: float,
+    high: float,
+    extremes: bool,
+    boot: bool,
+    ratio: bool,
+) -> tuple[str | pl.Expr, ...]:
+    """The columns of one criterion's part of the summary, before the intervals."""
+    p_value = (
+        normal_two_sided_p(pl.col("value"))
+        if name == "two_sd_rule"
+        else pl.lit(None, dtype=pl.Float64)
+    )
+    distances = (
+        [pl.col("__pf_dlow"), pl.col("__pf_dhigh")]
+        if boot
+        else [pl.lit(None, dtype=pl.Float64).alias(f"__pf_d{k}") for k in ("low", "high")]
+    )
+    return (
+        *by,
+        pl.lit(name).alias("criterion"),
+        pl.col("value").cast(pl.Float64),
+        pl.lit(ideal).alias("ideal"),
+        pl.lit(low).alias("fair_low"),
+        pl.lit(high).alias("fair_high"),
+        pl.lit(how).alias("interval_method"),
+        p_value.alias("p_value"),
+        pl.col("__pf_group").alias("group"),
+        pl.col("__pf_group_n").alias("group_n"),
+        pl.col("__pf_compared_with").alias("compared_with"),
+        pl.col("__pf_compared_n").alias("compared_n"),
+        *_extremes(extremes),
+        *(pl.col(f"__pf_{k}") for k in ("x1", "m1", "x2", "m2")),
+        *distances,
+        pl.lit(ratio).alias("__pf_ratio"),
+    )
 
 
 def _extremes(own: bool) -> list[pl.Expr]:
