@@ -34,7 +34,7 @@ from polars_fair.exceptions import IdentifierWarning, InvalidParameterError
 from polars_fair.metrics import require_rows
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
 from polars_fair.plans._audit import undefined_rates
-from polars_fair.plans._plan import Plan, exact_sums, small_opts
+from polars_fair.plans._plan import Plan, derive_opts, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
 from polars_fair.reduce.regression import REGRESSION_SUMS
 from polars_fair.report import FairnessReport, identifier_warning
@@ -282,9 +282,9 @@ def _derive(
         derived = _derive_all(plans, table_of)
     _warn_once(caught)
     # the derivations run together: Polars plans and runs them in parallel; on small
-    # tables with the optimiser's cheap passes only (the staged tables need no more)
+    # tables without the optimiser's passes (see `derive_opts`)
     engine = derive_engine(max(t.height for t in reductions))
-    opts = small_opts(engine == "in-memory")
+    opts = derive_opts(engine)
     collected = pl.collect_all(derived.values(), engine=engine, optimizations=opts)
     tables = dict(zip(derived, collected, strict=True))
     shown = _shown(spec)
