@@ -30,7 +30,7 @@ from polars_fair.plans._audit import undefined_rates, warn_about
 if TYPE_CHECKING:
     from polars._typing import EngineType
 
-__all__ = ["Build", "Plan", "derive_opts", "exact_sums", "small_opts"]
+__all__ = ["Build", "Plan", "derive_opts", "exact_sums"]
 
 #: The prefix of the flag columns collected with an eager reduction (then dropped).
 _FLAG = "__pf_undefined_"
@@ -89,7 +89,7 @@ class Plan:
 
     def _collect_reduction(self, engine: EngineType) -> tuple[pl.DataFrame, list[bool] | None]:
         """The reduction and, in the same collect, which rates the warnings find undefined."""
-        opts = small_opts(self.scalar_by is not None and engine == "in-memory")
+        opts = _small_opts(self.scalar_by is not None and engine == "in-memory")
         names = self.reduction.collect_schema().names()
         rates: tuple[tuple[str, pl.Expr], ...] = ()
         if self.warn_rows is None:  # the warnings read the reduction's own rows
@@ -137,7 +137,7 @@ class Plan:
             with materialised(small, table):
                 derivation = self.build(small)
             derive_on = derive_engine(table.height)
-            opts = small_opts(self.scalar_by is not None and derive_on == "in-memory")
+            opts = _small_opts(self.scalar_by is not None and derive_on == "in-memory")
             derived = derivation.collect(engine=derive_on, optimizations=opts)
         return self.result(derived)
 
@@ -148,8 +148,7 @@ class Plan:
 _SMALL_OPTS = pl.QueryOptFlags.none(simplify_expression=True)
 
 
-def small_opts(small: bool) -> pl.QueryOptFlags:
-    """:data:`_SMALL_OPTS` for a `small` collect, else Polars' default optimisations."""
+def _small_opts(small: bool) -> pl.QueryOptFlags:
     return _SMALL_OPTS if small else pl.QueryOptFlags()
 
 
