@@ -163,55 +163,12 @@ def _reference_value(
     return over(value.filter(pl.col(_REF)).first(), by)
 
 
-def _interval_fields(
-    rate: str,
-    reference: tuple[Any, ...] | str,
-    wilsons: dict[str, tuple[pl.Expr, pl.Expr]],
-    z: float,
-) -> list[pl.Expr]:
-    """Newcombe and Katz intervals of one rate's difference and ratio to the reference.
-
-    Defined for a named or ``"largest"`` reference (the reference's own row is
-    null) and for ``"rest"`` (independent pooled counts); null for ``"overall"`` and
-    ``"min"``, whose reference is not independent of the group. `wilsons`: the
-    Wilson intervals of the rate (key `rate`) and of its reference (``rate + "_r"``),
-    over the columns of :func:`_interval_counts`.
-    """
-    names = ("difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high")
-    usable = rate in INTERVAL_RATES and (_is_pointed(reference) or reference == "rest")
-    if not usable:
-        return [pl.lit(None, dtype=pl.Float64).alias(n) for n in names]
-    p1, p2 = pl.col(f"__pf_p1_{rate}"), pl.col(f"__pf_p2_{rate}")
-    d_low, d_high = newcombe_difference(p1, wilsons[rate], p2, wilsons[f"{rate}_r"])
-    r_low, r_high = katz_bounds(
-        pl.col(f"__pf_kr_{rate}"), pl.col(f"__pf_ks_{rate}"), pl.col(f"__pf_kd_{rate}"), z
-    )
-    own = _own(reference)
-    return [
-        pl.when(~own).then(e).alias(n)
-        for e, n in zip((d_low, d_high, r_low, r_high), names, strict=True)
-    ]
-
-
 def _interval_counts(
-    c: Counts,
-    rates: list[str],
-    reference: tuple[Any, ...] | str,
-    by: list[str],
-    z: float,
-) -> tuple[list[tuple[str, tuple[Any, ...]]], dict[str, tuple[pl.Expr, pl.Expr]]]:
-    """Numerators and denominators of each rate and of its reference, as columns.
-
-    Materialised once so that the interval formulas refer to columns rather than
-    repeat nested expressions (which would make the plan grow multiplicatively);
-    so are both proportions and the parts of their Wilson intervals (returned by
-    key, see :func:`_interval_fields`). Returns the steps adding them.
-    """
-    wanted = [r for r in rates if r in INTERVAL_RATES]
-    if not wanted or not (_is_pointed(reference) or reference == "rest"):
-        return [], {}
+    c: Counts, rates: list[str], reference: tuple[Any, ...] | str, by: list[str]
+) -> tuple[pl.Expr, ...]:
+    """Numerators and denominators of each rate and of its reference, as columns."""
     cols = []
-    for rate in wanted:
+    for rate in rates:
         x, m = rate_fraction(rate, c)
         if reference == "rest":
             xr, mr = rate_fraction(rate, _totals(c).minus(c))
@@ -223,22 +180,39 @@ def _interval_counts(
             xr.cast(pl.Float64).alias(f"__pf_xr_{rate}"),
             mr.cast(pl.Float64).alias(f"__pf_mr_{rate}"),
         ]
-    fractions = []
-    for rate in wanted:
-        x, m = pl.col(f"__pf_x_{rate}"), pl.col(f"__pf_m_{rate}")
-        xr, mr = pl.col(f"__pf_xr_{rate}"), pl.col(f"__pf_mr_{rate}")
-        fractions += [(rate, x, m), (f"{rate}_r", xr, mr)]
-    stages, wilsons, _ = wilson_stages(fractions, z)
-    for rate in wanted:
-        x, m = pl.col(f"__pf_x_{rate}"), pl.col(f"__pf_m_{rate}")
-        xr, mr = pl.col(f"__pf_xr_{rate}"), pl.col(f"__pf_mr_{rate}")
-        ratio, se, defined = katz_parts(x, m, xr, mr)
-        stages[0] += [
-            safe_div(x, m).alias(f"__pf_p1_{rate}"), safe_div(xr, mr).alias(f"__pf_p2_{rate}"),
-            ratio.alias(f"__pf_kr_{rate}"), se.alias(f"__pf_ks_{rate}"),
-            defined.alias(f"__pf_kd_{rate}"),
-        ]  # fmt: skip
-    return [("with", tuple(cols)), *(("with", tuple(stage)) for stage in stages)], wilsons
+    return tuple(cols)
+
+
+#: The interval columns of the disparity table.
+_INTERVALS = ("difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high")
+
+
+def _interval_ops(reference: tuple[Any, ...] | str, z: float) -> tuple[_Ops, list[pl.Expr]]:
+    """Newcombe and Katz intervals of each row's difference and ratio to the reference.
+
+    Over the long table (one row per group and rate, with the counts ``__pf_x``,
+    ``__pf_m`` of the rate and ``__pf_xr``, ``__pf_mr`` of its reference, and
+    ``__pf_u``, whether the rate has intervals): one computation for all rates, in
+    steps of plain columns. Defined for a named or ``"largest"`` reference (the
+    reference's own row is null) and for ``"rest"`` (independent pooled counts).
+    """
+    x, m, xr, mr = (pl.col(f"__pf_{k}") for k in ("x", "m", "xr", "mr"))
+    stages, wilsons, _ = wilson_stages([("a", x, m), ("b", xr, mr)], z)
+    ratio, se, defined = katz_parts(x, m, xr, mr)
+    stages[0] += [
+        safe_div(x, m).alias("__pf_p1"), safe_div(xr, mr).alias("__pf_p2"),
+        ratio.alias("__pf_kr"), se.alias("__pf_ks"), defined.alias("__pf_kd"),
+    ]  # fmt: skip
+    d_low, d_high = newcombe_difference(
+        pl.col("__pf_p1"), wilsons["a"], pl.col("__pf_p2"), wilsons["b"]
+    )
+    r_low, r_high = katz_bounds(pl.col("__pf_kr"), pl.col("__pf_ks"), pl.col("__pf_kd"), z)
+    keep = pl.col("__pf_u") & ~_own(reference)
+    bounds = [
+        pl.when(keep).then(e).alias(n)
+        for e, n in zip((d_low, d_high, r_low, r_high), _INTERVALS, strict=True)
+    ]
+    return tuple(("with", tuple(stage)) for stage in stages), bounds
 
 
 def disparity_table(
@@ -257,18 +231,18 @@ def disparity_table(
     ``ratio_ci_low/high`` (Katz).
     """
     names = tuple(stats.collect_schema().names())
-    ops, structs, values = built_once(
+    ops, structs, values, long_ops, out = built_once(
         _disparity_ops, names, tuple(by), tuple(sensitive), reference,
         None if metrics is None else tuple(metrics), zero_division, confidence_level,
     )  # fmt: skip
     stats = _apply(stats, ops)
     keys = [*by, *sensitive]
-    wide = stats.select(*keys, *structs)
-    long = wide.unpivot(on=list(values), index=keys, variable_name="metric", value_name="__pf_s")
-    return (
-        long.with_columns(pl.col("metric").cast(METRIC_DTYPE))
-        .unnest("__pf_s")
-        .sort([*keys, "metric"], nulls_last=True)
+    index = [*keys, _REF] if _is_pointed(reference) else keys
+    wide = stats.select(*index, *structs)
+    long = wide.unpivot(on=list(values), index=index, variable_name="metric", value_name="__pf_s")
+    long = _apply(long.unnest("__pf_s"), long_ops)
+    return long.select(*keys, pl.col("metric").cast(METRIC_DTYPE), *out).sort(
+        [*keys, "metric"], nulls_last=True
     )
 
 
@@ -280,8 +254,14 @@ def _disparity_ops(
     metrics: tuple[str, ...] | None,
     zero_division: float | None,
     confidence_level: float | None,
-) -> tuple[_Ops, tuple[pl.Expr, ...], tuple[str, ...]]:
-    """The steps of :func:`disparity_table`, its struct per rate and the rates."""
+) -> tuple[_Ops, tuple[pl.Expr, ...], tuple[str, ...], _Ops, tuple[pl.Expr, ...]]:
+    """The steps of :func:`disparity_table`.
+
+    Per group (wide): one struct per rate of its value, reference value, difference
+    and ratio, and the counts of its intervals; then, over the long table (one row
+    per group and rate), the steps computing every rate's intervals at once, and the
+    output columns.
+    """
     by = list(by_)
     c = Counts.from_columns(names)
     values = rate_columns(names, by, metrics)
@@ -301,12 +281,13 @@ def _disparity_ops(
             for rate in values
         ),
     ))  # fmt: skip
-    wilsons: dict[str, tuple[pl.Expr, pl.Expr]] = {}
-    z = 0.0
-    if confidence_level is not None:
-        z = z_value(confidence_level)
-        steps, wilsons = _interval_counts(c, list(values), reference, by, z)
-        ops += steps
+    # intervals: for a named or "largest" reference and for "rest" (not "overall" and
+    # "min", whose reference is not independent of the group), of proportions only
+    pointed = _is_pointed(reference) or reference == "rest"
+    usable = [r for r in values if r in INTERVAL_RATES] if pointed else []
+    if confidence_level is not None and usable:
+        ops.append(("with", _interval_counts(c, usable, reference, by)))
+    none = pl.lit(None, dtype=pl.Float64)
     structs = []
     for rate in values:
         v = _fill(pl.col(_VALUE + rate), zero_division)
@@ -317,7 +298,21 @@ def _disparity_ops(
             (v - ref).alias("difference"),
             safe_div(v, ref).alias("ratio"),
         ]
-        if confidence_level is not None:
-            fields += _interval_fields(rate, reference, wilsons, z)
+        if confidence_level is not None and usable:
+            counts = [pl.col(f"__pf_{k}_{rate}") for k in ("x", "m", "xr", "mr")]
+            if rate not in usable:
+                counts = [none] * 4
+            fields += [
+                e.alias(f"__pf_{k}") for e, k in zip(counts, ("x", "m", "xr", "mr"), strict=True)
+            ]
+            fields.append(pl.lit(rate in usable).alias("__pf_u"))
         structs.append(pl.struct(fields).alias(rate))
-    return tuple(ops), tuple(structs), tuple(values)
+    out = [pl.col(c) for c in ("value", "reference_value", "difference", "ratio")]
+    long_ops: _Ops = ()
+    if confidence_level is not None:
+        if usable:
+            long_ops, bounds = _interval_ops(reference, z_value(confidence_level))
+            out += bounds
+        else:
+            out += [none.alias(n) for n in _INTERVALS]
+    return tuple(ops), tuple(structs), tuple(values), long_ops, tuple(out)
