@@ -347,11 +347,10 @@ def _undefined_flags(
     flags: dict[int, dict[str, bool]] = {}
     for key, exprs in wanted.items():
         table = table_of[key]
-        row = (
-            table.select(e.is_null().any().alias(m) for m, e in exprs.items()).row(0)
-            if exprs
-            else ()
-        )
+        flagged = table.lazy().select(e.is_null().any().alias(m) for m, e in exprs.items())
+        # a few rows: no optimiser passes (see `derive_opts`)
+        opts = derive_opts("in-memory")
+        row = flagged.collect(engine="in-memory", optimizations=opts).row(0) if exprs else ()
         flags[key] = dict(zip(exprs, row, strict=True))
     return rates_of, flags
 
