@@ -228,15 +228,17 @@ def _pick(
     the proportions' numerators and denominators where `measure` is one, the
     distance from ideal).
     """
-    stages, aggs = built_once(
+    stages, rows, aggs = built_once(
         _pick_exprs, tuple(names), measure, kind, method, tuple(by), tuple(sensitive), reference
     )
     for stage in stages:
         table = table.with_columns(stage)
+    if rows is not None:
+        table = table.filter(rows)
     return per_key(table, list(aggs), by)
 
 
-_Stages = tuple[tuple[tuple[pl.Expr, ...], ...], tuple[pl.Expr, ...]]
+_Stages = tuple[tuple[tuple[pl.Expr, ...], ...], pl.Expr | None, tuple[pl.Expr, ...]]
 
 
 def _pick_exprs(
@@ -265,6 +267,7 @@ def _pick_exprs(
         )
     ]
     v = pl.col("__pf_v")
+    rows: pl.Expr | None = None  # the rows the aggregations read (all by default)
     cols = {"group": _LABEL, "group_n": _NEFF, "x1": "__pf_x", "m1": "__pf_m"}
     other = {"compared_with": _LABEL, "compared_n": _NEFF, "x2": "__pf_x", "m2": "__pf_m"}
     if method == "to_reference":
@@ -292,19 +295,20 @@ def _pick_exprs(
             pl.col(_NEFF).filter(keep).get(hi_i).alias("__pf_highest_n"),
         ]
     elif method == "between_groups":
-        keep = v.is_not_null()
+        # the groups with a value only (filtered once, for every column): a batch key
+        # without any has no row, which the summary's join to its keys fills with
+        # nulls, as the aggregations of no rows would be
+        rows = v.is_not_null()
         # ties: the first group by name is the top, the last the bottom (two groups
         # even when every value is equal), whatever order the table's rows come in
-        vk, label = v.filter(keep), pl.col(_LABEL).filter(keep)
-        top_label = label.filter(vk == vk.max()).min()
-        bottom_label = label.filter(vk == vk.min()).max()
+        label = pl.col(_LABEL)
+        top_label = label.filter(v == v.max()).min()
+        bottom_label = label.filter(v == v.min()).max()
         top, bottom = (label == top_label).arg_max(), (label == bottom_label).arg_max()
         first, second = (top, bottom) if kind == "difference" else (bottom, top)
-        aggs = [pl.col(src).filter(keep).get(first).alias(f"__pf_{k}") for k, src in cols.items()]
-        aggs += [
-            pl.col(src).filter(keep).get(second).alias(f"__pf_{k}") for k, src in other.items()
-        ]
-        hi, lo = v.filter(keep).max(), v.filter(keep).min()
+        aggs = [pl.col(src).get(first).alias(f"__pf_{k}") for k, src in cols.items()]
+        aggs += [pl.col(src).get(second).alias(f"__pf_{k}") for k, src in other.items()]
+        hi, lo = v.max(), v.min()
         dist = hi - lo if kind == "difference" else _log_distance(safe_div(lo, hi))
         aggs.append(dist.alias("__pf_dist"))
     else:  # to_overall: the group farthest from the whole population
@@ -324,7 +328,7 @@ def _pick_exprs(
             pl.lit(None, dtype=pl.Float64).alias("__pf_m2"),
             pl.col("__pf_d").filter(keep).max().alias("__pf_dist"),
         ]
-    return tuple(stages), tuple(aggs)
+    return tuple(stages), rows, tuple(aggs)
 
 
 def _worst_pick(picks: list[pl.LazyFrame], by: list[str], *, with_extremes: bool) -> pl.LazyFrame:
