@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SMALL_TABLE_ROWS",
     "as_names",
+    "built_once",
     "check_in_plan",
     "derive_engine",
     "find_stacklevel",
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 #: While a report plans its tables: the reductions built so far, by their arguments.
 _SHARED: ContextVar[dict[Hashable, tuple[Any, Any]] | None] = ContextVar(
@@ -90,6 +92,44 @@ def shareable(fn: F) -> F:
         return memo[key][1]
 
     return cast("F", wrapper)
+
+
+def _atoms(value: Any) -> Hashable:
+    """A key telling `value` apart by type and text (TypeError for other values).
+
+    ``1``, ``1.0`` and ``True`` are equal in Python but different literals, and so
+    are ``0.0`` and ``-0.0``: each atom is keyed by its type and its ``repr``.
+    """
+    if isinstance(value, tuple):
+        return ("tuple", *(_atoms(v) for v in value))
+    if value is None or type(value) in (str, int, float, bool):
+        return (type(value).__name__, repr(value))
+    msg = f"no key for {type(value).__name__}"
+    raise TypeError(msg)
+
+
+#: Expressions built by :func:`built_once`, by builder and arguments.
+_BUILT: dict[Hashable, Any] = {}
+
+
+def built_once(build: Callable[..., T], *args: Any) -> T:
+    """``build(*args)``, built once per distinct arguments (tuples of plain values).
+
+    For builders of expressions that depend on column names and parameters only
+    (Polars expressions are immutable values, safe to share between plans):
+    building them is a fixed cost of every call on small data. Arguments of other
+    types are not keyed: the expressions are built anew.
+    """
+    try:
+        key = (build.__module__, build.__qualname__, _atoms(args))
+    except TypeError:
+        return build(*args)
+    found = _BUILT.get(key)
+    if found is None:
+        if len(_BUILT) >= 1024:
+            _BUILT.clear()
+        found = _BUILT[key] = build(*args)
+    return cast("T", found)
 
 
 def find_stacklevel() -> int:
@@ -225,9 +265,15 @@ def stack(parts: Sequence[pl.LazyFrame], by: Sequence[str] = ()) -> pl.LazyFrame
     Sorting by a part index (stable, a few rows) makes the union run to the end
     before anything is sliced, on either engine, and fixes the row order.
     """
-    numbered = [p.with_columns(pl.lit(i, dtype=pl.Int32).alias(_PART)) for i, p in enumerate(parts)]
+    numbered = [p.with_columns(_part_number(i)) for i, p in enumerate(parts)]
     table = pl.concat(numbered, how="vertical")
     return table.sort([*by, _PART], nulls_last=True, maintain_order=True).drop(_PART)
+
+
+@functools.lru_cache(maxsize=256)
+def _part_number(i: int) -> pl.Expr:
+    """The part index column of :func:`stack` (a literal: built once per index)."""
+    return pl.lit(i, dtype=pl.Int32).alias(_PART)
 
 
 #: How many eager runs are under way (see :func:`eager_warnings`).

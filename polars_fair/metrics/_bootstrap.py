@@ -47,8 +47,11 @@ def _draw(
         block = df.select(pl.struct(by).rank("dense").cast(pl.Int64) - 1).to_series().to_numpy()
     else:
         block = np.zeros(df.height, dtype=np.int64)
-    slot = df.select(pl.int_range(pl.len()).over(by) if by else pl.int_range(pl.len())).to_series()
-    slot_ = slot.to_numpy().astype(np.int64)
+    if by:
+        slot = df.select(pl.int_range(pl.len()).over(by)).to_series()
+        slot_ = slot.to_numpy().astype(np.int64)
+    else:
+        slot_ = np.arange(df.height, dtype=np.int64)
     n_blocks = int(block.max()) + 1 if df.height else 0
     width = int(slot_.max()) + 1 if df.height else 0
     n_cells = counts.shape[1]
@@ -81,16 +84,38 @@ def _draw(
     per_row = drawn[:, block, slot_, :]  # (B, R, C)
     per_row = np.transpose(per_row, (1, 0, 2)).reshape(-1, n_cells)  # row-major (R, B)
     keys = [c for c in df.columns if c not in (*cells, "n", "n_null", "sum_w2")]
-    reps = pl.DataFrame({REPLICATE: np.arange(n_resamples, dtype=np.int64)})
-    out = df.select(keys).join(reps, how="cross", maintain_order="left_right")
-    values = {c: per_row[:, i] for i, c in enumerate(cells)}
-    out = out.with_columns(pl.Series(c, v, dtype=pl.Int64) for c, v in values.items()).with_columns(
-        pl.sum_horizontal(cells).alias("n")
-    )
     groups = [k for k in keys if k not in by]
-    return out.select(*by, REPLICATE, *groups, "n", *cells).sort(
-        [*by, REPLICATE, *groups], nulls_last=True
+    return _replicates(df.select(keys), block, per_row, by, groups, cells, n_resamples)
+
+
+def _replicates(
+    keys: pl.DataFrame, block: np.ndarray, per_row: np.ndarray, by: list[str], groups: list[str],
+    cells: tuple[str, ...], n_resamples: int,
+) -> pl.DataFrame:  # fmt: skip
+    """The replicate tables, sorted by batch key, replicate and group.
+
+    `block` numbers the batch key of each row of `keys`; `per_row` holds the drawn
+    cells of row ``i`` of `keys` in replicate ``b`` at ``i * n_resamples + b``. The
+    small table is sorted once by (batch key, group); each batch key's block of rows
+    then repeats once per replicate.
+    """
+    if keys.height == 0:
+        order = np.zeros(0, dtype=np.int64)
+        reps = np.zeros(0, dtype=np.int64)
+    else:
+        ranked = keys.with_row_index("__pf_row").sort([*by, *groups], nulls_last=True)
+        rows = ranked.get_column("__pf_row").to_numpy().astype(np.int64)
+        # the blocks of equal batch keys (contiguous once sorted), in sorted order
+        blocks = np.split(rows, np.flatnonzero(np.diff(block[rows])) + 1)
+        order = np.concatenate([np.tile(b, n_resamples) for b in blocks])
+        reps = np.concatenate([np.repeat(np.arange(n_resamples), len(b)) for b in blocks])
+    drawn = per_row[order * n_resamples + reps]
+    out = keys[order].with_columns(
+        pl.Series(REPLICATE, reps, dtype=pl.Int64),
+        pl.Series("n", drawn.sum(axis=1), dtype=pl.Int64),
+        *(pl.Series(c, drawn[:, i], dtype=pl.Int64) for i, c in enumerate(cells)),
     )
+    return out.select(*by, REPLICATE, *groups, "n", *cells)
 
 
 def resample_stats(

@@ -8,13 +8,14 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import over
+from polars_fair._utils import built_once, over
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
-    katz_ratio,
+    katz_bounds,
+    katz_parts,
     newcombe_difference,
     rate_fraction,
-    wilson,
+    wilson_stages,
     z_value,
 )
 from polars_fair.metrics._rates import (
@@ -62,37 +63,66 @@ def rates_table(
     `min_group_size`, a Boolean ``small_group`` column (``n < min_group_size``, with the
     Kish effective size ``n**2 / sum_w2`` as ``n`` in a weighted table).
     """
-    names = stats.collect_schema().names()
+    names = tuple(stats.collect_schema().names())
+    ops = built_once(_rates_ops, names, tuple(by), zero_division, confidence_level, min_group_size)
+    return _apply(stats, ops)
+
+
+#: Steps of a derived table: ``("with", exprs)`` adds columns, ``("drop", names)``.
+_Ops = tuple[tuple[str, tuple[Any, ...]], ...]
+
+
+def _apply(table: pl.LazyFrame, ops: _Ops) -> pl.LazyFrame:
+    for op, items in ops:
+        table = table.with_columns(items) if op == "with" else table.drop(items)
+    return table
+
+
+def _rates_ops(
+    names: tuple[str, ...],
+    by_: tuple[str, ...],
+    zero_division: float | None,
+    confidence_level: float | None,
+    min_group_size: float | None,
+) -> _Ops:
+    """The steps of :func:`rates_table` (they depend on the column names alone)."""
+    by = list(by_)
     cols = rate_columns(names, by)
-    table = stats.with_columns(_fill(e, zero_division).alias(r) for r, e in cols.items())
+    ops: list[tuple[str, tuple[Any, ...]]] = [
+        ("with", tuple(_fill(e, zero_division).alias(r) for r, e in cols.items()))
+    ]
     if confidence_level is not None:
         c = Counts.from_columns(names)
-        z = z_value(confidence_level)
+        rates = [r for r in cols if r in INTERVAL_RATES]
+        stages, wilsons, staged = wilson_stages(
+            [(r, *rate_fraction(r, c)) for r in rates], z_value(confidence_level)
+        )
+        ops += [("with", tuple(stage)) for stage in stages]
         bounds = []
-        for rate in (r for r in cols if r in INTERVAL_RATES):
-            low, high = wilson(*rate_fraction(rate, c), z)
+        for rate in rates:
+            low, high = wilsons[rate]
             bounds += [low.alias(f"{rate}_ci_low"), high.alias(f"{rate}_ci_high")]
-        table = table.with_columns(bounds)
+        ops += [("with", tuple(bounds)), ("drop", tuple(staged))]
     if min_group_size is not None:
         # the effective size with weights (Kish: n**2 / sum_w2), as the summary reads it
         size = pl.col("n").cast(pl.Float64)
         if "sum_w2" in names:
             size = pl.when(pl.col("sum_w2") > 0).then(size**2 / pl.col("sum_w2")).otherwise(0.0)
-        table = table.with_columns((size < min_group_size).alias("small_group"))
-    return table
+        ops.append(("with", ((size < min_group_size).alias("small_group"),)))
+    return tuple(ops)
 
 
 _TOTAL = "__pf_total_"
 
 
-def _with_totals(stats: pl.LazyFrame, c: Counts, by: list[str]) -> pl.LazyFrame:
+def _with_totals(c: Counts, by: list[str]) -> tuple[pl.Expr, ...]:
     """The counts summed over the groups of each batch key, as columns (see `_totals`).
 
     Materialised once: the pooled references (``"overall"``, ``"rest"``) of every rate
     then refer to these columns instead of repeating a window sum per rate.
     """
     present = {f.name: getattr(c, f.name) for f in fields(c) if getattr(c, f.name) is not None}
-    return stats.with_columns(over(e.sum(), by).alias(_TOTAL + k) for k, e in present.items())
+    return tuple(over(e.sum(), by).alias(_TOTAL + k) for k, e in present.items())
 
 
 def _totals(c: Counts) -> Counts:
@@ -133,51 +163,12 @@ def _reference_value(
     return over(value.filter(pl.col(_REF)).first(), by)
 
 
-def _interval_fields(
-    rate: str,
-    c: Counts,
-    reference: tuple[Any, ...] | str,
-    z: float,
-) -> list[pl.Expr]:
-    """Newcombe and Katz intervals of one rate's difference and ratio to the reference.
-
-    Defined for a named or ``"largest"`` reference (the reference's own row is
-    null) and for ``"rest"`` (independent pooled counts); null for ``"overall"`` and
-    ``"min"``, whose reference is not independent of the group.
-    """
-    names = ("difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high")
-    usable = rate in INTERVAL_RATES and (_is_pointed(reference) or reference == "rest")
-    if not usable:
-        return [pl.lit(None, dtype=pl.Float64).alias(n) for n in names]
-    x, m = pl.col(f"__pf_x_{rate}"), pl.col(f"__pf_m_{rate}")
-    xr, mr = pl.col(f"__pf_xr_{rate}"), pl.col(f"__pf_mr_{rate}")
-    p1, p2 = safe_div(x, m), safe_div(xr, mr)
-    d_low, d_high = newcombe_difference(p1, wilson(x, m, z), p2, wilson(xr, mr, z))
-    r_low, r_high = katz_ratio(x, m, xr, mr, z)
-    own = _own(reference)
-    return [
-        pl.when(~own).then(e).alias(n)
-        for e, n in zip((d_low, d_high, r_low, r_high), names, strict=True)
-    ]
-
-
 def _interval_counts(
-    stats: pl.LazyFrame,
-    c: Counts,
-    rates: list[str],
-    reference: tuple[Any, ...] | str,
-    by: list[str],
-) -> pl.LazyFrame:
-    """Numerators and denominators of each rate and of its reference, as columns.
-
-    Materialised once so that the interval formulas refer to columns rather than
-    repeat nested expressions (which would make the plan grow multiplicatively).
-    """
-    wanted = [r for r in rates if r in INTERVAL_RATES]
-    if not wanted or not (_is_pointed(reference) or reference == "rest"):
-        return stats
+    c: Counts, rates: list[str], reference: tuple[Any, ...] | str, by: list[str]
+) -> tuple[pl.Expr, ...]:
+    """Numerators and denominators of each rate and of its reference, as columns."""
     cols = []
-    for rate in wanted:
+    for rate in rates:
         x, m = rate_fraction(rate, c)
         if reference == "rest":
             xr, mr = rate_fraction(rate, _totals(c).minus(c))
@@ -189,7 +180,39 @@ def _interval_counts(
             xr.cast(pl.Float64).alias(f"__pf_xr_{rate}"),
             mr.cast(pl.Float64).alias(f"__pf_mr_{rate}"),
         ]
-    return stats.with_columns(cols)
+    return tuple(cols)
+
+
+#: The interval columns of the disparity table.
+_INTERVALS = ("difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high")
+
+
+def _interval_ops(reference: tuple[Any, ...] | str, z: float) -> tuple[_Ops, list[pl.Expr]]:
+    """Newcombe and Katz intervals of each row's difference and ratio to the reference.
+
+    Over the long table (one row per group and rate, with the counts ``__pf_x``,
+    ``__pf_m`` of the rate and ``__pf_xr``, ``__pf_mr`` of its reference, and
+    ``__pf_u``, whether the rate has intervals): one computation for all rates, in
+    steps of plain columns. Defined for a named or ``"largest"`` reference (the
+    reference's own row is null) and for ``"rest"`` (independent pooled counts).
+    """
+    x, m, xr, mr = (pl.col(f"__pf_{k}") for k in ("x", "m", "xr", "mr"))
+    stages, wilsons, _ = wilson_stages([("a", x, m), ("b", xr, mr)], z)
+    ratio, se, defined = katz_parts(x, m, xr, mr)
+    stages[0] += [
+        safe_div(x, m).alias("__pf_p1"), safe_div(xr, mr).alias("__pf_p2"),
+        ratio.alias("__pf_kr"), se.alias("__pf_ks"), defined.alias("__pf_kd"),
+    ]  # fmt: skip
+    d_low, d_high = newcombe_difference(
+        pl.col("__pf_p1"), wilsons["a"], pl.col("__pf_p2"), wilsons["b"]
+    )
+    r_low, r_high = katz_bounds(pl.col("__pf_kr"), pl.col("__pf_ks"), pl.col("__pf_kd"), z)
+    keep = pl.col("__pf_u") & ~_own(reference)
+    bounds = [
+        pl.when(keep).then(e).alias(n)
+        for e, n in zip((d_low, d_high, r_low, r_high), _INTERVALS, strict=True)
+    ]
+    return tuple(("with", tuple(stage)) for stage in stages), bounds
 
 
 def disparity_table(
@@ -207,23 +230,64 @@ def disparity_table(
     With `confidence_level`, also ``difference_ci_low/high`` (Newcombe) and
     ``ratio_ci_low/high`` (Katz).
     """
-    names = stats.collect_schema().names()
+    names = tuple(stats.collect_schema().names())
+    ops, structs, values, long_ops, out = built_once(
+        _disparity_ops, names, tuple(by), tuple(sensitive), reference,
+        None if metrics is None else tuple(metrics), zero_division, confidence_level,
+    )  # fmt: skip
+    stats = _apply(stats, ops)
+    keys = [*by, *sensitive]
+    index = [*keys, _REF] if _is_pointed(reference) else keys
+    wide = stats.select(*index, *structs)
+    long = wide.unpivot(on=list(values), index=index, variable_name="metric", value_name="__pf_s")
+    long = _apply(long.unnest("__pf_s"), long_ops)
+    return long.select(*keys, pl.col("metric").cast(METRIC_DTYPE), *out).sort(
+        [*keys, "metric"], nulls_last=True
+    )
+
+
+def _disparity_ops(
+    names: tuple[str, ...],
+    by_: tuple[str, ...],
+    sensitive: tuple[str, ...],
+    reference: tuple[Any, ...] | str,
+    metrics: tuple[str, ...] | None,
+    zero_division: float | None,
+    confidence_level: float | None,
+) -> tuple[_Ops, tuple[pl.Expr, ...], tuple[str, ...], _Ops, tuple[pl.Expr, ...]]:
+    """The steps of :func:`disparity_table`.
+
+    Per group (wide): one struct per rate of its value, reference value, difference
+    and ratio, and the counts of its intervals; then, over the long table (one row
+    per group and rate), the steps computing every rate's intervals at once, and the
+    output columns.
+    """
+    by = list(by_)
     c = Counts.from_columns(names)
     values = rate_columns(names, by, metrics)
     # Built in stages, each a with_columns of plain columns: the reference row, the
     # rates, then their reference values. Inlining them instead repeats every window
     # in every field that uses it (hundreds of windows on a report's small table).
+    ops: list[tuple[str, tuple[Any, ...]]] = []
     if reference in ("overall", "rest"):
-        stats = _with_totals(stats, c, by)
+        ops.append(("with", _with_totals(c, by)))
     if _is_pointed(reference):
-        stats = stats.with_columns(is_reference(reference, sensitive, by).alias(_REF))
-    stats = stats.with_columns(value.alias(_VALUE + rate) for rate, value in values.items())
-    stats = stats.with_columns(
-        _reference_value(rate, pl.col(_VALUE + rate), c, reference, by).alias(_REFERENCE + rate)
-        for rate in values
-    )
-    if confidence_level is not None:
-        stats = _interval_counts(stats, c, list(values), reference, by)
+        ops.append(("with", (is_reference(reference, sensitive, by).alias(_REF),)))
+    ops.append(("with", tuple(value.alias(_VALUE + rate) for rate, value in values.items())))
+    ops.append((
+        "with",
+        tuple(
+            _reference_value(rate, pl.col(_VALUE + rate), c, reference, by).alias(_REFERENCE + rate)
+            for rate in values
+        ),
+    ))  # fmt: skip
+    # intervals: for a named or "largest" reference and for "rest" (not "overall" and
+    # "min", whose reference is not independent of the group), of proportions only
+    pointed = _is_pointed(reference) or reference == "rest"
+    usable = [r for r in values if r in INTERVAL_RATES] if pointed else []
+    if confidence_level is not None and usable:
+        ops.append(("with", _interval_counts(c, usable, reference, by)))
+    none = pl.lit(None, dtype=pl.Float64)
     structs = []
     for rate in values:
         v = _fill(pl.col(_VALUE + rate), zero_division)
@@ -234,14 +298,21 @@ def disparity_table(
             (v - ref).alias("difference"),
             safe_div(v, ref).alias("ratio"),
         ]
-        if confidence_level is not None:
-            fields += _interval_fields(rate, c, reference, z_value(confidence_level))
+        if confidence_level is not None and usable:
+            counts = [pl.col(f"__pf_{k}_{rate}") for k in ("x", "m", "xr", "mr")]
+            if rate not in usable:
+                counts = [none] * 4
+            fields += [
+                e.alias(f"__pf_{k}") for e, k in zip(counts, ("x", "m", "xr", "mr"), strict=True)
+            ]
+            fields.append(pl.lit(rate in usable).alias("__pf_u"))
         structs.append(pl.struct(fields).alias(rate))
-    keys = [*by, *sensitive]
-    wide = stats.select(*keys, *structs)
-    long = wide.unpivot(on=list(values), index=keys, variable_name="metric", value_name="__pf_s")
-    return (
-        long.with_columns(pl.col("metric").cast(METRIC_DTYPE))
-        .unnest("__pf_s")
-        .sort([*keys, "metric"], nulls_last=True)
-    )
+    out = [pl.col(c) for c in ("value", "reference_value", "difference", "ratio")]
+    long_ops: _Ops = ()
+    if confidence_level is not None:
+        if usable:
+            long_ops, bounds = _interval_ops(reference, z_value(confidence_level))
+            out += bounds
+        else:
+            out += [none.alias(n) for n in _INTERVALS]
+    return tuple(ops), tuple(structs), tuple(values), long_ops, tuple(out)

@@ -26,7 +26,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import over
+from polars_fair._utils import built_once, over
 from polars_fair._validate import check_table_keys
 from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
@@ -43,6 +43,7 @@ TRADEOFFS = (
     "identity",
 )
 _REF = "__pf_is_ref"
+_REFERENCE = "__pf_ref_"
 _RATES = {
     "br": "base_rate",
     "sr": "selection_rate",
@@ -69,11 +70,47 @@ def tradeoff_table(
     ``actual``, ``gap = actual - required``.
     """
     check_table_keys("tradeoffs", by, sensitive)
-    c = Counts.from_columns(stats.collect_schema().names())
+    names = tuple(stats.collect_schema().names())
+    table = stats
+    for step in built_once(_steps, names, tuple(by), tuple(sensitive), reference):
+        table = table.with_columns(step)
+    keys = [*by, *sensitive]
+    wide = table.filter(~pl.col(_REF)).select(*keys, *TRADEOFFS)
+    long = wide.unpivot(
+        on=list(TRADEOFFS), index=keys, variable_name="criteria", value_name="__pf_s"
+    )
+    return (
+        long.with_columns(pl.col("criteria").cast(_CRITERIA))
+        .unnest("__pf_s")
+        .with_columns((pl.col("actual") - pl.col("required")).alias("gap"))
+        .sort([*keys, "criteria"], nulls_last=True)
+    )
+
+
+#: The ``criteria`` column.
+_CRITERIA = pl.Enum(list(TRADEOFFS))
+
+
+def _steps(
+    names: tuple[str, ...],
+    by_: tuple[str, ...],
+    sensitive: tuple[str, ...],
+    reference: tuple[Any, ...] | str,
+) -> tuple[tuple[pl.Expr, ...], ...]:
+    """The ``with_columns`` steps of :func:`tradeoff_table` (built once per arguments).
+
+    The rates and the reference row; the reference's rates (each window once); then
+    one struct per trade-off.
+    """
+    by = list(by_)
+    c = Counts.from_columns(names)
     rates = {k: rate_expr(v, c).alias(k) for k, v in _RATES.items()}
-    table = stats.with_columns(*rates.values(), is_reference(reference, sensitive, by).alias(_REF))
+    first = (*rates.values(), is_reference(reference, sensitive, by).alias(_REF))
+    second = tuple(
+        over(pl.col(k).filter(pl.col(_REF)).first(), by).alias(_REFERENCE + k) for k in _RATES
+    )
     g = {k: pl.col(k) for k in _RATES}
-    r = {k: over(pl.col(k).filter(pl.col(_REF)).first(), by) for k in _RATES}
+    r = {k: pl.col(_REFERENCE + k) for k in _RATES}
     same_br = (g["br"] == r["br"]).fill_null(False)
     rows = {
         TRADEOFFS[0]: (
@@ -95,8 +132,7 @@ def tradeoff_table(
             pl.lit(True), "PPV_g * SR_g = TPR_g * BR_g", g["tpr"] * g["br"], g["ppv"] * g["sr"],
         ),
     }  # fmt: skip
-    keys = [*by, *sensitive]
-    structs = [
+    structs = tuple(
         pl.struct(
             compatible.alias("compatible"),
             pl.lit(condition).alias("condition"),
@@ -104,12 +140,5 @@ def tradeoff_table(
             actual.cast(pl.Float64).alias("actual"),
         ).alias(name)
         for name, (compatible, condition, required, actual) in rows.items()
-    ]
-    wide = table.with_columns(structs).filter(~pl.col(_REF)).select(*keys, *rows)
-    long = wide.unpivot(on=list(rows), index=keys, variable_name="criteria", value_name="__pf_s")
-    return (
-        long.with_columns(pl.col("criteria").cast(pl.Enum(list(TRADEOFFS))))
-        .unnest("__pf_s")
-        .with_columns((pl.col("actual") - pl.col("required")).alias("gap"))
-        .sort([*keys, "criteria"], nulls_last=True)
     )
+    return first, second, structs

@@ -40,7 +40,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import over, per_key, stack
+from polars_fair._utils import built_once, over, per_key, stack
 from polars_fair._validate import check_table_keys
 from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
 from polars_fair.metrics._criteria import criterion_table
@@ -220,6 +220,7 @@ _EXTREMES = ("lowest", "lowest_group", "lowest_n", "highest", "highest_group", "
 def _pick(
     table: pl.LazyFrame,
     *,
+    names: Sequence[str],
     measure: str,
     kind: str,
     method: str,
@@ -229,13 +230,36 @@ def _pick(
 ) -> pl.LazyFrame:
     """The pair of groups whose comparison of `measure` gives a criterion, per key.
 
-    `table` holds effective counts, ``_NEFF`` and ``_LABEL``. Columns: ``by…`` and
-    ``__pf_`` + each of :data:`_PICK` (labels, effective sizes, the proportions'
-    numerators and denominators where `measure` is one, or a score measure's class
-    count ``m`` and score sum ``x``, then its sums of squares ``q1``, ``q2``; the
-    distance from ideal).
+    `table` (with columns `names`) holds effective counts, ``_NEFF`` and ``_LABEL``.
+    Columns: ``by…`` and ``__pf_`` + each of :data:`_PICK` (labels, effective sizes,
+    the proportions' numerators and denominators where `measure` is one, or a score
+    measure's class count ``m`` and score sum ``x``, then its sums of squares ``q1``,
+    ``q2``; the distance from ideal).
     """
-    names = table.collect_schema().names()
+    stages, rows, aggs = built_once(
+        _pick_exprs, tuple(names), measure, kind, method, tuple(by), tuple(sensitive), reference
+    )
+    for stage in stages:
+        table = table.with_columns(stage)
+    if rows is not None:
+        table = table.filter(rows)
+    return per_key(table, list(aggs), by)
+
+
+_Stages = tuple[tuple[tuple[pl.Expr, ...], ...], pl.Expr | None, tuple[pl.Expr, ...]]
+
+
+def _pick_exprs(
+    names: tuple[str, ...],
+    measure: str,
+    kind: str,
+    method: str,
+    by_: tuple[str, ...],
+    sensitive: tuple[str, ...],
+    reference: tuple[Any, ...] | str,
+) -> _Stages:
+    """The ``with_columns`` stages and the per-key aggregations of :func:`_pick`."""
+    by = list(by_)
     c = Counts.from_columns(names)
     total_pp = over(c.PP().sum(), by) if measure == "predicted_positive_share" else None
     value = rate_expr(measure, c, total_pp)
@@ -247,31 +271,34 @@ def _pick(
         squares = [qe.cast(pl.Float64).alias("__pf_q")]
     else:
         xe = me = pl.lit(None, dtype=pl.Float64)
-    t = table.with_columns(
-        value.cast(pl.Float64).alias("__pf_v"),
-        xe.cast(pl.Float64).alias("__pf_x"),
-        me.cast(pl.Float64).alias("__pf_m"),
-        *squares,
-    )
+    stages: list[tuple[pl.Expr, ...]] = [
+        (
+            value.cast(pl.Float64).alias("__pf_v"),
+            xe.cast(pl.Float64).alias("__pf_x"),
+            me.cast(pl.Float64).alias("__pf_m"),
+            *squares,
+        )
+    ]
     v = pl.col("__pf_v")
+    rows: pl.Expr | None = None  # the rows the aggregations read (all by default)
     cols = {"group": _LABEL, "group_n": _NEFF, "x1": "__pf_x", "m1": "__pf_m"}
     other = {"compared_with": _LABEL, "compared_n": _NEFF, "x2": "__pf_x", "m2": "__pf_m"}
     if squares:
         cols["q1"], other["q2"] = "__pf_q", "__pf_q"
     if method == "to_reference":
-        t = t.with_columns(is_reference(reference, sensitive, by).alias(_REF))
+        stages.append((is_reference(reference, sensitive, by).alias(_REF),))
         ref = pl.col(_REF)
-        t = t.with_columns(over(v.filter(ref).first(), by).alias("__pf_vr"))
+        stages.append((over(v.filter(ref).first(), by).alias("__pf_vr"),))
         vr = pl.col("__pf_vr")
         dist = (v - vr).abs() if kind == "difference" else _log_distance(safe_div(v, vr))
-        t = t.with_columns(dist.alias("__pf_d"))
+        stages.append((dist.alias("__pf_d"),))
         keep = ~ref & pl.col("__pf_d").is_not_null()
         i = pl.col("__pf_d").filter(keep).arg_max()
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
         aggs += [pl.col(src).filter(ref).first().alias(f"__pf_{k}") for k, src in other.items()]
         aggs.append(pl.col("__pf_d").filter(keep).max().alias("__pf_dist"))
         signed = v - vr if kind == "difference" else safe_div(v, vr)
-        t = t.with_columns(signed.alias("__pf_s"))
+        stages.append((signed.alias("__pf_s"),))
         sv = pl.col("__pf_s").filter(keep)
         lo_i, hi_i = sv.arg_min(), sv.arg_max()
         aggs += [
@@ -283,28 +310,29 @@ def _pick(
             pl.col(_NEFF).filter(keep).get(hi_i).alias("__pf_highest_n"),
         ]
     elif method == "between_groups":
-        keep = v.is_not_null()
+        # the groups with a value only (filtered once, for every column): a batch key
+        # without any has no row, which the summary's join to its keys fills with
+        # nulls, as the aggregations of no rows would be
+        rows = v.is_not_null()
         # ties: the first group by name is the top, the last the bottom (two groups
         # even when every value is equal), whatever order the table's rows come in
-        vk, label = v.filter(keep), pl.col(_LABEL).filter(keep)
-        top_label = label.filter(vk == vk.max()).min()
-        bottom_label = label.filter(vk == vk.min()).max()
+        label = pl.col(_LABEL)
+        top_label = label.filter(v == v.max()).min()
+        bottom_label = label.filter(v == v.min()).max()
         top, bottom = (label == top_label).arg_max(), (label == bottom_label).arg_max()
         first, second = (top, bottom) if kind == "difference" else (bottom, top)
-        aggs = [pl.col(src).filter(keep).get(first).alias(f"__pf_{k}") for k, src in cols.items()]
-        aggs += [
-            pl.col(src).filter(keep).get(second).alias(f"__pf_{k}") for k, src in other.items()
-        ]
-        hi, lo = v.filter(keep).max(), v.filter(keep).min()
+        aggs = [pl.col(src).get(first).alias(f"__pf_{k}") for k, src in cols.items()]
+        aggs += [pl.col(src).get(second).alias(f"__pf_{k}") for k, src in other.items()]
+        hi, lo = v.max(), v.min()
         dist = hi - lo if kind == "difference" else _log_distance(safe_div(lo, hi))
         aggs.append(dist.alias("__pf_dist"))
     else:  # to_overall: the group farthest from the whole population
         total = c.map(lambda e: over(e.sum(), by))
         t_pp = total.PP() if measure == "predicted_positive_share" else None
-        t = t.with_columns(rate_expr(measure, total, t_pp).cast(pl.Float64).alias("__pf_vr"))
+        stages.append((rate_expr(measure, total, t_pp).cast(pl.Float64).alias("__pf_vr"),))
         vr = pl.col("__pf_vr")
         dist = (v - vr).abs() if kind == "difference" else _log_distance(safe_div(v, vr))
-        t = t.with_columns(dist.alias("__pf_d"))
+        stages.append((dist.alias("__pf_d"),))
         keep = pl.col("__pf_d").is_not_null()
         i = pl.col("__pf_d").filter(keep).arg_max()
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
@@ -315,11 +343,14 @@ def _pick(
             pl.lit(None, dtype=pl.Float64).alias("__pf_m2"),
             pl.col("__pf_d").filter(keep).max().alias("__pf_dist"),
         ]
-    return per_key(t, aggs, by)
+    return tuple(stages), rows, tuple(aggs)
 
 
-def _worst_pick(picks: list[pl.LazyFrame], by: list[str]) -> pl.LazyFrame:
-    """Of several measures' picks, the one farthest from the ideal (per key)."""
+def _worst_pick(picks: list[pl.LazyFrame], by: list[str], *, with_extremes: bool) -> pl.LazyFrame:
+    """Of several measures' picks, the one farthest from the ideal (per key).
+
+    `with_extremes`: the picks have the :data:`_EXTREMES` columns.
+    """
     if len(picks) == 1:
         return picks[0]
     tagged = [p.with_columns(pl.lit(i).alias("__pf_part")) for i, p in enumerate(picks)]
@@ -327,14 +358,18 @@ def _worst_pick(picks: list[pl.LazyFrame], by: list[str]) -> pl.LazyFrame:
     # the largest distance; ties (and nulls) go to the first measure
     order = pl.col("__pf_dist").fill_null(-1.0)
     best = stacked.sort([*by, "__pf_part"], nulls_last=True)
-    names = set(best.collect_schema().names())
     aggs = [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _PICK]
-    aggs += [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _EXTREMES if f"__pf_{k}" in names]
+    if with_extremes:
+        aggs += [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _EXTREMES]
     return per_key(best, aggs, by)
 
 
 def _statistic_from_pair(name: str) -> pl.Expr:
-    """Cohen's d or the 2-SD z of the picked pair (effective counts of selection)."""
+    """Cohen's d or the 2-SD z of the picked pair (effective counts of selection): ``value``."""
+    return _pair_statistic(name).cast(pl.Float64).alias("value")
+
+
+def _pair_statistic(name: str) -> pl.Expr:
     n1, n2 = pl.col("__pf_m1"), pl.col("__pf_m2")
     p1, p2 = safe_div(pl.col("__pf_x1"), n1), safe_div(pl.col("__pf_x2"), n2)
     if name == "cohen_d":
@@ -347,35 +382,51 @@ def _statistic_from_pair(name: str) -> pl.Expr:
     return safe_div(p1 - p2, se)
 
 
-def _closed_interval(row: pl.LazyFrame, how: str, z: float) -> pl.LazyFrame:
-    """Add ``ci_low``, ``ci_high`` (closed form `how`) from the pick and ``value``."""
+def _intervals(z: float) -> tuple[list[pl.Expr], list[pl.Expr]]:
+    """``ci_low``, ``ci_high`` of every row of the stacked summary, by its method.
+
+    One computation over all criteria (a row's ``interval_method`` picks its
+    formula): from the pick (``newcombe``, ``katz``; ``welch``, ``delta_log`` from a
+    mean score's sums), the value (``delta``, ``normal``), or the bootstrap distances
+    (``bootstrap``, on the value's side).
+    Returns a ``with_columns`` stage (the Newcombe parts) and the two bounds.
+    """
     x1, m1, x2, m2 = (pl.col(f"__pf_{k}") for k in ("x1", "m1", "x2", "m2"))
-    value = pl.col("value")
-    if how == "newcombe":
-        (l1, u1), (l2, u2) = wilson(x1, m1, z), wilson(x2, m2, z)
-        row = row.with_columns(
-            safe_div(x1, m1).alias("__pf_p1"), safe_div(x2, m2).alias("__pf_p2"),
-            l1.alias("__pf_l1"), u1.alias("__pf_u1"), l2.alias("__pf_l2"), u2.alias("__pf_u2"),
+    value, how = pl.col("value"), pl.col("interval_method")
+    (l1, u1), (l2, u2) = wilson(x1, m1, z), wilson(x2, m2, z)
+    stage = [
+        safe_div(x1, m1).alias("__pf_p1"), safe_div(x2, m2).alias("__pf_p2"),
+        l1.alias("__pf_l1"), u1.alias("__pf_u1"), l2.alias("__pf_l2"), u2.alias("__pf_u2"),
+    ]  # fmt: skip
+    newcombe = newcombe_difference(
+        pl.col("__pf_p1"), (pl.col("__pf_l1"), pl.col("__pf_u1")),
+        pl.col("__pf_p2"), (pl.col("__pf_l2"), pl.col("__pf_u2")),
+    )  # fmt: skip
+    katz = katz_ratio(x1, m1, x2, m2, z)
+    # Cohen's d (Hedges and Olkin)
+    se = ((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt()
+    ok = (m1 > 0) & (m2 > 0)
+    delta = pl.when(ok).then(value - z * se), pl.when(ok).then(value + z * se)
+    normal = value - z, value + z  # a z statistic, unit variance
+    # mean scores: (class count, score sum, sum of squares) of each side
+    q1, q2 = pl.col("__pf_q1"), pl.col("__pf_q2")
+    welch = welch_difference((m1, x1, q1), (m2, x2, q2), z)
+    delta_log = delta_log_ratio((m1, x1, q1), (m2, x2, q2), z)
+    ratio, difference = _signed_interval("ratio"), _signed_interval("difference")
+    bounds = []
+    for i, name in enumerate(("ci_low", "ci_high")):
+        boot = pl.when(pl.col("__pf_ratio")).then(ratio[i]).otherwise(difference[i])
+        bound = (
+            pl.when(how == "newcombe").then(newcombe[i].cast(pl.Float64))
+            .when(how == "katz").then(katz[i].cast(pl.Float64))
+            .when(how == "delta").then(delta[i].cast(pl.Float64))
+            .when(how == "normal").then(normal[i].cast(pl.Float64))
+            .when(how == "welch").then(welch[i].cast(pl.Float64))
+            .when(how == "delta_log").then(delta_log[i].cast(pl.Float64))
+            .when(how == "bootstrap").then(boot)
         )  # fmt: skip
-        low, high = newcombe_difference(
-            pl.col("__pf_p1"), (pl.col("__pf_l1"), pl.col("__pf_u1")),
-            pl.col("__pf_p2"), (pl.col("__pf_l2"), pl.col("__pf_u2")),
-        )  # fmt: skip
-    elif how == "katz":
-        low, high = katz_ratio(x1, m1, x2, m2, z)
-    elif how in SCORE_INTERVALS:  # mean scores: (class count, score sum, sum of squares)
-        q1, q2 = pl.col("__pf_q1"), pl.col("__pf_q2")
-        interval = welch_difference if how == "welch" else delta_log_ratio
-        low, high = interval((m1, x1, q1), (m2, x2, q2), z)
-    elif how == "delta":  # Cohen's d (Hedges and Olkin)
-        se = ((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt()
-        ok = (m1 > 0) & (m2 > 0)
-        low, high = pl.when(ok).then(value - z * se), pl.when(ok).then(value + z * se)
-    else:  # "normal": a z statistic, unit variance
-        low, high = value - z, value + z
-    return row.with_columns(
-        low.cast(pl.Float64).alias("ci_low"), high.cast(pl.Float64).alias("ci_high")
-    )
+        bounds.append(bound.cast(pl.Float64).alias(name))
+    return stage, bounds
 
 
 def _bootstrap_intervals(
@@ -488,6 +539,7 @@ def summary_table(
     )
     kept_values = stats.filter(n_eff >= min_group_size).cache()
     kept = eff.filter(big).cache()
+    kept_names = kept.collect_schema().names()
     kept_counts = kept.drop(helpers)
     keys = (
         stats.select(by).unique().sort(by, nulls_last=True)
@@ -517,6 +569,7 @@ def summary_table(
         else None
     )  # fmt: skip
     parts = []
+    shared_picks: dict[tuple[str, str, str], pl.LazyFrame] = {}
     for name in criteria:
         spec = CRITERIA[name]
         how = _interval_method(name, method, names)
@@ -531,67 +584,53 @@ def summary_table(
             else ("difference" if spec.kind == "statistic" else spec.kind)
         )
         measures = spec.measures
-        picks = [
-            _pick(
-                kept, measure=m, kind=kind, method=stat_method, by=by, sensitive=sensitive,
-                reference=ref,
-            )
-            for m in measures
-        ]  # fmt: skip
-        pick = _worst_pick(picks, by)
+        picks = []
+        for m in measures:  # criteria comparing the same measure the same way share it
+            if (m, kind, stat_method) not in shared_picks:
+                shared_picks[m, kind, stat_method] = _pick(
+                    kept, names=kept_names, measure=m, kind=kind, method=stat_method, by=by,
+                    sensitive=sensitive, reference=ref,
+                ).cache()  # fmt: skip
+            picks.append(shared_picks[m, kind, stat_method])
+        pick = _worst_pick(picks, by, with_extremes=stat_method == "to_reference")
+        # the pick's own extremes (a comparison with the reference, of one measure);
+        # a composite or a test statistic: its value is the one extreme
+        extremes = stat_method == "to_reference"
         if len(measures) > 1 or spec.kind == "statistic" and name != "four_fifths_rule":
-            pick = pick.drop(
-                [f"__pf_{k}" for k in _EXTREMES], strict=False
-            )  # a composite or a test statistic: its value is the one extreme
-        row = _attach(keys, pick, by)
+            extremes = False
+            pick = pick.drop([f"__pf_{k}" for k in _EXTREMES], strict=False)
+        # without keys the pick is one row already (a select of aggregations)
+        row = _attach(keys, pick, by) if by else pick
         if name in ("cohen_d", "two_sd_rule"):
-            row = row.with_columns(_statistic_from_pair(name).cast(pl.Float64).alias("value"))
+            row = row.with_columns(built_once(_statistic_from_pair, name))
         else:
             value = criterion_value_table(
                 kept_values, name=name, method=method, by=by, sensitive=sensitive,
                 reference=reference, zero_division=zero_division, signed=True,
             ).rename({name: "value"})  # fmt: skip
             row = _attach(row, value, by)
-        if how in ("newcombe", "katz", "delta", "normal", *SCORE_INTERVALS):
-            row = _closed_interval(row, how, z)
-        elif how == "bootstrap" and boot_table is not None:
+        # the interval is computed over the stacked parts (see `_intervals`)
+        boot_part = False
+        if how == "bootstrap" and boot_table is not None:
+            boot_part = True
             part = boot_table.filter(pl.col("criterion") == name).drop("criterion")
-            row = _attach(row, part, by).with_columns(_signed_interval(spec.kind))
-        else:
-            row = row.with_columns(
-                pl.lit(None, dtype=pl.Float64).alias("ci_low"),
-                pl.lit(None, dtype=pl.Float64).alias("ci_high"),
-            )
-        row = _attach(row, groups_info, by)
+            row = _attach(row, part, by)
         ideal, low, high = bands.of(name)
-        p_value = (
-            normal_two_sided_p(pl.col("value"))
-            if name == "two_sd_rule"
-            else pl.lit(None, dtype=pl.Float64)
-        )
-        parts.append(
-            row.select(
-                *by,
-                pl.lit(name).alias("criterion"),
-                pl.col("value").cast(pl.Float64),
-                pl.lit(ideal).alias("ideal"),
-                pl.lit(low).alias("fair_low"),
-                pl.lit(high).alias("fair_high"),
-                pl.col("ci_low").cast(pl.Float64),
-                pl.col("ci_high").cast(pl.Float64),
-                pl.lit(how).alias("interval_method"),
-                p_value.alias("p_value"),
-                pl.col("__pf_group").alias("group"),
-                pl.col("__pf_group_n").alias("group_n"),
-                pl.col("__pf_compared_with").alias("compared_with"),
-                pl.col("__pf_compared_n").alias("compared_n"),
-                pl.col("n_groups").fill_null(0),
-                pl.col("excluded"),
-                *_extremes(row.collect_schema().names()),
-            )
-        )
+        columns = built_once(
+            _part_columns, tuple(by), name, how, ideal, low, high, extremes, boot_part,
+            spec.kind == "ratio",
+        )  # fmt: skip
+        parts.append(row.select(columns))
     table = stack(parts, by)  # by keys first, criteria in the order asked for within each key
-    return table.with_columns(_verdict(verdict_rule)).select(
+    # the groups compared and left out: per key, the same for every criterion
+    if by:
+        table = table.join(groups_info, on=by, how="left", nulls_equal=True, maintain_order="left")
+    else:
+        table = table.join(groups_info, how="cross", maintain_order="left")
+    table = table.with_columns(pl.col("n_groups").fill_null(0))
+    stage, bounds = built_once(_intervals, z)
+    table = table.with_columns(stage).with_columns(bounds)
+    return table.with_columns(built_once(_verdict, verdict_rule)).select(
         *by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
         "ci_high", "interval_method", "p_value", "group", "group_n", "compared_with",
         "compared_n", "n_groups", "excluded", "note",
@@ -599,9 +638,59 @@ def summary_table(
     )  # fmt: skip
 
 
-def _extremes(names: Sequence[str]) -> list[pl.Expr]:
-    """The lowest / highest comparison columns: the pick's own where not computed."""
-    if "__pf_lowest" in names:
+def _part_columns(
+    by: tuple[str, ...],
+    name: str,
+    how: str,
+    ideal: float,
+    low: float,
+    high: float,
+    extremes: bool,
+    boot: bool,
+    ratio: bool,
+) -> tuple[str | pl.Expr, ...]:
+    """The columns of one criterion's part of the summary, before the intervals."""
+    p_value = (
+        normal_two_sided_p(pl.col("value"))
+        if name == "two_sd_rule"
+        else pl.lit(None, dtype=pl.Float64)
+    )
+    distances = (
+        [pl.col("__pf_dlow"), pl.col("__pf_dhigh")]
+        if boot
+        else [pl.lit(None, dtype=pl.Float64).alias(f"__pf_d{k}") for k in ("low", "high")]
+    )
+    return (
+        *by,
+        pl.lit(name).alias("criterion"),
+        pl.col("value").cast(pl.Float64),
+        pl.lit(ideal).alias("ideal"),
+        pl.lit(low).alias("fair_low"),
+        pl.lit(high).alias("fair_high"),
+        pl.lit(how).alias("interval_method"),
+        p_value.alias("p_value"),
+        pl.col("__pf_group").alias("group"),
+        pl.col("__pf_group_n").alias("group_n"),
+        pl.col("__pf_compared_with").alias("compared_with"),
+        pl.col("__pf_compared_n").alias("compared_n"),
+        *_extremes(extremes),
+        *(pl.col(f"__pf_{k}") for k in ("x1", "m1", "x2", "m2")),
+        *_squares(how),
+        *distances,
+        pl.lit(ratio).alias("__pf_ratio"),
+    )
+
+
+def _squares(how: str) -> list[pl.Expr]:
+    """A mean score's sums of squares of both sides (null for the other intervals)."""
+    if how in SCORE_INTERVALS:
+        return [pl.col("__pf_q1"), pl.col("__pf_q2")]
+    return [pl.lit(None, dtype=pl.Float64).alias(f"__pf_q{k}") for k in (1, 2)]
+
+
+def _extremes(own: bool) -> list[pl.Expr]:
+    """The lowest / highest comparison columns: the pick's `own`, or from the value."""
+    if own:
         return [pl.col(f"__pf_{k}").alias(k) for k in _EXTREMES]
     value = pl.col("value").cast(pl.Float64)
     return [

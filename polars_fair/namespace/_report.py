@@ -38,8 +38,10 @@ from polars_fair._utils import (
 )
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics import require_rows
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
-from polars_fair.plans._plan import Plan, exact_sums
+from polars_fair.plans._audit import undefined_rates
+from polars_fair.plans._plan import Plan, derive_opts, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
 from polars_fair.reduce.regression import REGRESSION_SUMS
 from polars_fair.report import FairnessReport
@@ -289,14 +291,82 @@ def _derive(
     # cancelling sums, ...) warn under `eager_warnings`, each warning once
     with eager_warnings(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        derived = {name: plan.derive(table_of[id(plan.reduction)]) for name, plan in plans.items()}
-        # the derivations run together: Polars plans and runs them in parallel
+        derived = _derive_all(plans, table_of)
+        # the derivations run together: Polars plans and runs them in parallel; on small
+        # tables without the optimiser's passes (see `derive_opts`); in-plan checks that
+        # warn at collect are caught here too
         engine = derive_engine(max(t.height for t in reductions))
-        collected = pl.collect_all(derived.values(), engine=engine)
+        opts = derive_opts(engine)
+        collected = pl.collect_all(derived.values(), engine=engine, optimizations=opts)
     _warn_once([*caught_before, *caught])
     tables = dict(zip(derived, collected, strict=True))
     shown = _shown(spec)
     return FairnessReport(**tables, params=shown)
+
+
+def _derive_all(
+    plans: Mapping[str, Plan], table_of: Mapping[int, pl.DataFrame]
+) -> dict[str, pl.LazyFrame]:
+    """Each plan's derivation over its collected reduction, warning as it goes.
+
+    Tables that read the same reduction and warn about the same rates give the same
+    warnings: those are looked for once (each search is a small collect).
+    """
+    derived: dict[str, pl.LazyFrame] = {}
+    warned: set[tuple[Any, ...]] = set()
+    rates_of, flags = _undefined_flags(plans, table_of)
+    for name, plan in plans.items():
+        table = table_of[id(plan.reduction)]
+        measures = None if plan.measures is None else tuple(plan.measures)
+        key = (
+            id(plan.reduction), plan.keys, measures, plan.zero_division, plan.warn_rows,
+            plan.inspect_table,
+        )  # fmt: skip
+        if key in warned:
+            derived[name] = plan.derive(table, warn=False)
+            continue
+        warned.add(key)
+        found = flags.get(id(plan.reduction))
+        if name in rates_of and found is not None:
+            undefined = [found[m] for m in rates_of[name]]
+            require_rows(table, plan.build)  # as `Plan.derive`, with the flags found
+            plan.warn(table, undefined)
+            derived[name] = plan.derive(table, warn=False)
+        else:
+            derived[name] = plan.derive(table)
+    return derived
+
+
+def _undefined_flags(
+    plans: Mapping[str, Plan], table_of: Mapping[int, pl.DataFrame]
+) -> tuple[dict[str, list[str]], dict[int, dict[str, bool]]]:
+    """The rates each table's warnings check and, per reduction, which are null somewhere.
+
+    One select per reduction for the rates of all its tables (a rate's expression
+    depends on the column names alone), instead of one per table. Tables left out
+    (their warnings read other rows, or an empty reduction) look for themselves.
+    """
+    rates_of: dict[str, list[str]] = {}
+    wanted: dict[int, dict[str, pl.Expr]] = {}
+    for name, plan in plans.items():
+        table = table_of[id(plan.reduction)]
+        if plan.warn_rows is not None or not table.height:
+            continue
+        try:
+            rates = undefined_rates(table.columns, plan.measures, plan.zero_division)
+        except ValueError:  # the table's own checks say why, in their order
+            continue
+        rates_of[name] = [m for m, _ in rates]
+        wanted.setdefault(id(plan.reduction), {}).update(rates)
+    flags: dict[int, dict[str, bool]] = {}
+    for key, exprs in wanted.items():
+        table = table_of[key]
+        flagged = table.lazy().select(e.is_null().any().alias(m) for m, e in exprs.items())
+        # a few rows: no optimiser passes (see `derive_opts`)
+        opts = derive_opts("in-memory")
+        row = flagged.collect(engine="in-memory", optimizations=opts).row(0) if exprs else ()
+        flags[key] = dict(zip(exprs, row, strict=True))
+    return rates_of, flags
 
 
 def _warn_once(caught: list[warnings.WarningMessage]) -> None:
