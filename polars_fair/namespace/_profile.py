@@ -72,7 +72,8 @@ from polars_fair.plans._profile_meta import (
     table_name,
 )
 from polars_fair.reduce import merge_group_stats
-from polars_fair.reduce.scores import bin_edges, score_histograms
+from polars_fair.reduce.fused import ScoreOutOfRange, fused_tables, score_range_error
+from polars_fair.reduce.scores import bin_edges
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -559,18 +560,21 @@ def profile(
     names: list[str] = []
     for plan in plans:
         names.append(table_name(plan.collect_schema(), set(names)))
-    if binned:  # the calibration and ROC histograms from one group_by, score range
-        assert y_prob is not None  # checked by the statistics table
-        cal, roc = score_histograms(
-            source, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
+    counted: list[pl.LazyFrame] = []
+    if binned:  # the four tables (and the rows) from one group_by over the rows
+        assert names == ["stats", "stats_1", "calibration", "roc"], names
+        *plans, rows_plan = fused_tables(
+            source, y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by_names or None, sample_weight=sample_weight, pos_label=pos_label,
-            edges=bin_edges(n_bins), score_bins=score_bins, check_range=False,
+            edges=bin_edges(n_bins), score_bins=score_bins,
         )  # fmt: skip
-        plans[names.index("calibration")] = cal
-        plans[names.index("roc")] = roc
-    # weighted counts are weight sums: the rows are counted by one more reduction
-    counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
-    collected = pl.collect_all([*plans, *counted])
+        counted = [rows_plan] if weighted else []
+    elif weighted:  # weighted counts are weight sums: the rows are counted by one more reduction
+        counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))]
+    try:
+        collected = pl.collect_all([*plans, *counted])
+    except ScoreOutOfRange:  # worded with the smallest and largest score (reads them)
+        raise score_range_error(lf, y_prob) from None  # type: ignore[arg-type]
     if weighted:
         rows = int(collected.pop().item())
     needed = [*spec.sensitive_features, *by_names]
