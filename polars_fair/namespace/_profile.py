@@ -562,7 +562,7 @@ def profile(
         names.append(table_name(plan.collect_schema(), set(names)))
     counted: list[pl.LazyFrame] = []
     if binned:  # the four tables (and the rows) from one group_by over the rows
-        assert names == ["stats", "stats_1", "calibration", "roc"], names
+        assert y_prob is not None and names == ["stats", "stats_1", "calibration", "roc"]
         *plans, rows_plan = fused_tables(
             source, y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by_names or None, sample_weight=sample_weight, pos_label=pos_label,
