@@ -550,27 +550,26 @@ def profile(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
         by=by_names, sample_weight=sample_weight, pos_label=pos_label, n_bins=n_bins,
     )  # fmt: skip
-    plans = report_reductions(lf, spec)
-    source = lf
+    plans = report_reductions(lf, spec)  # checks every parameter
     weighted = sample_weight is not None
-    if len(plans) > 1 or weighted:  # several reductions: read one cached copy of the source
-        source = lf.cache()
-        plans = report_reductions(source, spec)
     binned = y_prob is not None and not exact_scores
     names: list[str] = []
     for plan in plans:
         names.append(table_name(plan.collect_schema(), set(names)))
-    counted: list[pl.LazyFrame] = []
+    counted: list[pl.LazyFrame] = []  # weighted counts are weight sums: the rows, counted
     if binned:  # the four tables (and the rows) from one group_by over the rows
-        assert y_prob is not None and names == ["stats", "stats_1", "calibration", "roc"]
+        assert y_prob is not None
+        assert names == ["stats", "stats_1", "calibration", "roc"]
         *plans, rows_plan = fused_tables(
-            source, y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
+            lf, y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by_names or None, sample_weight=sample_weight, pos_label=pos_label,
             edges=bin_edges(n_bins), score_bins=score_bins,
         )  # fmt: skip
         counted = [rows_plan] if weighted else []
-    elif weighted:  # weighted counts are weight sums: the rows are counted by one more reduction
-        counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))]
+    elif len(plans) > 1 or weighted:  # several reductions: read one cached copy of the source
+        source = lf.cache()
+        plans = report_reductions(source, spec)
+        counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
     try:
         collected = pl.collect_all([*plans, *counted])
     except ScoreOutOfRange:  # worded with the smallest and largest score (reads them)

@@ -47,10 +47,11 @@ from polars_fair.reduce import (
     _W2SUM,
     _WBAD,
     _WSUM,
+    Inputs,
     _counts,
     resolve_inputs,
 )
-from polars_fair.reduce.scores import _totals, bin_index
+from polars_fair.reduce.scores import bin_index
 
 if TYPE_CHECKING:
     import numpy as np
@@ -164,22 +165,54 @@ def fused_tables(
         )
         plain = partial.with_columns(pl.col(_WNULL).alias(_MISSING))
     keys = inp.keys
-    stats = scored.group_by(keys).agg(_counts(inp)).sort(keys, nulls_last=True)
+    labels = [label.alias for label in inp.labels]
+    # the statistics tables: first summed over the code (to a few rows per group)
+    weights = [] if w is None else [_WSUM, _W2SUM]
+    sums = [_ROWS, _MISSING, *weights, _SSUM, _S2SUM]
+    small = scored.group_by(*keys, *labels).agg(pl.col(sums).sum())
+    stats = small.group_by(keys).agg(_counts(inp)).sort(keys, nulls_last=True)
     unscored = dataclasses.replace(inp, score=None, score_name=None)
-    stats_plain = plain.group_by(keys).agg(_counts(unscored)).sort(keys, nulls_last=True)
+    plain_sums = [_ROWS] if w is None else [_ROWS, _MISSING, *weights]
+    small_plain = plain.group_by(*keys, *labels).agg(pl.col(plain_sums).sum())
+    stats_plain = small_plain.group_by(keys).agg(_counts(unscored)).sort(keys, nulls_last=True)
     # the histograms read the true label only (a null prediction is counted there)
-    hist = dataclasses.replace(inp, labels=[inp.labels[0]])
     cal_bin = (pl.col(_CODE) % n_code).fill_null(0).alias("bin")  # null score: bin 0
-    cal = _totals(hist, scored, cal_bin, with_sum=True)
+    cal = _histogram(inp, scored, cal_bin, with_sum=True)
     # k / score_bins with k = floor(s * score_bins) exact as an integer: the same float
     score = ((pl.col(_CODE) // n_code).cast(pl.Float64) / score_bins).alias("score")
-    roc = _totals(hist, scored, score, with_sum=False)
+    roc = _histogram(inp, scored, score, with_sum=False)
     return (
         stats,
         stats_plain,
         cal.sort([*keys, "bin"], nulls_last=True),
         roc.sort([*keys, "score"], nulls_last=True),
         partial.select(pl.col(_ROWS).sum().cast(pl.Int64).alias("rows")),
+    )
+
+
+def _histogram(inp: Inputs, scored: pl.LazyFrame, key: pl.Expr, with_sum: bool) -> pl.LazyFrame:
+    """The columns of :func:`.scores._totals` (``n, pos, neg[, sum_prob], n_null``).
+
+    The same sums, as plain sums of per-row terms (a filtered sum per group costs
+    more on the ~100,000 groups of a ROC histogram); only ``y_true`` is read.
+    """
+    valid = pl.col(inp.labels[0].alias).is_not_null()
+    yt = inp.positive("y_true")
+    count = pl.col(_WSUM) if inp.weight is not None else pl.col(_ROWS) - pl.col(_MISSING)
+    zero = pl.lit(0, dtype=pl.Int64) if inp.weight is None else pl.lit(0.0)
+    terms = [
+        pl.when(valid).then(count).otherwise(zero).alias("n"),
+        pl.when(valid & yt).then(count).otherwise(zero).alias("pos"),
+        pl.when(valid & ~yt).then(count).otherwise(zero).alias("neg"),
+    ]
+    if with_sum:
+        terms.append(pl.when(valid).then(pl.col(_SSUM)).otherwise(0.0).alias("sum_prob"))
+    terms.append(pl.when(valid).then(pl.col(_MISSING)).otherwise(pl.col(_ROWS)).alias("n_null"))
+    names = [term.meta.output_name() for term in terms]
+    return (
+        scored.select(*inp.keys, key, *terms)
+        .group_by(*inp.keys, key.meta.output_name())
+        .agg(pl.col(names).sum())
     )
 
 
