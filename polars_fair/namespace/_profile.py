@@ -507,8 +507,8 @@ def profile(
     """
     Reduce `frame` once to a :class:`FairnessProfile` (also ``df.fair.profile``).
 
-    Collects every reduction a report needs together (:func:`polars.collect_all`),
-    so the source is read once.
+    Reads the source once: with binned scores, all four tables are sums of one
+    ``group_by`` (:mod:`polars_fair.reduce.fused`), otherwise collected together.
 
     Parameters
     ----------
