@@ -72,7 +72,8 @@ from polars_fair.plans._profile_meta import (
     table_name,
 )
 from polars_fair.reduce import merge_group_stats
-from polars_fair.reduce.scores import bin_edges, score_histograms
+from polars_fair.reduce.fused import ScoreOutOfRange, fused_tables, score_range_error
+from polars_fair.reduce.scores import bin_edges
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -506,8 +507,8 @@ def profile(
     """
     Reduce `frame` once to a :class:`FairnessProfile` (also ``df.fair.profile``).
 
-    Collects every reduction a report needs together (:func:`polars.collect_all`),
-    so the source is read once.
+    Reads the source once: with binned scores, all four tables are sums of one
+    ``group_by`` (:mod:`polars_fair.reduce.fused`), otherwise collected together.
 
     Parameters
     ----------
@@ -549,28 +550,30 @@ def profile(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
         by=by_names, sample_weight=sample_weight, pos_label=pos_label, n_bins=n_bins,
     )  # fmt: skip
-    plans = report_reductions(lf, spec)
-    source = lf
+    plans = report_reductions(lf, spec)  # checks every parameter
     weighted = sample_weight is not None
-    if len(plans) > 1 or weighted:  # several reductions: read one cached copy of the source
-        source = lf.cache()
-        plans = report_reductions(source, spec)
     binned = y_prob is not None and not exact_scores
     names: list[str] = []
     for plan in plans:
         names.append(table_name(plan.collect_schema(), set(names)))
-    if binned:  # the calibration and ROC histograms from one group_by, score range
-        assert y_prob is not None  # checked by the statistics table
-        cal, roc = score_histograms(
-            source, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
+    counted: list[pl.LazyFrame] = []  # weighted counts are weight sums: the rows, counted
+    if binned:  # the four tables (and the rows) from one group_by over the rows
+        assert y_prob is not None
+        assert names == ["stats", "stats_1", "calibration", "roc"]
+        *plans, rows_plan = fused_tables(
+            lf, y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by_names or None, sample_weight=sample_weight, pos_label=pos_label,
-            edges=bin_edges(n_bins), score_bins=score_bins, check_range=False,
+            edges=bin_edges(n_bins), score_bins=score_bins,
         )  # fmt: skip
-        plans[names.index("calibration")] = cal
-        plans[names.index("roc")] = roc
-    # weighted counts are weight sums: the rows are counted by one more reduction
-    counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
-    collected = pl.collect_all([*plans, *counted])
+        counted = [rows_plan] if weighted else []
+    elif len(plans) > 1 or weighted:  # several reductions: read one cached copy of the source
+        source = lf.cache()
+        plans = report_reductions(source, spec)
+        counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
+    try:
+        collected = pl.collect_all([*plans, *counted])
+    except ScoreOutOfRange:  # worded with the smallest and largest score (reads them)
+        raise score_range_error(lf, y_prob) from None  # type: ignore[arg-type]
     if weighted:
         rows = int(collected.pop().item())
     needed = [*spec.sensitive_features, *by_names]

@@ -273,6 +273,9 @@ def score_histograms(
     """
     The calibration table and the binned ROC table of a profile, from one ``group_by``.
 
+    (A profile now takes them, with its statistics tables, from the single
+    ``group_by`` of :func:`polars_fair.reduce.fused.fused_tables`.)
+
     The first is :func:`calibration_stats` with `edges`; the second is
     :func:`roc_stats` of the score rounded down to ``score_bins`` equal-width bins,
     ``floor(s * score_bins) / score_bins``. Both are sums of one partial table

@@ -1,0 +1,231 @@
+"""A scored profile's four reductions from one ``group_by`` over the rows.
+
+A profile with a score keeps four tables: the statistics table with the score's sums
+(``group_stats(..., y_prob=)``), the statistics table without them (the report's
+confusion-count criteria: a row with a null score still counts there), the
+calibration histogram and the binned ROC histogram (:func:`.scores.score_histograms`).
+Each is a sum over rows, so all four are sums of one *partial table*, grouped by the
+keys, both raw labels and one Int64 code per (fine score bin, calibration bin), with
+every additive sum any of them needs: rows, weight sums, sums of squared weights,
+score sums and sums of squared scores. The partial table has at most a few rows per
+(group, fine bin); the four tables are small ``group_by``s of it (:func:`fused_tables`).
+
+**Null rules.** Each table keeps its own: the statistics table without the score
+excludes a row for a null label or weight, the others also for a null score, and the
+histograms read only ``y_true``. The code is null exactly when the score is null or NaN
+(a NaN score of a counted row fails the check through its score sum), so the rows a
+null score excludes are those of the partial rows with a null code.
+
+**Score range.** The code also says whether a score lies outside [0, 1]: the fine bin
+``floor(s * score_bins)`` (clipped, so an infinite score keeps a code) is negative
+exactly when ``s < 0``, and the calibration part counts ``s > 1`` as one more edge. No
+per-group minimum or maximum is computed (they would cost as much as the sums); the
+error, which names the smallest and largest score, reads them from the rows on that
+path only (:func:`score_range_error`).
+
+**Float sums.** Counts are exact (integers, or sums of the same weights); weight and
+score sums are summed in another order than by separate reductions (per fine bin first),
+so they may differ from them in the last bits, as any two parallel or streaming runs of
+one reduction may (summing like-sized per-bin sums first is, if anything, more accurate:
+see benches/README.md, "Scored profile, one read").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from polars_fair._utils import check_in_plan
+from polars_fair._validate import MSG_SCORE_VALUES, resolve_column
+from polars_fair.exceptions import ValueRangeError
+from polars_fair.reduce import (
+    _MISSING,
+    _ROWS,
+    _S2SUM,
+    _SSUM,
+    _W2SUM,
+    _WBAD,
+    _WSUM,
+    Inputs,
+    _counts,
+    resolve_inputs,
+)
+from polars_fair.reduce.scores import bin_index
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
+
+__all__ = ["ScoreOutOfRange", "fused_tables", "score_range_error"]
+
+_CODE = "__pf_code"
+_WNULL = "__pf_wnull"
+
+
+class ScoreOutOfRange(Exception):  # noqa: N818 - internal signal, never seen by users
+    """Raised in the plan when a score lies outside [0, 1] (see :func:`score_range_error`)."""
+
+
+def fused_tables(
+    frame: pl.LazyFrame,
+    *,
+    y_true: IntoColumn,
+    y_pred: IntoColumn,
+    y_prob: IntoColumn,
+    sensitive_features: IntoColumns,
+    by: IntoColumns | None,
+    sample_weight: IntoColumn | None,
+    pos_label: PosLabel,
+    edges: np.ndarray,
+    score_bins: int,
+) -> tuple[pl.LazyFrame, pl.LazyFrame, pl.LazyFrame, pl.LazyFrame, pl.LazyFrame]:
+    """
+    The statistics tables with and without the score, calibration and binned ROC tables.
+
+    And a fifth plan: the number of rows read (one row, ``rows``).
+
+    Equal, counts exactly and float sums to rounding, to ``group_stats`` with and
+    without `y_prob` and to :func:`.scores.score_histograms`; all four derive from
+    one cached partial table, so collected together (``pl.collect_all``) they read
+    the rows once. A score outside [0, 1] raises :class:`ScoreOutOfRange` when the
+    plan runs (the caller words the error with :func:`score_range_error`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import polars as pl
+    >>> from polars_fair.reduce import group_stats
+    >>> from polars_fair.reduce.fused import fused_tables
+    >>> df = pl.DataFrame({"g": ["a", "a", "b"], "y": [1, 0, 1], "p": [1, 1, 0],
+    ...                    "s": [0.9, None, 0.2]})
+    >>> kw = dict(y_true="y", y_pred="p", sensitive_features="g")
+    >>> stats, plain, cal, roc, rows = pl.collect_all(fused_tables(
+    ...     df.lazy(), **kw, y_prob="s", by=None, sample_weight=None, pos_label=1,
+    ...     edges=np.linspace(0, 1, 11), score_bins=100))
+    >>> stats.equals(group_stats(df, **kw, y_prob="s").collect())
+    True
+    >>> plain.equals(group_stats(df, **kw).collect())
+    True
+    >>> cal["bin"].to_list(), roc["score"].to_list()
+    ([0, 8, 1], [0.9, None, 0.2])
+    """
+    inp = resolve_inputs(
+        frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features, by=by,
+        sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob, family="scores",
+    )  # fmt: skip
+    s, w = inp.score, inp.weight
+    assert s is not None
+    # one Int64 code per (fine bin, calibration bin + 1 for s > 1): the fine bin is
+    # clipped so that an infinite score keeps a code; a null or NaN score has none
+    n_code = len(edges)  # the calibration bins and the "above 1" slot
+    fine = (s * score_bins).floor().clip(-1.0, score_bins + 1.0).cast(pl.Int64, strict=False)
+    above = (s > 1.0).cast(pl.Int64)
+    code = (fine * n_code + bin_index(s, edges) + above).alias(_CODE)
+    weighted = s if w is None else s * w
+    aggs = [
+        pl.len().cast(pl.Int64).alias(_ROWS),
+        weighted.sum().alias(_SSUM),
+        (weighted * s).sum().alias(_S2SUM),
+    ]
+    if w is not None:
+        aggs += [
+            w.null_count().cast(pl.Int64).alias(_WNULL),
+            w.sum().alias(_WSUM),
+            (w * w).sum().alias(_W2SUM),
+            ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
+        ]
+    partial = inp.lf.group_by(*inp.keys, *inp.label_keys, code).agg(aggs)
+    labels_and_weights = dataclasses.replace(inp, score_name=None).checker()
+    score_name = inp.score_name
+
+    def check(table: pl.DataFrame) -> None:
+        labels_and_weights(table)  # labels, then weights, then scores: as `group_stats`
+        codes = table.get_column(_CODE)
+        outside = ((codes < 0) | (codes % n_code == n_code - 1)).any()
+        if outside:
+            raise ScoreOutOfRange
+        if table.get_column(_SSUM).is_nan().any():
+            raise ValueRangeError(MSG_SCORE_VALUES.format(name=score_name, found="NaN"))
+
+    partial = check_in_plan(partial, check).cache()
+    # the rules with the score: a null code (score) excludes every row of its partial row
+    none = pl.col(_CODE).is_null()
+    if w is None:
+        scored = partial.with_columns(
+            pl.when(none).then(pl.col(_ROWS)).otherwise(0).cast(pl.Int64).alias(_MISSING)
+        )
+        plain = partial
+    else:
+        scored = partial.with_columns(
+            pl.when(none).then(pl.col(_ROWS)).otherwise(pl.col(_WNULL)).alias(_MISSING),
+            pl.when(none).then(0.0).otherwise(pl.col(_WSUM)).alias(_WSUM),
+            pl.when(none).then(0.0).otherwise(pl.col(_W2SUM)).alias(_W2SUM),
+        )
+        plain = partial.with_columns(pl.col(_WNULL).alias(_MISSING))
+    keys = inp.keys
+    labels = [label.alias for label in inp.labels]
+    # the statistics tables: first summed over the code (to a few rows per group)
+    weights = [] if w is None else [_WSUM, _W2SUM]
+    sums = [_ROWS, _MISSING, *weights, _SSUM, _S2SUM]
+    small = scored.group_by(*keys, *labels).agg(pl.col(sums).sum())
+    stats = small.group_by(keys).agg(_counts(inp)).sort(keys, nulls_last=True)
+    unscored = dataclasses.replace(inp, score=None, score_name=None)
+    plain_sums = [_ROWS] if w is None else [_ROWS, _MISSING, *weights]
+    small_plain = plain.group_by(*keys, *labels).agg(pl.col(plain_sums).sum())
+    stats_plain = small_plain.group_by(keys).agg(_counts(unscored)).sort(keys, nulls_last=True)
+    # the histograms read the true label only (a null prediction is counted there)
+    cal_bin = (pl.col(_CODE) % n_code).fill_null(0).alias("bin")  # null score: bin 0
+    cal = _histogram(inp, scored, cal_bin, with_sum=True)
+    # k / score_bins with k = floor(s * score_bins) exact as an integer: the same float
+    score = ((pl.col(_CODE) // n_code).cast(pl.Float64) / score_bins).alias("score")
+    roc = _histogram(inp, scored, score, with_sum=False)
+    return (
+        stats,
+        stats_plain,
+        cal.sort([*keys, "bin"], nulls_last=True),
+        roc.sort([*keys, "score"], nulls_last=True),
+        partial.select(pl.col(_ROWS).sum().cast(pl.Int64).alias("rows")),
+    )
+
+
+def _histogram(inp: Inputs, scored: pl.LazyFrame, key: pl.Expr, with_sum: bool) -> pl.LazyFrame:
+    """The columns of :func:`.scores._totals` (``n, pos, neg[, sum_prob], n_null``).
+
+    The same sums, as plain sums of per-row terms (a filtered sum per group costs
+    more on the ~100,000 groups of a ROC histogram); only ``y_true`` is read.
+    """
+    valid = pl.col(inp.labels[0].alias).is_not_null()
+    yt = inp.positive("y_true")
+    count = pl.col(_WSUM) if inp.weight is not None else pl.col(_ROWS) - pl.col(_MISSING)
+    zero = pl.lit(0, dtype=pl.Int64) if inp.weight is None else pl.lit(0.0)
+    terms = [
+        pl.when(valid).then(count).otherwise(zero).alias("n"),
+        pl.when(valid & yt).then(count).otherwise(zero).alias("pos"),
+        pl.when(valid & ~yt).then(count).otherwise(zero).alias("neg"),
+    ]
+    if with_sum:
+        terms.append(pl.when(valid).then(pl.col(_SSUM)).otherwise(0.0).alias("sum_prob"))
+    terms.append(pl.when(valid).then(pl.col(_MISSING)).otherwise(pl.col(_ROWS)).alias("n_null"))
+    names = [term.meta.output_name() for term in terms]
+    return (
+        scored.select(*inp.keys, key, *terms)
+        .group_by(*inp.keys, key.meta.output_name())
+        .agg(pl.col(names).sum())
+    )
+
+
+def score_range_error(frame: pl.LazyFrame, y_prob: IntoColumn) -> ValueRangeError:
+    """The error for scores outside [0, 1], naming the smallest and largest score.
+
+    Reads the score column once more: only on this error path (the profile's single
+    pass keeps no per-group minimum or maximum).
+    """
+    hint = "pass the score column as `y_prob=`"
+    expr, _, name = resolve_column(frame, frame.collect_schema(), y_prob, "y_prob", hint)
+    score = expr.cast(pl.Float64)
+    low, high = frame.select(score.min().alias("low"), score.max().alias("high")).collect().row(0)
+    detail = f"values from {low!r} to {high!r}"
+    return ValueRangeError(MSG_SCORE_VALUES.format(name=name, found=detail))
