@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._utils import derive_engine, eager_warnings, materialised
+from polars_fair._utils import chained, derive_engine, eager_warnings, materialised, plan_step
 from polars_fair.metrics import build_nonempty, require_rows
 from polars_fair.plans._audit import undefined_rates, warn_about
 
@@ -190,7 +190,8 @@ class Plan:
             self.warn(table, undefined)
             return table
 
-        whole = build_nonempty(flagged.map_batches(warned, schema=self.schema), self.build)
+        with chained():  # the derivation's checks join the node of the warnings
+            whole = build_nonempty(plan_step(flagged, [warned], self.schema), self.build)
         opts = _small_opts(self.scalar_by is not None)
         with eager_warnings():
             derived = whole.collect(engine="in-memory", optimizations=opts)
