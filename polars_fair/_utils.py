@@ -31,6 +31,7 @@ __all__ = [
     "eager_warnings",
     "per_key",
     "plan_step",
+    "schema_of",
     "shareable",
     "sharing",
     "stack",
@@ -300,6 +301,18 @@ def plan_step(
     out = lf.map_batches(_run, schema=schema, streamable=False)
     setattr(out, _NODE, (lf, tuple(steps), schema))
     return out
+
+
+def schema_of(lf: pl.LazyFrame) -> pl.Schema:
+    """``lf.collect_schema()``, read from a :func:`plan_step` that declares it.
+
+    Resolving the schema of a plan resolves the whole plan below it; a node with a
+    declared schema has that schema (Polars checks its output against it).
+    """
+    node = getattr(lf, _NODE, None)
+    if node is not None and node[2] is not None:
+        return cast("pl.Schema", node[2])
+    return lf.collect_schema()
 
 
 #: The part index :func:`stack` sorts by (dropped before the table is returned).
