@@ -23,12 +23,15 @@ __all__ = [
     "SMALL_TABLE_ROWS",
     "as_names",
     "built_once",
+    "chained",
     "check_in_plan",
     "derive_engine",
     "find_stacklevel",
     "over",
     "eager_warnings",
     "per_key",
+    "plan_step",
+    "schema_of",
     "shareable",
     "sharing",
     "stack",
@@ -238,6 +241,8 @@ def check_in_plan(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], None]) -> pl
     our own exceptions (bad labels, absent reference group) at ``collect`` time
     without collecting anything early. On a table already collected (inside
     :func:`materialised`) the check runs at once and `lf` is returned unchanged.
+    Inside :func:`chained`, a check of the output of a :func:`plan_step` joins that
+    step's node.
     """
     known = _MATERIALISED.get()
     if known is not None and known[0] is lf:
@@ -248,7 +253,66 @@ def check_in_plan(lf: pl.LazyFrame, check: Callable[[pl.DataFrame], None]) -> pl
         check(df)
         return df
 
+    node = getattr(lf, _NODE, None) if _CHAIN.get() else None
+    if node is not None:  # the same checks in the same order, in one node
+        base, steps, schema = node
+        return plan_step(base, (*steps, _run), schema)
     return lf.map_batches(_run, streamable=False)
+
+
+#: The attribute of a LazyFrame made by :func:`plan_step`: (input, steps, schema).
+_NODE = "_pf_step"
+
+#: While a chain of steps is built (see :func:`chained`).
+_CHAIN: ContextVar[bool] = ContextVar("_CHAIN", default=False)
+
+
+@contextmanager
+def chained() -> Iterator[None]:
+    """Inside, :func:`check_in_plan` adds a check of a :func:`plan_step` to its node.
+
+    For plans that are one chain of steps (each LazyFrame used once): the checks
+    run in the order they were added, on the same table, as separate nodes would,
+    and the query pays for one Python node instead of one per check (each node
+    splits the plan).
+    """
+    token = _CHAIN.set(True)
+    try:
+        yield
+    finally:
+        _CHAIN.reset(token)
+
+
+def plan_step(
+    lf: pl.LazyFrame,
+    steps: Sequence[Callable[[pl.DataFrame], pl.DataFrame]],
+    schema: pl.Schema | None = None,
+) -> pl.LazyFrame:
+    """One Python node of the plan running `steps` in order (`schema`: the output's, if new).
+
+    Inside :func:`chained`, checks of its output join the node.
+    """
+
+    def _run(df: pl.DataFrame) -> pl.DataFrame:
+        for step in steps:
+            df = step(df)
+        return df
+
+    out = lf.map_batches(_run, schema=schema, streamable=False)
+    setattr(out, _NODE, (lf, tuple(steps), schema))
+    return out
+
+
+def schema_of(lf: pl.LazyFrame) -> pl.Schema:
+    """``lf.collect_schema()``, read from a :func:`plan_step` that declares it.
+
+    Resolving the schema of a plan resolves the whole plan below it; a node with a
+    declared schema has that schema (Polars checks its output against it).
+    """
+    node = getattr(lf, _NODE, None)
+    if node is not None and node[2] is not None:
+        return cast("pl.Schema", node[2])
+    return lf.collect_schema()
 
 
 #: The part index :func:`stack` sorts by (dropped before the table is returned).

@@ -378,6 +378,10 @@ def check_reference_dtypes(
         dtype = schema[name]
         if value is None or dtype == pl.Null:
             continue
+        # a plain value found comparable with this dtype before needs no query
+        key = (dtype, type(value).__name__, repr(value)) if type(value) in _PLAIN else None
+        if key is not None and key in _COMPARABLE:
+            continue
         try:
             pl.LazyFrame(schema={name: dtype}).select(pl.col(name) == value).collect()
         except (pl.exceptions.PolarsError, TypeError, ValueError) as exc:
@@ -386,6 +390,16 @@ def check_reference_dtypes(
                 hint=_reference_hint(value, dtype),
             )  # fmt: skip
             raise InvalidParameterError(msg) from exc
+        if key is not None:
+            if len(_COMPARABLE) >= 1024:
+                _COMPARABLE.clear()
+            _COMPARABLE.add(key)
+
+
+#: The value types whose comparability :func:`check_reference_dtypes` remembers.
+_PLAIN = (str, int, float, bool)
+#: (dtype, value type, value ``repr``) found comparable (refusals are not remembered).
+_COMPARABLE: set[tuple[pl.DataType, str, str]] = set()
 
 
 # ---- empty and degenerate input (issue 14, class 4) ----------------------------------

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_fair._utils import over, per_key
+from polars_fair._utils import over, per_key, schema_of
 from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 
@@ -146,7 +146,7 @@ def criterion_table(
     knows); several are combined with `agg`. ``name == "average_abs_odds_difference"``
     is the one criterion that is not a comparison of a single per-group measure.
     """
-    columns = tuple(stats.collect_schema().names()) if formula is None else ()
+    columns = tuple(schema_of(stats).names()) if formula is None else ()
     args = (
         columns, name, tuple(measures), kind, method, agg, tuple(by), tuple(sensitive),
         reference, zero_division, formula,

@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import check_in_plan, over, warn_data
+from polars_fair._utils import check_in_plan, over, schema_of, warn_data
 from polars_fair._validate import (
     MSG_EMPTY,
     MSG_ONE_GROUP,
@@ -76,7 +76,7 @@ def require_reference(
     string column, a naive datetime against an aware one) is refused at once, from
     the schema.
     """
-    check_reference_dtypes(reference, sensitive, stats.collect_schema())
+    check_reference_dtypes(reference, sensitive, schema_of(stats))
 
     def check(df: pl.DataFrame) -> None:
         flagged = df.with_columns(is_reference(reference, sensitive, []).alias("__pf_ref"))
@@ -124,7 +124,7 @@ def require_unshadowed(
     if not is_policy or len(sensitive) != 1:  # with several features a group is a tuple
         return stats
     columns = [
-        c for c, t in stats.collect_schema().items()
+        c for c, t in schema_of(stats).items()
         if c in sensitive and (t == pl.String or isinstance(t, (pl.Categorical, pl.Enum)))
     ]  # fmt: skip
     if not columns:

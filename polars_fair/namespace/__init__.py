@@ -381,7 +381,7 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
 
     def _run(self, plan: Plan) -> float | None | pl.DataFrame:
         small = cast("pl.DataFrame", self._frame).height <= SMALL_TABLE_ROWS
-        engine: EngineType = "in-memory" if small and exact_sums([plan.reduction]) else "auto"
+        engine: EngineType = "in-memory" if small and exact_sums([plan.schema]) else "auto"
         result: float | None | pl.DataFrame = plan.collect(engine)
         return result
 

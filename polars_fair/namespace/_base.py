@@ -113,9 +113,18 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
         measures: Sequence[str] | None = (),
         zero_division: float | None = None,
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+        *,
+        one_query: bool = False,
     ) -> ScalarT:
-        """As :meth:`_derive`, for one value per batch key (a float without `by`)."""
-        plan = Plan(reduced, build, tuple(keys), measures, zero_division, warn_rows, tuple(by))
+        """As :meth:`_derive`, for one value per batch key (a float without `by`).
+
+        `one_query`: `build` is one chain of steps (see :meth:`Plan._collect_one
+        <polars_fair.plans._plan.Plan._collect_one>`).
+        """
+        plan = Plan(
+            reduced, build, tuple(keys), measures, zero_division, warn_rows, tuple(by),
+            one_query=one_query,
+        )  # fmt: skip
         return cast("ScalarT", self._run(plan))
 
     def _formula_criterion(
@@ -146,7 +155,7 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
                 by=by, sensitive=sensitive, formula=formula,
             )  # fmt: skip
 
-        return self._derive_scalar(reduced, [*by, *sensitive], build, by)
+        return self._derive_scalar(reduced, [*by, *sensitive], build, by, one_query=True)
 
 
 def with_example(data: str) -> Callable[[F], F]:

@@ -192,7 +192,9 @@ class CriterionMethods(NamespaceBase[TableT, ScalarT]):
                 reference_group=reference_group, agg=agg, zero_division=zd,
             )  # fmt: skip
 
-        return self._derive_scalar(audit.stats(), audit.keys, build, audit.by, measures, zd)
+        return self._derive_scalar(
+            audit.stats(), audit.keys, build, audit.by, measures, zd, one_query=True
+        )
 
     # ---- the stubs: signatures only, bodies and docstrings from the catalogue ----
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._utils import derive_engine, eager_warnings, materialised
+from polars_fair._utils import chained, derive_engine, eager_warnings, materialised, plan_step
 from polars_fair.metrics import build_nonempty, require_rows
 from polars_fair.plans._audit import undefined_rates, warn_about
 
@@ -39,15 +39,16 @@ _FLAG = "__pf_undefined_"
 Build = Callable[[pl.LazyFrame], pl.LazyFrame]
 
 
-def exact_sums(reductions: Sequence[pl.LazyFrame]) -> bool:
+def exact_sums(reductions: Sequence[pl.LazyFrame | pl.Schema]) -> bool:
     """Whether every sum of `reductions` is an integer count (no float column at all).
 
     Then the in-memory engine, which has the smallest fixed cost on small frames, may
     collect them: it sums floats in an order that varies from run to run (the last
-    bit of a weighted sum changes), integers exactly.
+    bit of a weighted sum changes), integers exactly. A reduction may be given by its
+    schema (already resolved).
     """
-    return all(dtype.is_integer() for r in reductions for dtype in r.collect_schema().dtypes()
-               if dtype.is_numeric())  # fmt: skip
+    schemas = (r if isinstance(r, pl.Schema) else r.collect_schema() for r in reductions)
+    return all(dtype.is_integer() for s in schemas for dtype in s.dtypes() if dtype.is_numeric())
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,6 +71,12 @@ class Plan:
     warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None
     scalar_by: tuple[str, ...] | None = None
     inspect_table: Callable[[pl.DataFrame], None] | None = None
+    one_query: bool = False
+
+    @functools.cached_property
+    def schema(self) -> pl.Schema:
+        """The reduction's schema (resolved once per plan)."""
+        return self.reduction.collect_schema()
 
     @functools.cached_property
     def _whole(self) -> pl.LazyFrame:
@@ -95,18 +102,30 @@ class Plan:
     def _collect_reduction(self, engine: EngineType) -> tuple[pl.DataFrame, list[bool] | None]:
         """The reduction and, in the same collect, which rates the warnings find undefined."""
         opts = _small_opts(self.scalar_by is not None and engine == "in-memory")
-        names = self.reduction.collect_schema().names()
+        flagged, flags = self._flagged()
+        table = flagged.collect(engine=engine, optimizations=opts)
+        return self._unflag(table, flags)
+
+    def _flagged(self) -> tuple[pl.LazyFrame, list[str]]:
+        """The reduction with the undefined-rate flags of the warnings, and their names."""
         rates: tuple[tuple[str, pl.Expr], ...] = ()
         if self.warn_rows is None:  # the warnings read the reduction's own rows
-            rates = undefined_rates(names, self.measures, self.zero_division)
+            rates = undefined_rates(self.schema.names(), self.measures, self.zero_division)
         if not rates:
-            return self.reduction.collect(engine=engine, optimizations=opts), None
+            return self.reduction, []
         flags = [f"{_FLAG}{i}" for i in range(len(rates))]
-        flagged = self.reduction.with_columns(
+        return self.reduction.with_columns(
             e.is_null().any().alias(f) for f, (_, e) in zip(flags, rates, strict=True)
-        ).collect(engine=engine, optimizations=opts)
+        ), flags
+
+    def _unflag(
+        self, flagged: pl.DataFrame, flags: list[str]
+    ) -> tuple[pl.DataFrame, list[bool] | None]:
+        """The collected reduction without its `flags`, and their values (see `_flagged`)."""
+        if not flags:
+            return flagged, None
         undefined = [bool(flagged.get_column(f)[0]) for f in flags] if flagged.height else None
-        return flagged[:, names], undefined
+        return flagged[:, self.schema.names()], undefined
 
     def derive(self, table: pl.DataFrame, *, warn: bool = True) -> pl.LazyFrame:
         """Check rows, warn about the collected reduction `table`, then the derivation over it.
@@ -130,7 +149,11 @@ class Plan:
 
         `engine` reads the data (the in-memory engine has the smallest fixed cost, for
         small in-memory frames); the derivation's engine follows the reduction's size.
+        A plan marked `one_query` read by the in-memory engine runs as one query
+        (see :meth:`_collect_one`).
         """
+        if self.one_query and engine == "in-memory":
+            return self._collect_one()
         self.lazy()  # parameters are checked on the plan before any data is read
         with eager_warnings():  # the in-plan checks warn on the eager path only
             table, undefined = self._collect_reduction(engine)
@@ -144,6 +167,34 @@ class Plan:
             derive_on = derive_engine(table.height)
             opts = _small_opts(self.scalar_by is not None and derive_on == "in-memory")
             derived = derivation.collect(engine=derive_on, optimizations=opts)
+        return self.result(derived)
+
+    def _collect_one(self) -> Any:
+        """:meth:`collect` as one query: the warnings run in the plan, after the reduction.
+
+        For a small frame read by the in-memory engine (its reduction then has at most
+        as many rows as the frame, and the derivation runs on the same engine, with
+        the same optimisations, as in :meth:`collect`), and a derivation that is one
+        chain of steps over the reduction (its checks run in the order they were
+        built, as they do over the collected table). Then the checks, warnings and
+        errors are those of :meth:`collect`, in the same order: the reduction's own
+        checks, the empty-table check and the warnings about the reduction (one node
+        of the plan reading the collected reduction), then the derivation's checks.
+        Building the plan checks every parameter before any data is read.
+        """
+        flagged, flags = self._flagged()
+
+        def warned(table: pl.DataFrame) -> pl.DataFrame:
+            table, undefined = self._unflag(table, flags)
+            require_rows(table, self.build)
+            self.warn(table, undefined)
+            return table
+
+        with chained():  # the derivation's checks join the node of the warnings
+            whole = build_nonempty(plan_step(flagged, [warned], self.schema), self.build)
+        opts = _small_opts(self.scalar_by is not None)
+        with eager_warnings():
+            derived = whole.collect(engine="in-memory", optimizations=opts)
         return self.result(derived)
 
 
