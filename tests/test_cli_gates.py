@@ -116,7 +116,10 @@ def test_one_group_undefined_gate(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "undefined (fewer than two groups compared" in proc.stderr
     assert audit(*base, *gate, "--allow-undefined").returncode == 0
-    assert audit(*base, "--fail-on-verdict", "unfair").returncode == 0  # nothing is unfair
+    passed = audit(*base, "--fail-on-verdict", "unfair")
+    assert passed.returncode == 0  # nothing is unfair: nothing was compared
+    assert "criteria could not be judged (fewer than two groups compared" in passed.stderr
+    assert "--fail-on-verdict unfair,undefined" in passed.stderr  # the fix
     assert audit(*base, "--fail-on-verdict", "unfair,undefined").returncode == 1
 
 

@@ -560,6 +560,22 @@ def _verdicts(text: str | None) -> list[str]:
     return wanted
 
 
+def _unjudged(summary: pl.DataFrame, verdicts: Sequence[str]) -> str | None:
+    """A warning when a verdict gate passes criteria it could not judge (``undefined``)."""
+    if not verdicts or "undefined" in verdicts or "verdict" not in summary.columns:
+        return None
+    undefined = summary.filter(pl.col("verdict").cast(pl.String) == "undefined")
+    if not undefined.height:
+        return None
+    notes = undefined.get_column("note").drop_nulls().unique(maintain_order=True)
+    why = f" ({notes[0]})" if notes.len() else ""
+    return (
+        f"--fail-on-verdict {','.join(verdicts)}: {undefined.height} of {summary.height} "
+        f"criteria could not be judged{why} and pass this gate; add 'undefined' "
+        "(--fail-on-verdict " + ",".join([*verdicts, "undefined"]) + ") to fail on them"
+    )
+
+
 def _open(args: argparse.Namespace) -> tuple[list[Path], list[pl.LazyFrame], list[pl.Schema]]:
     """The files given, their scans and their schemas (read without a pass over the data).
 
@@ -700,6 +716,8 @@ def _audit(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     for line in report.one_sided_misses(conditions):
+        warnings.warn(line, UserWarning, stacklevel=1)
+    if (line := _unjudged(report.summary, verdicts)) is not None:
         warnings.warn(line, UserWarning, stacklevel=1)
     crossed = _gate(report, args, verdicts, conditions)
     for line in crossed:
