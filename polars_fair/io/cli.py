@@ -717,8 +717,8 @@ def _audit(args: argparse.Namespace) -> int:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     for line in report.one_sided_misses(conditions):
         warnings.warn(line, UserWarning, stacklevel=1)
-    if (line := _unjudged(report.summary, verdicts)) is not None:
-        warnings.warn(line, UserWarning, stacklevel=1)
+    if (unjudged := _unjudged(report.summary, verdicts)) is not None:
+        warnings.warn(unjudged, UserWarning, stacklevel=1)
     crossed = _gate(report, args, verdicts, conditions)
     for line in crossed:
         print(f"polars-fair: fail-on: {line}", file=sys.stderr)
