@@ -25,7 +25,7 @@ from polars_fair._utils import over, per_key, schema_of
 from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 
-__all__ = ["Formula", "criterion_table", "farthest_from_reference"]
+__all__ = ["Formula", "criteria_wide", "criterion_table", "farthest_from_reference"]
 
 Kind = Literal["difference", "ratio"]
 #: A per-group measure from additive sum columns: ``formula(measure, get)`` where
@@ -161,6 +161,50 @@ def criterion_table(
 
 
 _Exprs = tuple[tuple[pl.Expr, ...], tuple[pl.Expr, ...], pl.Expr]
+
+
+def criteria_wide(
+    stats: pl.LazyFrame,
+    *,
+    specs: Sequence[tuple[str, Sequence[str], Kind, str]],
+    method: str,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str,
+    zero_division: float | None,
+) -> pl.LazyFrame:
+    """Several criteria ``(name, measures, kind, agg)`` in one aggregation.
+
+    One row per batch key (unsorted; one row without keys), one column per
+    criterion, each the expression of :func:`criterion_table`; the per-group
+    columns the criteria share are computed once.
+    """
+    columns = tuple(schema_of(stats).names())
+    steps: tuple[dict[str, pl.Expr], dict[str, pl.Expr]] = ({}, {})
+    results = []
+    for name, measures, kind, agg in specs:
+        args = (
+            columns, name, tuple(measures), kind, method, agg, tuple(by), tuple(sensitive),
+            reference, zero_division, None,
+        )  # fmt: skip
+        key = _cache_key(args)
+        exprs = _criterion_exprs_cached(key, args) if key is not None else _criterion_exprs(*args)
+        for step, step_exprs in zip(steps, exprs[:2], strict=True):
+            for e in step_exprs:
+                if not step.setdefault(e.meta.output_name(), e).meta.eq(e):
+                    # two criteria name different columns alike: one table each
+                    tables = [criteria_wide(stats, specs=[s], method=method, by=by,
+                              sensitive=sensitive, reference=reference,
+                              zero_division=zero_division) for s in specs]  # fmt: skip
+                    out = tables[0]
+                    for t in tables[1:]:
+                        out = out.join(t, on=by, how="left", nulls_equal=True)
+                    return out
+        results.append(exprs[2])
+    table = stats.with_columns(list(steps[0].values()))
+    if steps[1]:
+        table = table.with_columns(list(steps[1].values()))
+    return table.group_by(by).agg(results) if by else table.select(results)
 
 
 def _cache_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:

@@ -43,7 +43,7 @@ import polars as pl
 from polars_fair._utils import built_once, over, per_key, stack
 from polars_fair._validate import check_table_keys
 from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
-from polars_fair.metrics._criteria import criterion_table
+from polars_fair.metrics._criteria import criteria_wide, criterion_table
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
     katz_ratio,
@@ -440,7 +440,7 @@ def _bootstrap_intervals(
     zero_division: float | None,
     confidence_level: float,
 ) -> pl.LazyFrame:
-    """Percentile intervals ``by…, criterion, ci_low, ci_high`` from the counts bootstrap.
+    """Bootstrap distances ``by…, __pf_dlow_<criterion>, __pf_dhigh_<criterion>…``.
 
     Redraws the (rounded) effective counts of the kept groups, inside the plan.
     """
@@ -462,23 +462,28 @@ def _bootstrap_intervals(
         scheme="stratified",
         seed_per_key=True,
     ).cache()
-    long = criteria_long(
-        reps, criteria=criteria, method=method, by=[*by, REPLICATE], sensitive=sensitive,
-        reference=reference, zero_division=zero_division, signed=True,
+    # every criterion of every replicate in one aggregation over the replicates
+    unique = list(dict.fromkeys(criteria))
+    specs: list[tuple[str, Sequence[str], Any, str]] = [
+        (n, CRITERIA[n].measures, CRITERIA[n].kind, CRITERIA[n].agg) for n in unique
+    ]
+    wide = criteria_wide(
+        reps, specs=specs, method=method, by=[*by, REPLICATE], sensitive=sensitive,
+        reference=reference, zero_division=zero_division,
     )  # fmt: skip
     # the distance from the ideal (|d|, or |log r| for ratios): a signed "farthest
     # group" criterion may change sign between replicates (another group or part is
     # farthest); its distance does not. The summary signs the interval like the value.
-    ratios = [n for n in criteria if CRITERIA[n].kind == "ratio"]
-    value = pl.col("value")
-    dist = pl.when(pl.col("criterion").is_in(ratios)).then(_log_distance(value))
-    long = long.with_columns(dist.otherwise(value.abs()).alias("__pf_dist"))
-    d = pl.col("__pf_dist").drop_nulls()
     tail = (1 - confidence_level) / 2
-    return long.group_by(*by, "criterion").agg(
-        d.quantile(tail, interpolation="linear").alias("__pf_dlow"),
-        d.quantile(1 - tail, interpolation="linear").alias("__pf_dhigh"),
-    )
+    spread = []
+    for n in unique:
+        v = pl.col(n)
+        d = (_log_distance(v) if CRITERIA[n].kind == "ratio" else v.abs()).drop_nulls()
+        spread += [
+            d.quantile(tail, interpolation="linear").alias(f"__pf_dlow_{n}"),
+            d.quantile(1 - tail, interpolation="linear").alias(f"__pf_dhigh_{n}"),
+        ]
+    return wide.group_by(by).agg(spread) if by else wide.select(spread)
 
 
 def _signed_interval(kind: str) -> list[pl.Expr]:
@@ -613,7 +618,10 @@ def summary_table(
         boot_part = False
         if how == "bootstrap" and boot_table is not None:
             boot_part = True
-            part = boot_table.filter(pl.col("criterion") == name).drop("criterion")
+            part = boot_table.select(
+                *by, pl.col(f"__pf_dlow_{name}").alias("__pf_dlow"),
+                pl.col(f"__pf_dhigh_{name}").alias("__pf_dhigh"),
+            )  # fmt: skip
             row = _attach(row, part, by)
         ideal, low, high = bands.of(name)
         columns = built_once(
