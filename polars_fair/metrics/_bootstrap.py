@@ -109,11 +109,14 @@ def _replicates(
         blocks = np.split(rows, np.flatnonzero(np.diff(block[rows])) + 1)
         order = np.concatenate([np.tile(b, n_resamples) for b in blocks])
         reps = np.concatenate([np.repeat(np.arange(n_resamples), len(b)) for b in blocks])
-    drawn = per_row[order * n_resamples + reps]
-    out = keys[order].with_columns(
-        pl.Series(REPLICATE, reps, dtype=pl.Int64),
-        pl.Series("n", drawn.sum(axis=1), dtype=pl.Int64),
-        *(pl.Series(c, drawn[:, i], dtype=pl.Int64) for i, c in enumerate(cells)),
+    # the numbers as one (column, row) block: replicate, n, cells
+    numbers = np.empty((2 + len(cells), len(order)), dtype=np.int64)
+    numbers[0] = reps
+    numbers[2:] = per_row[order * n_resamples + reps].T
+    numbers[1] = numbers[2:].sum(axis=0)
+    names = [REPLICATE, "n", *cells]
+    out = keys[order].hstack(
+        [pl.Series(x, column) for x, column in zip(names, numbers, strict=True)]
     )
     return out.select(*by, REPLICATE, *groups, "n", *cells)
 
