@@ -26,6 +26,7 @@ import pytest
 import reference_stats as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 import polars_fair  # noqa: F401  (registers the namespace)
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
@@ -424,3 +425,17 @@ def test_text_shows_effective_sizes_with_weights(adult: pl.DataFrame) -> None:
         w = adult.filter(pl.col("sex") == sex)["fnlwgt"].to_numpy().astype(float)
         kish = w.sum() ** 2 / (w**2).sum()
         assert f"{sex} (n={round(kish, 1)})" in text  # the comparison's size is Kish's
+
+
+@pytest.mark.parametrize("method", ["between_groups", "to_reference", "to_overall"])
+def test_bootstrap_interval_of_a_criterion_asked_twice(compas: pl.DataFrame, method: str) -> None:
+    """A bootstrapped criterion named twice has the interval it has named once."""
+    boot = ["equalized_odds_difference", "treatment_equality_ratio"]
+    kw: dict[str, Any] = {"y_true": "two_year_recid", "y_pred": "pred", "method": method}
+    kw["sensitive_features"] = "race"
+    once = compas.fair.summary(criteria=boot, **kw)
+    twice = compas.fair.summary(criteria=boot * 2, **kw)
+    assert once["interval_method"].to_list() == ["bootstrap"] * 2
+    assert twice.height == 4
+    assert_frame_equal(twice.head(2), once, check_exact=True)
+    assert_frame_equal(twice.tail(2), once, check_exact=True)
