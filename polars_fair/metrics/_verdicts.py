@@ -461,8 +461,9 @@ def _bootstrap_intervals(
         seed=BOOTSTRAP_SEED,
         scheme="stratified",
         seed_per_key=True,
-    ).cache()
-    # every criterion of every replicate in one aggregation over the replicates
+    )
+    # every criterion of every replicate in one aggregation over the replicates (one
+    # reader: no cache)
     unique = list(dict.fromkeys(criteria))
     specs: list[tuple[str, Sequence[str], Any, str]] = [
         (n, CRITERIA[n].measures, CRITERIA[n].kind, CRITERIA[n].agg) for n in unique
