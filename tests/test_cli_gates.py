@@ -174,3 +174,13 @@ def test_warnings_are_single_lines() -> None:
     assert lines
     assert all(line.startswith("polars-fair: warning: ") for line in lines), lines
     assert "sys.exit" not in proc.stderr
+
+
+def test_label_error_suggests_command_line_options() -> None:
+    # a score given as predictions: the fix is written as options, not Python
+    proc = audit(str(DATA / "compas_race_sex.csv"), "--y-true", "two_year_recid",
+                 "--y-pred", "decile_score", "--sensitive-features", "race")  # fmt: skip
+    assert proc.returncode == 2
+    assert "column 'decile_score' must hold exactly two label values" in proc.stderr
+    assert '`--y-pred "decile_score >= 0.5"`' in proc.stderr
+    assert "pl.col" not in proc.stderr

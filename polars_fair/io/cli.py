@@ -24,6 +24,7 @@ import argparse
 import dataclasses
 import glob
 import math
+import re
 import sys
 import time
 import warnings
@@ -735,6 +736,16 @@ def _print_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
             print(f"polars-fair: warning: {text}", file=sys.stderr)
 
 
+#: A library hint's Python threshold, ``y_pred=pl.col('s') >= 0.5``, and its options' form.
+_PY_THRESHOLD = re.compile(r"`y_pred=pl\.col\('([^']*)'\) >= ([^`]*)`")
+
+
+def _command_line_hint(message: str) -> str:
+    """`message` with the fixes it suggests in Python written as command-line options."""
+    message = _PY_THRESHOLD.sub(r"""`--y-pred "\1 >= \2"` (a SQL expression)""", message)
+    return message.replace("set `pos_label` to", "set `--pos-label` (`--pos-label-pred`) to")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """
     Run the command line and return its exit status.
@@ -769,7 +780,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 status = _audit(args)
         except (UsageError, FairError, pl.exceptions.PolarsError, OSError) as exc:
-            message = str(exc).strip().replace("\n\nHint:", "\nHint:")
+            message = _command_line_hint(str(exc).strip().replace("\n\nHint:", "\nHint:"))
             print(f"polars-fair: error: {message}", file=sys.stderr)
             status = USAGE
     caught.sort(key=lambda w: not issubclass(w.category, IdentifierWarning))  # the cause first
