@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_fair._utils import over, per_key, schema_of
+from polars_fair._utils import built_once, over, per_key, schema_of
 from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 
@@ -151,9 +151,8 @@ def criterion_table(
         columns, name, tuple(measures), kind, method, agg, tuple(by), tuple(sensitive),
         reference, zero_division, formula,
     )  # fmt: skip
-    key = _cache_key(args)
-    exprs = _criterion_exprs_cached(key, args) if key is not None else _criterion_exprs(*args)
-    prepared, second, result = exprs
+    # built once per argument set: they depend on the statistics table's column names only
+    prepared, second, result = built_once(_criterion_exprs, *args)
     table = stats.with_columns(prepared)
     if second:
         table = table.with_columns(second)
@@ -187,8 +186,7 @@ def criteria_wide(
             columns, name, tuple(measures), kind, method, agg, tuple(by), tuple(sensitive),
             reference, zero_division, None,
         )  # fmt: skip
-        key = _cache_key(args)
-        exprs = _criterion_exprs_cached(key, args) if key is not None else _criterion_exprs(*args)
+        exprs = built_once(_criterion_exprs, *args)
         for step, step_exprs in zip(steps, exprs[:2], strict=True):
             for e in step_exprs:
                 if not step.setdefault(e.meta.output_name(), e).meta.eq(e):
@@ -205,37 +203,6 @@ def criteria_wide(
     if steps[1]:
         table = table.with_columns(list(steps[1].values()))
     return table.group_by(by).agg(results) if by else table.select(results)
-
-
-def _cache_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """A key telling the expressions of `args` apart (None: build them anew).
-
-    Values are keyed with their type (``1``, ``1.0`` and ``True`` are equal in
-    Python but are different literals); a reference of other types is not cached.
-    """
-    *head, reference, zero_division, formula = args
-    if formula is not None:
-        return None
-    values = (reference,) if isinstance(reference, str) else reference
-    if not all(v is None or type(v) in (str, int, float, bool) for v in values):
-        return None
-    typed = tuple((type(v).__name__, v) for v in values)
-    return (*head, isinstance(reference, str), typed, type(zero_division).__name__, zero_division)
-
-
-#: Expressions of a criterion by its arguments: a criterion's expressions depend on
-#: the statistics table's column names only, and building them costs a fixed
-#: part of an eager call on small data.
-_CACHE: dict[tuple[Any, ...], _Exprs] = {}
-
-
-def _criterion_exprs_cached(key: tuple[Any, ...], args: tuple[Any, ...]) -> _Exprs:
-    found = _CACHE.get(key)
-    if found is None:
-        if len(_CACHE) >= 512:
-            _CACHE.clear()
-        found = _CACHE[key] = _criterion_exprs(*args)
-    return found
 
 
 def _criterion_exprs(
