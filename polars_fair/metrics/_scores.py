@@ -297,3 +297,27 @@ def sweep_table(
     stats = table.select(*keys, "threshold", *counts).filter(pl.col("threshold").is_not_null())
     rated = rates_table(stats, by=[*by, "threshold"], zero_division=zero_division)
     return rated.sort([*keys, "threshold"], nulls_last=True)
+
+
+def auc_error_bound(roc: pl.DataFrame, keys: list[str], *, binned: bool) -> pl.DataFrame:
+    """The largest error score bins can cause in each group's AUC (0 with exact scores).
+
+    `roc` is a (binned) ROC histogram: ``keys…, score, pos, neg`` per score. Within
+    a bin the order of a positive and a negative is unknown: at most half the
+    share of (positive, negative) pairs that share a bin.
+
+    >>> import polars as pl
+    >>> roc = pl.DataFrame({"g": ["a", "a"], "score": [0.1, 0.5], "pos": [0, 2], "neg": [1, 1]})
+    >>> auc_error_bound(roc, ["g"], binned=True)["auc_error_bound"].to_list()
+    [0.25]
+    """
+    roc = roc.filter(pl.col("score").is_not_null())
+    if not binned:
+        return roc.group_by(keys).agg(pl.lit(0.0).alias("auc_error_bound")).sort(keys)
+    pairs = (pl.col("pos") * pl.col("neg")).sum()
+    bound = 0.5 * pairs / (pl.col("pos").sum() * pl.col("neg").sum())
+    return (
+        roc.group_by(keys)
+        .agg(bound.cast(pl.Float64).alias("auc_error_bound"))
+        .sort(keys, nulls_last=True)
+    )

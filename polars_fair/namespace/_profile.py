@@ -44,7 +44,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import glob
-import importlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +55,7 @@ import polars as pl
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._registry import CRITERIA
+from polars_fair.metrics._scores import auc_error_bound
 from polars_fair.metrics._trend import trend_table
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
 from polars_fair.namespace._report import ReportSpec, derive_report, report_reductions
@@ -263,15 +263,26 @@ class FairnessProfile:
         return dataclasses.replace(report, params=given)
 
     def by_group(self, **options: Any) -> pl.DataFrame:
-        """The report's ``by_group`` table from the profile (see :meth:`report`)."""
+        """The report's ``by_group`` table from the profile (see :meth:`report`).
+
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
+        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
+        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        >>> prof.by_group()["selection_rate"].to_list()
+        [0.5, 0.75]
+        >>> prof.summary(min_group_size=0).item(0, "value")
+        0.25
+        """
         return self.report(**options).by_group
 
     def disparities(self, **options: Any) -> pl.DataFrame:
-        """The report's ``disparities`` table from the profile (see :meth:`report`)."""
+        """The report's ``disparities`` table from the profile (see :meth:`by_group`)."""
         return self.report(**options).disparities
 
     def summary(self, **options: Any) -> pl.DataFrame:
-        """The report's ``summary`` table from the profile (see :meth:`report`)."""
+        """The report's ``summary`` table from the profile (see :meth:`by_group`)."""
         return self.report(**options).summary
 
     def criterion(self, name: str, **options: Any) -> float | None | pl.DataFrame:
@@ -336,23 +347,23 @@ class FairnessProfile:
             msg = "this profile has no score histogram\n\nHint: profile with `y_prob=`"
             raise ProfileError(msg)
         keys = [*self.by, *self.meta["spec"]["sensitive_features"]]
-        roc = self.tables["roc"].filter(pl.col("score").is_not_null())
-        if self.meta["score_bins"] is None:
-            return roc.group_by(keys).agg(pl.lit(0.0).alias("auc_error_bound")).sort(keys)
-        pairs = (pl.col("pos") * pl.col("neg")).sum()
-        bound = 0.5 * pairs / (pl.col("pos").sum() * pl.col("neg").sum())
-        return (
-            roc.group_by(keys)
-            .agg(bound.cast(pl.Float64).alias("auc_error_bound"))
-            .sort(keys, nulls_last=True)
-        )
+        return auc_error_bound(self.tables["roc"], keys, binned=bool(self.meta["score_bins"]))
 
     # ---- baselines and time --------------------------------------------------------
 
     def compare(
         self, baseline: FairnessProfile, *, tolerance: float = 0.02, **options: Any
     ) -> pl.DataFrame:
-        """Each criterion of this profile against `baseline`'s (see ``FairnessReport.compare``)."""
+        """Each criterion of this profile against `baseline`'s (see ``FairnessReport.compare``).
+
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
+        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
+        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        >>> prof.compare(prof, min_group_size=0).item(0, "change")  # no change
+        0.0
+        """
         return self.report(**options).compare(baseline.report(**options), tolerance=tolerance)
 
     def trend(
@@ -384,6 +395,20 @@ class FairnessProfile:
         -------
         DataFrame
             See :func:`polars_fair.metrics._trend.trend_table`.
+
+        Examples
+        --------
+        >>> import datetime as dt
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
+        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
+        >>> weeks = pl.concat([df.with_columns(w=pl.lit(dt.date(2026, 1, 1))),
+        ...                    df.with_columns(w=pl.lit(dt.date(2026, 1, 8)), p=pl.col("y"))])
+        >>> prof = weeks.fair.profile(y_true="y", y_pred="p", sensitive_features="g", by="w")
+        >>> prof.trend("demographic_parity_difference", time="w", min_group_size=0)[
+        ...     "value"].to_list()
+        [0.25, 0.0]
         """
         if time not in self.by:
             msg = f"`time` must be one of the batch keys {self.by}, got {time!r}"
@@ -396,45 +421,21 @@ class FairnessProfile:
 
     def trend_chart(self, criterion: str, *, time: str, **options: Any) -> Any:
         """
-        An Altair chart of :meth:`trend`: the value and interval per window, the fair band.
+        An Altair chart of :meth:`trend`: value, interval and fair band per window.
 
-        Needs the ``plot`` extra (``pip install "polars-fair[plot]"``).
+        Needs the ``plot`` extra; `criterion`, `time`, `**options` as in :meth:`trend`.
 
-        Parameters
-        ----------
-        criterion, time, **options
-            As in :meth:`trend`.
-
-        Returns
-        -------
-        altair.LayerChart
-            Points with error bars per window (red where the window alerts), one
-            line per series, the fair band shaded.
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a", "b"] * 4, "y": [1, 1, 0, 0] * 2, "p": [1, 1, 0, 0] * 2})
+        >>> prof = df.with_columns(w=1).fair.profile(y_true="y", y_pred="p", sensitive_features="g", by="w")
+        >>> type(prof.trend_chart("demographic_parity_difference", time="w", min_group_size=0)).__name__
+        'LayerChart'
         """
-        try:
-            alt = importlib.import_module("altair")
-        except ImportError as err:
-            msg = "charts need the optional package 'altair'\n\nHint: pip install \"polars-fair[plot]\""
-            raise ImportError(msg) from err
+        from polars_fair.report._trend_chart import trend_chart
+
         trend = self.trend(criterion, time=time, **options)
-        series = [k for k in self.by if k != time]
-        data = trend.with_columns(
-            pl.col("verdict", "change_verdict").cast(pl.String),
-            (pl.concat_str([pl.col(k).cast(pl.String) for k in series], separator=", ")
-             if series else pl.lit(criterion)).alias("series"),
-        )  # fmt: skip
-        base = alt.Chart(data).encode(x=alt.X(f"{time}:O", title=time))
-        band = base.mark_area(opacity=0.12, color="#1a7f37").encode(
-            y=alt.Y("fair_low:Q", title=criterion), y2="fair_high:Q"
-        )
-        line = base.mark_line().encode(y="value:Q", color="series:N")
-        bars = base.mark_errorbar().encode(y="ci_low:Q", y2="ci_high:Q", color="series:N")
-        dots = base.mark_point(filled=True, size=60).encode(
-            y="value:Q",
-            color=alt.condition("datum.alert", alt.value("#cf222e"), alt.value("#0969da")),
-            tooltip=[time, "value", "ci_low", "ci_high", "verdict", "change_verdict"],
-        )
-        return alt.layer(band, line, bars, dots).properties(title=f"{criterion} over {time}")
+        return trend_chart(trend, criterion=criterion, time=time, by=self.by)
 
     # ---- Parquet -------------------------------------------------------------------
 

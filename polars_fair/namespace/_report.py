@@ -160,7 +160,13 @@ class ReportSpec:
         )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
-        """The parameters as a dict (name lists as lists): ``ReportSpec.of(**d)`` inverts it."""
+        """The parameters as a dict (name lists as lists): ``ReportSpec.of(**d)`` inverts it.
+
+        >>> import polars_fair as pf
+        >>> spec = pf.ReportSpec.of(y_true="y", y_pred="p", sensitive_features="g")
+        >>> spec.to_dict()["sensitive_features"], pf.ReportSpec.of(**spec.to_dict()).to_dict() == spec.to_dict()
+        (['g'], True)
+        """
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         for name in ("sensitive_features", "by", "criteria", "slices"):
             if out[name] is not None:
