@@ -42,11 +42,14 @@ import polars as pl
 
 __all__ = [
     "SCORE_INTERVALS",
+    "delta_log_from_moments",
     "delta_log_ratio",
     "mean_variance",
+    "moments",
     "score_columns",
     "score_interval_method",
     "welch_difference",
+    "welch_from_moments",
 ]
 
 #: The interval methods of the balance criteria: differences, ratios.
@@ -122,9 +125,10 @@ def mean_variance(m: pl.Expr, s: pl.Expr, q: pl.Expr) -> tuple[pl.Expr, pl.Expr]
     return mean, var
 
 
-def _moments(
+def moments(
     first: tuple[pl.Expr, pl.Expr, pl.Expr], second: tuple[pl.Expr, pl.Expr, pl.Expr]
 ) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
+    """``mean1, var1, n1, mean2, var2, n2`` of two classes' ``(count, sum, sum of squares)``."""
     (m1, s1, q1), (m2, s2, q2) = first, second
     mean1, var1 = mean_variance(m1, s1, q1)
     mean2, var2 = mean_variance(m2, s2, q2)
@@ -150,7 +154,12 @@ def welch_difference(
     >>> df.select(low.round(4).alias("low"), high.round(4).alias("high")).row(0)
     (-0.0994, 0.4994)
     """
-    mean1, var1, n1, mean2, var2, n2 = _moments(first, second)
+    return welch_from_moments(*moments(first, second), z=z)
+
+
+def welch_from_moments(*parts: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:
+    """:func:`welch_difference` from the six :func:`moments` (expressions or columns)."""
+    mean1, var1, n1, mean2, var2, n2 = parts
     se = (var1 / n1 + var2 / n2).sqrt()
     d = mean1 - mean2
     return d - z * se, d + z * se
@@ -176,7 +185,12 @@ def delta_log_ratio(
     >>> df.select(low.round(4).alias("low"), high.round(4).alias("high")).row(0)
     (0.8082, 2.7838)
     """
-    mean1, var1, n1, mean2, var2, n2 = _moments(first, second)
+    return delta_log_from_moments(*moments(first, second), z=z)
+
+
+def delta_log_from_moments(*parts: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:
+    """:func:`delta_log_ratio` from the six :func:`moments` (expressions or columns)."""
+    mean1, var1, n1, mean2, var2, n2 = parts
     se = (var1 / (n1 * mean1 * mean1) + var2 / (n2 * mean2 * mean2)).sqrt()
     ratio = mean1 / mean2
     ok = (mean1 > 0) & (mean2 > 0)

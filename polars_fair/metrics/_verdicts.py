@@ -44,25 +44,17 @@ from polars_fair._utils import built_once, over, per_key, stack
 from polars_fair._validate import check_table_keys
 from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
 from polars_fair.metrics._criteria import criteria_wide, criterion_table
-from polars_fair.metrics._intervals import (
-    INTERVAL_RATES,
-    katz_ratio,
-    newcombe_difference,
-    normal_two_sided_p,
-    rate_fraction,
-    wilson,
-)
+from polars_fair.metrics._intervals import INTERVAL_RATES, normal_two_sided_p, rate_fraction
 from polars_fair.metrics._rates import SCORE_RATES, Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._score_intervals import (
     SCORE_INTERVALS,
-    delta_log_ratio,
     score_columns,
     score_interval_method,
-    welch_difference,
 )
 from polars_fair.metrics._statistics import statistic_table
+from polars_fair.metrics._summary_bounds import summary_bounds
 
 __all__ = [
     "VERDICT_DTYPE",
@@ -382,53 +374,6 @@ def _pair_statistic(name: str) -> pl.Expr:
     return safe_div(p1 - p2, se)
 
 
-def _intervals(z: float) -> tuple[list[pl.Expr], list[pl.Expr]]:
-    """``ci_low``, ``ci_high`` of every row of the stacked summary, by its method.
-
-    One computation over all criteria (a row's ``interval_method`` picks its
-    formula): from the pick (``newcombe``, ``katz``; ``welch``, ``delta_log`` from a
-    mean score's sums), the value (``delta``, ``normal``), or the bootstrap distances
-    (``bootstrap``, on the value's side).
-    Returns a ``with_columns`` stage (the Newcombe parts) and the two bounds.
-    """
-    x1, m1, x2, m2 = (pl.col(f"__pf_{k}") for k in ("x1", "m1", "x2", "m2"))
-    value, how = pl.col("value"), pl.col("interval_method")
-    (l1, u1), (l2, u2) = wilson(x1, m1, z), wilson(x2, m2, z)
-    stage = [
-        safe_div(x1, m1).alias("__pf_p1"), safe_div(x2, m2).alias("__pf_p2"),
-        l1.alias("__pf_l1"), u1.alias("__pf_u1"), l2.alias("__pf_l2"), u2.alias("__pf_u2"),
-    ]  # fmt: skip
-    newcombe = newcombe_difference(
-        pl.col("__pf_p1"), (pl.col("__pf_l1"), pl.col("__pf_u1")),
-        pl.col("__pf_p2"), (pl.col("__pf_l2"), pl.col("__pf_u2")),
-    )  # fmt: skip
-    katz = katz_ratio(x1, m1, x2, m2, z)
-    # Cohen's d (Hedges and Olkin)
-    se = ((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt()
-    ok = (m1 > 0) & (m2 > 0)
-    delta = pl.when(ok).then(value - z * se), pl.when(ok).then(value + z * se)
-    normal = value - z, value + z  # a z statistic, unit variance
-    # mean scores: (class count, score sum, sum of squares) of each side
-    q1, q2 = pl.col("__pf_q1"), pl.col("__pf_q2")
-    welch = welch_difference((m1, x1, q1), (m2, x2, q2), z)
-    delta_log = delta_log_ratio((m1, x1, q1), (m2, x2, q2), z)
-    ratio, difference = _signed_interval("ratio"), _signed_interval("difference")
-    bounds = []
-    for i, name in enumerate(("ci_low", "ci_high")):
-        boot = pl.when(pl.col("__pf_ratio")).then(ratio[i]).otherwise(difference[i])
-        bound = (
-            pl.when(how == "newcombe").then(newcombe[i].cast(pl.Float64))
-            .when(how == "katz").then(katz[i].cast(pl.Float64))
-            .when(how == "delta").then(delta[i].cast(pl.Float64))
-            .when(how == "normal").then(normal[i].cast(pl.Float64))
-            .when(how == "welch").then(welch[i].cast(pl.Float64))
-            .when(how == "delta_log").then(delta_log[i].cast(pl.Float64))
-            .when(how == "bootstrap").then(boot)
-        )  # fmt: skip
-        bounds.append(bound.cast(pl.Float64).alias(name))
-    return stage, bounds
-
-
 def _bootstrap_intervals(
     kept: pl.LazyFrame,
     *,
@@ -485,20 +430,6 @@ def _bootstrap_intervals(
             d.quantile(1 - tail, interpolation="linear").alias(f"__pf_dhigh_{n}"),
         ]
     return wide.group_by(by).agg(spread) if by else wide.select(spread)
-
-
-def _signed_interval(kind: str) -> list[pl.Expr]:
-    """``ci_low``, ``ci_high`` from the bootstrap distances, on the value's side."""
-    lo, hi, v = pl.col("__pf_dlow"), pl.col("__pf_dhigh"), pl.col("value")
-    if kind == "ratio":
-        up = v >= 1
-        low = pl.when(up).then(lo.exp()).otherwise((-hi).exp())
-        high = pl.when(up).then(hi.exp()).otherwise((-lo).exp())
-    else:
-        up = v >= 0
-        low = pl.when(up).then(lo).otherwise(-hi)
-        high = pl.when(up).then(hi).otherwise(-lo)
-    return [low.alias("ci_low"), high.alias("ci_high")]
 
 
 def _attach(base: pl.LazyFrame, part: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -615,7 +546,7 @@ def summary_table(
                 reference=reference, zero_division=zero_division, signed=True,
             ).rename({name: "value"})  # fmt: skip
             row = _attach(row, value, by)
-        # the interval is computed over the stacked parts (see `_intervals`)
+        # the interval is computed over the stacked parts (see `summary_bounds`)
         boot_part = False
         if how == "bootstrap" and boot_table is not None:
             boot_part = True
@@ -637,8 +568,11 @@ def summary_table(
     else:
         table = table.join(groups_info, how="cross", maintain_order="left")
     table = table.with_columns(pl.col("n_groups").fill_null(0))
-    stage, bounds = built_once(_intervals, z)
-    table = table.with_columns(stage).with_columns(bounds)
+    methods = tuple(dict.fromkeys(_interval_method(n, method, names) for n in criteria))
+    stages, bounds = built_once(summary_bounds, z, methods)
+    for stage in stages:
+        table = table.with_columns(stage)
+    table = table.with_columns(bounds)
     return table.with_columns(built_once(_verdict, verdict_rule)).select(
         *by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
         "ci_high", "interval_method", "p_value", "group", "group_n", "compared_with",

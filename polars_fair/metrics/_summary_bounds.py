@@ -1,0 +1,126 @@
+"""The summary's intervals: ``ci_low`` and ``ci_high`` of every criterion row.
+
+One computation over the stacked summary (a row's ``interval_method`` picks its
+formula), for the methods the summary's criteria use only, with each formula's
+shared parts computed once as columns (``with_columns`` stages, as
+:func:`~polars_fair.metrics._intervals.wilson_stages`): the same operations as the
+nested expressions, which Polars would plan for every method on every call (a
+report on small data spends most of its summary there otherwise).
+
+The inputs are the pick's ``__pf_x1, __pf_m1, __pf_x2, __pf_m2`` (a proportion's
+numerator and denominator, or a mean score's class count ``m`` and score sum ``x``
+with its sums of squares ``__pf_q1, __pf_q2``), ``value``, and the bootstrap
+distances ``__pf_dlow, __pf_dhigh`` with ``__pf_ratio`` (see ``_verdicts``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from polars_fair.metrics._intervals import (
+    katz_bounds,
+    katz_parts,
+    newcombe_difference,
+    wilson_stages,
+)
+from polars_fair.metrics._rates import safe_div
+from polars_fair.metrics._score_intervals import (
+    delta_log_from_moments,
+    moments,
+    welch_from_moments,
+)
+
+__all__ = ["INTERVAL_ORDER", "summary_bounds"]
+
+#: The interval methods, in the order the bounds test them.
+INTERVAL_ORDER = ("newcombe", "katz", "delta", "normal", "welch", "delta_log", "bootstrap")
+
+
+def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]], list[pl.Expr]]:
+    """``with_columns`` stages, then the ``ci_low`` and ``ci_high`` expressions.
+
+    `methods` are the ``interval_method`` values the rows can hold (others get a
+    null interval, as ``"none"`` does). Add the stages in order, then the bounds;
+    the staged ``__pf_b*`` columns are left for the caller's final ``select``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._summary_bounds import summary_bounds
+    >>> df = pl.DataFrame({"interval_method": ["newcombe", "none"], "value": [0.2, 0.1],
+    ...                    "__pf_x1": [6.0, 1.0], "__pf_m1": [10.0, 2.0],
+    ...                    "__pf_x2": [4.0, 1.0], "__pf_m2": [10.0, 2.0]})
+    >>> stages, bounds = summary_bounds(1.959964, ["newcombe"])
+    >>> for stage in stages:
+    ...     df = df.with_columns(stage)
+    >>> # Newcombe: 0.2 - sqrt(0.2873**2 + 0.2873**2), 0.2 + sqrt(0.2318**2 + 0.2318**2)
+    >>> df.with_columns(bounds).select(pl.col("ci_low", "ci_high").round(4)).rows()
+    [(-0.2063, 0.5278), (None, None)]
+    """
+    x1, m1, x2, m2 = (pl.col(f"__pf_{k}") for k in ("x1", "m1", "x2", "m2"))
+    value = pl.col("value")
+    stages: list[list[pl.Expr]] = []
+    formulas: dict[str, tuple[pl.Expr, pl.Expr]] = {}
+
+    def staged(names: Sequence[str], exprs: Sequence[pl.Expr]) -> list[pl.Expr]:
+        """`exprs` as one stage of columns ``__pf_b<name>``; returns those columns."""
+        stages.append([e.alias(f"__pf_b{n}") for n, e in zip(names, exprs, strict=True)])
+        return [pl.col(f"__pf_b{n}") for n in names]
+
+    if "newcombe" in methods:
+        p1, p2 = staged(("p1", "p2"), (safe_div(x1, m1), safe_div(x2, m2)))
+        wilson_steps, ci, _ = wilson_stages([("1", x1, m1), ("2", x2, m2)], z)
+        stages.extend(wilson_steps)
+        l1, u1, l2, u2 = staged(("l1", "u1", "l2", "u2"), (*ci["1"], *ci["2"]))
+        formulas["newcombe"] = newcombe_difference(p1, (l1, u1), p2, (l2, u2))
+    if "katz" in methods:
+        ratio, se, defined = staged(("kr", "ks", "kd"), katz_parts(x1, m1, x2, m2))
+        formulas["katz"] = katz_bounds(ratio, se, defined, z)
+    if "delta" in methods:  # Cohen's d (Hedges and Olkin)
+        (se,) = staged(("ds",), (((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt(),))
+        ok = (m1 > 0) & (m2 > 0)
+        formulas["delta"] = pl.when(ok).then(value - z * se), pl.when(ok).then(value + z * se)
+    if "normal" in methods:  # a z statistic, unit variance
+        formulas["normal"] = value - z, value + z
+    if "welch" in methods or "delta_log" in methods:
+        first, second = (m1, x1, pl.col("__pf_q1")), (m2, x2, pl.col("__pf_q2"))
+        names = ("mu1", "v1", "n1", "mu2", "v2", "n2")
+        parts = staged(names, moments(first, second))
+        formulas["welch"] = welch_from_moments(*parts, z=z)
+        formulas["delta_log"] = delta_log_from_moments(*parts, z=z)
+    if "bootstrap" in methods:
+        ratio_b, difference_b = _signed_interval("ratio"), _signed_interval("difference")
+        formulas["bootstrap"] = tuple(  # type: ignore[assignment]
+            pl.when(pl.col("__pf_ratio")).then(r).otherwise(d)
+            for r, d in zip(ratio_b, difference_b, strict=True)
+        )
+    how = pl.col("interval_method")
+    bounds = []
+    for i, name in enumerate(("ci_low", "ci_high")):
+        chosen = [m for m in INTERVAL_ORDER if m in methods and m in formulas]
+        if not chosen:
+            bounds.append(pl.lit(None, dtype=pl.Float64).alias(name))
+            continue
+        bound: pl.Expr | pl.Then | pl.ChainedThen = pl.when(how == chosen[0]).then(
+            formulas[chosen[0]][i].cast(pl.Float64)
+        )
+        for m in chosen[1:]:
+            bound = bound.when(how == m).then(formulas[m][i].cast(pl.Float64))  # type: ignore[union-attr]
+        bounds.append(bound.cast(pl.Float64).alias(name))
+    return stages, bounds
+
+
+def _signed_interval(kind: str) -> list[pl.Expr]:
+    """``ci_low``, ``ci_high`` from the bootstrap distances, on the value's side."""
+    lo, hi, v = pl.col("__pf_dlow"), pl.col("__pf_dhigh"), pl.col("value")
+    if kind == "ratio":
+        up = v >= 1
+        low = pl.when(up).then(lo.exp()).otherwise((-hi).exp())
+        high = pl.when(up).then(hi.exp()).otherwise((-lo).exp())
+    else:
+        up = v >= 0
+        low = pl.when(up).then(lo).otherwise(-hi)
+        high = pl.when(up).then(hi).otherwise(-lo)
+    return [low.alias("ci_low"), high.alias("ci_high")]
