@@ -97,17 +97,12 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
             for r, d in zip(ratio_b, difference_b, strict=True)
         )
     how = pl.col("interval_method")
+    chosen = [m for m in INTERVAL_ORDER if m in methods and m in formulas]
     bounds = []
     for i, name in enumerate(("ci_low", "ci_high")):
-        chosen = [m for m in INTERVAL_ORDER if m in methods and m in formulas]
-        if not chosen:
-            bounds.append(pl.lit(None, dtype=pl.Float64).alias(name))
-            continue
-        bound: pl.Expr | pl.Then | pl.ChainedThen = pl.when(how == chosen[0]).then(
-            formulas[chosen[0]][i].cast(pl.Float64)
-        )
-        for m in chosen[1:]:
-            bound = bound.when(how == m).then(formulas[m][i].cast(pl.Float64))  # type: ignore[union-attr]
+        bound = pl.lit(None, dtype=pl.Float64)  # no method: no interval
+        for m in reversed(chosen):  # nested from the last: the first method tested first
+            bound = pl.when(how == m).then(formulas[m][i].cast(pl.Float64)).otherwise(bound)
         bounds.append(bound.cast(pl.Float64).alias(name))
     return stages, bounds
 
