@@ -432,11 +432,34 @@ def _bootstrap_intervals(
     return wide.group_by(by).agg(spread) if by else wide.select(spread)
 
 
-def _attach(base: pl.LazyFrame, part: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+def _attach_all(base: pl.LazyFrame, parts: list[pl.LazyFrame], by: list[str]) -> pl.LazyFrame:
+    """`base` (the batch keys) with the columns of each part, matched on the keys."""
     if by:
-        return base.join(part, on=by, how="left", nulls_equal=True, maintain_order="left")
+        for part in parts:
+            base = base.join(part, on=by, how="left", nulls_equal=True, maintain_order="left")
+        return base
     # one row each (an empty part, e.g. no group kept, gives one row of nulls)
-    return pl.concat([base, part.select(pl.all().first())], how="horizontal")
+    return pl.concat([base, *(p.select(pl.all().first()) for p in parts)], how="horizontal")
+
+
+def _part_inputs(
+    by: tuple[str, ...], name: str, slot: int, how: str, extremes: bool, boot: bool
+) -> tuple[str | pl.Expr, ...]:
+    """One criterion's columns of the wide row, under the names its part reads."""
+    squares = ("q1", "q2") if how in SCORE_INTERVALS else ()
+    picked = [*_PICK, *squares, *(_EXTREMES if extremes else ())]
+    value = () if name in ("cohen_d", "two_sd_rule") else (pl.col(f"__pf_value@{name}"),)
+    distances = (
+        (pl.col(f"__pf_d{k}_{name}").alias(f"__pf_d{k}") for k in ("low", "high")) if boot else ()
+    )
+    return (
+        *by,
+        *(pl.col(f"__pf_{k}@{slot}").alias(f"__pf_{k}") for k in picked),
+        *(v.alias("value") for v in value),
+        *distances,
+        "n_groups",
+        "excluded",
+    )
 
 
 def summary_table(
@@ -505,11 +528,26 @@ def summary_table(
         if boot
         else None
     )  # fmt: skip
-    parts = []
+    # every part reads one wide row per key: the picks (one per measure compared a
+    # way, or the worst of a composite's), the values, the bootstrap distances and
+    # the groups compared, each computed once (one plan node per part, not a join
+    # per input and part)
+    inputs: list[pl.LazyFrame] = [groups_info]
+    if boot_table is not None:
+        inputs.append(boot_table)
+    plain = [n for n in dict.fromkeys(criteria) if CRITERIA[n].kind != "statistic"]
+    if plain:
+        wide_values = criteria_wide(
+            kept_values, specs=[(n, CRITERIA[n].measures, CRITERIA[n].kind, CRITERIA[n].agg)
+            for n in plain], method=method, by=by, sensitive=sensitive, reference=ref,
+            zero_division=zero_division,
+        )  # fmt: skip
+        inputs.append(wide_values.select(*by, pl.col(plain).name.prefix("__pf_value@")))
     shared_picks: dict[tuple[str, str, str], pl.LazyFrame] = {}
+    slots: dict[tuple[Any, ...], int] = {}  # a pick's columns in the wide row: `@<slot>`
+    plan: list[tuple[str, int, str, bool]] = []  # name, slot, interval, own extremes
     for name in criteria:
         spec = CRITERIA[name]
-        how = _interval_method(name, method, names)
         stat_method = (
             method
             if spec.kind != "statistic"
@@ -520,54 +558,46 @@ def summary_table(
             if name == "four_fifths_rule"
             else ("difference" if spec.kind == "statistic" else spec.kind)
         )
-        measures = spec.measures
-        picks = []
-        for m in measures:  # criteria comparing the same measure the same way share it
-            if (m, kind, stat_method) not in shared_picks:
-                shared_picks[m, kind, stat_method] = _pick(
-                    kept, names=kept_names, measure=m, kind=kind, method=stat_method, by=by,
-                    sensitive=sensitive, reference=ref,
+        keys_of = tuple((m, kind, stat_method) for m in spec.measures)
+        for key in keys_of:  # criteria comparing the same measure the same way share it
+            if key not in shared_picks:
+                shared_picks[key] = _pick(
+                    kept, names=kept_names, measure=key[0], kind=kind, method=stat_method,
+                    by=by, sensitive=sensitive, reference=ref,
                 ).cache()  # fmt: skip
-            picks.append(shared_picks[m, kind, stat_method])
-        pick = _worst_pick(picks, by, with_extremes=stat_method == "to_reference")
-        # the pick's own extremes (a comparison with the reference, of one measure);
-        # a composite or a test statistic: its value is the one extreme
-        extremes = stat_method == "to_reference"
-        if len(measures) > 1 or spec.kind == "statistic" and name != "four_fifths_rule":
-            extremes = False
-            pick = pick.drop([f"__pf_{k}" for k in _EXTREMES], strict=False)
-        # without keys the pick is one row already (a select of aggregations)
-        row = _attach(keys, pick, by) if by else pick
-        if name in ("cohen_d", "two_sd_rule"):
-            row = row.with_columns(built_once(_statistic_from_pair, name))
-        else:
+        if keys_of not in slots:
+            picks = [shared_picks[key] for key in keys_of]
+            pick = _worst_pick(picks, by, with_extremes=stat_method == "to_reference")
+            slots[keys_of] = len(slots)
+            inputs.append(pick.select(*by, pl.all().exclude(by).name.suffix(f"@{slots[keys_of]}")))
+        if spec.kind == "statistic" and name not in ("cohen_d", "two_sd_rule"):
             value = criterion_value_table(
                 kept_values, name=name, method=method, by=by, sensitive=sensitive,
                 reference=reference, zero_division=zero_division, signed=True,
-            ).rename({name: "value"})  # fmt: skip
-            row = _attach(row, value, by)
-        # the interval is computed over the stacked parts (see `summary_bounds`)
-        boot_part = False
-        if how == "bootstrap" and boot_table is not None:
-            boot_part = True
-            part = boot_table.select(
-                *by, pl.col(f"__pf_dlow_{name}").alias("__pf_dlow"),
-                pl.col(f"__pf_dhigh_{name}").alias("__pf_dhigh"),
             )  # fmt: skip
-            row = _attach(row, part, by)
+            inputs.append(value.select(*by, pl.col(name).alias(f"__pf_value@{name}")))
+        # the pick's own extremes (a comparison with the reference, of one measure);
+        # a composite or a test statistic: its value is the one extreme
+        extremes = stat_method == "to_reference" and not (
+            len(spec.measures) > 1 or spec.kind == "statistic" and name != "four_fifths_rule"
+        )
+        plan.append((name, slots[keys_of], _interval_method(name, method, names), extremes))
+    row = _attach_all(keys, inputs, by).cache()
+    parts = []
+    for name, slot, how, extremes in plan:
+        boot_part = how == "bootstrap" and boot_table is not None
+        taken = built_once(_part_inputs, tuple(by), name, slot, how, extremes, boot_part)
+        part = row.select(taken)
+        if name in ("cohen_d", "two_sd_rule"):
+            part = part.with_columns(built_once(_statistic_from_pair, name))
         ideal, low, high = bands.of(name)
         columns = built_once(
             _part_columns, tuple(by), name, how, ideal, low, high, extremes, boot_part,
-            spec.kind == "ratio",
+            CRITERIA[name].kind == "ratio",
         )  # fmt: skip
-        parts.append(row.select(columns))
-    table = stack(parts, by)  # by keys first, criteria in the order asked for within each key
-    # the groups compared and left out: per key, the same for every criterion
-    if by:
-        table = table.join(groups_info, on=by, how="left", nulls_equal=True, maintain_order="left")
-    else:
-        table = table.join(groups_info, how="cross", maintain_order="left")
-    table = table.with_columns(pl.col("n_groups").fill_null(0))
+        parts.append(part.select(columns))
+    # by keys first, criteria in the order asked for within each key
+    table = stack(parts, by).with_columns(pl.col("n_groups").fill_null(0))
     methods = tuple(dict.fromkeys(_interval_method(n, method, names) for n in criteria))
     stages, bounds = built_once(summary_bounds, z, methods)
     for stage in stages:
@@ -621,6 +651,8 @@ def _part_columns(
         *_squares(how),
         *distances,
         pl.lit(ratio).alias("__pf_ratio"),
+        "n_groups",
+        "excluded",
     )
 
 
