@@ -34,13 +34,13 @@ How the summary judges (one row per criterion and batch key):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import built_once, over, per_key, stack
+from polars_fair._utils import built_once, over, part_number, per_key, stack
 from polars_fair._validate import check_table_keys
 from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
 from polars_fair.metrics._criteria import criteria_wide, criterion_table
@@ -537,9 +537,11 @@ def summary_table(
         inputs.append(boot_table)
     plain = [n for n in dict.fromkeys(criteria) if CRITERIA[n].kind != "statistic"]
     if plain:
+        specs: list[tuple[str, Sequence[str], Any, str]] = [
+            (n, CRITERIA[n].measures, CRITERIA[n].kind, CRITERIA[n].agg) for n in plain
+        ]
         wide_values = criteria_wide(
-            kept_values, specs=[(n, CRITERIA[n].measures, CRITERIA[n].kind, CRITERIA[n].agg)
-            for n in plain], method=method, by=by, sensitive=sensitive, reference=ref,
+            kept_values, specs=specs, method=method, by=by, sensitive=sensitive, reference=ref,
             zero_division=zero_division,
         )  # fmt: skip
         inputs.append(wide_values.select(*by, pl.col(plain).name.prefix("__pf_value@")))
@@ -584,20 +586,21 @@ def summary_table(
         plan.append((name, slots[keys_of], _interval_method(name, method, names), extremes))
     row = _attach_all(keys, inputs, by).cache()
     parts = []
-    for name, slot, how, extremes in plan:
+    for i, (name, slot, how, extremes) in enumerate(plan):
         boot_part = how == "bootstrap" and boot_table is not None
-        taken = built_once(_part_inputs, tuple(by), name, slot, how, extremes, boot_part)
-        part = row.select(taken)
-        if name in ("cohen_d", "two_sd_rule"):
-            part = part.with_columns(built_once(_statistic_from_pair, name))
         ideal, low, high = bands.of(name)
-        columns = built_once(
-            _part_columns, tuple(by), name, how, ideal, low, high, extremes, boot_part,
-            CRITERIA[name].kind == "ratio",
+        args = (
+            tuple(by), name, how, ideal, low, high, extremes, boot_part,
+            CRITERIA[name].kind == "ratio", i,
         )  # fmt: skip
-        parts.append(part.select(columns))
+        if name in ("cohen_d", "two_sd_rule"):  # the value from the pair's counts
+            taken = built_once(_part_inputs, tuple(by), name, slot, how, extremes, boot_part)
+            part = row.select(taken).with_columns(built_once(_statistic_from_pair, name))
+            parts.append(part.select(built_once(_part_columns, *args, None)))
+        else:  # one select of the wide row
+            parts.append(row.select(built_once(_part_columns, *args, slot)))
     # by keys first, criteria in the order asked for within each key
-    table = stack(parts, by).with_columns(pl.col("n_groups").fill_null(0))
+    table = stack(parts, by, numbered=True)
     methods = tuple(dict.fromkeys(_interval_method(n, method, names) for n in criteria))
     stages, bounds = built_once(summary_bounds, z, methods)
     for stage in stages:
@@ -621,57 +624,70 @@ def _part_columns(
     extremes: bool,
     boot: bool,
     ratio: bool,
+    number: int,
+    slot: int | None,
 ) -> tuple[str | pl.Expr, ...]:
-    """The columns of one criterion's part of the summary, before the intervals."""
-    p_value = (
-        normal_two_sided_p(pl.col("value"))
-        if name == "two_sd_rule"
-        else pl.lit(None, dtype=pl.Float64)
-    )
-    distances = (
-        [pl.col("__pf_dlow"), pl.col("__pf_dhigh")]
-        if boot
-        else [pl.lit(None, dtype=pl.Float64).alias(f"__pf_d{k}") for k in ("low", "high")]
-    )
+    """The columns of one criterion's part of the summary, before the intervals.
+
+    Read from the wide row's columns of pick `slot` (``__pf_<k>@<slot>``,
+    ``__pf_value@<name>``, ``__pf_d<low|high>_<name>``), or, with `slot` None, from
+    the part's own (:func:`_part_inputs`, and its ``value``). `number` is the part's
+    index (see :func:`~polars_fair._utils.stack`).
+    """
+
+    def pick(k: str) -> pl.Expr:
+        return pl.col(f"__pf_{k}" if slot is None else f"__pf_{k}@{slot}").alias(f"__pf_{k}")
+
+    value = pl.col("value" if slot is None else f"__pf_value@{name}")
+    p_value = normal_two_sided_p(value) if name == "two_sd_rule" else pl.lit(None, dtype=pl.Float64)
+    if boot:
+        own = slot is None
+        distances = [
+            pl.col(f"__pf_d{k}" if own else f"__pf_d{k}_{name}").alias(f"__pf_d{k}")
+            for k in ("low", "high")
+        ]
+    else:
+        distances = [pl.lit(None, dtype=pl.Float64).alias(f"__pf_d{k}") for k in ("low", "high")]
+    value = value.cast(pl.Float64).alias("value")
     return (
         *by,
         pl.lit(name).alias("criterion"),
-        pl.col("value").cast(pl.Float64),
+        value,
         pl.lit(ideal).alias("ideal"),
         pl.lit(low).alias("fair_low"),
         pl.lit(high).alias("fair_high"),
         pl.lit(how).alias("interval_method"),
         p_value.alias("p_value"),
-        pl.col("__pf_group").alias("group"),
-        pl.col("__pf_group_n").alias("group_n"),
-        pl.col("__pf_compared_with").alias("compared_with"),
-        pl.col("__pf_compared_n").alias("compared_n"),
-        *_extremes(extremes),
-        *(pl.col(f"__pf_{k}") for k in ("x1", "m1", "x2", "m2")),
-        *_squares(how),
+        pick("group").alias("group"),
+        pick("group_n").alias("group_n"),
+        pick("compared_with").alias("compared_with"),
+        pick("compared_n").alias("compared_n"),
+        *_extremes(extremes, pick, value),
+        *(pick(k) for k in ("x1", "m1", "x2", "m2")),
+        *_squares(how, pick),
         *distances,
         pl.lit(ratio).alias("__pf_ratio"),
-        "n_groups",
+        pl.col("n_groups").fill_null(0),
         "excluded",
+        part_number(number),
     )
 
 
-def _squares(how: str) -> list[pl.Expr]:
+def _squares(how: str, pick: Callable[[str], pl.Expr]) -> list[pl.Expr]:
     """A mean score's sums of squares of both sides (null for the other intervals)."""
     if how in SCORE_INTERVALS:
-        return [pl.col("__pf_q1"), pl.col("__pf_q2")]
+        return [pick("q1"), pick("q2")]
     return [pl.lit(None, dtype=pl.Float64).alias(f"__pf_q{k}") for k in (1, 2)]
 
 
-def _extremes(own: bool) -> list[pl.Expr]:
+def _extremes(own: bool, pick: Callable[[str], pl.Expr], value: pl.Expr) -> list[pl.Expr]:
     """The lowest / highest comparison columns: the pick's `own`, or from the value."""
     if own:
-        return [pl.col(f"__pf_{k}").alias(k) for k in _EXTREMES]
-    value = pl.col("value").cast(pl.Float64)
+        return [pick(k).alias(k) for k in _EXTREMES]
+    group, group_n = pick("group"), pick("group_n")
     return [
-        value.alias("lowest"), pl.col("__pf_group").alias("lowest_group"),
-        pl.col("__pf_group_n").alias("lowest_n"), value.alias("highest"),
-        pl.col("__pf_group").alias("highest_group"), pl.col("__pf_group_n").alias("highest_n"),
+        value.alias("lowest"), group.alias("lowest_group"), group_n.alias("lowest_n"),
+        value.alias("highest"), group.alias("highest_group"), group_n.alias("highest_n"),
     ]  # fmt: skip
 
 
