@@ -22,7 +22,7 @@ additive) and derive the report from the sums and the spec alone.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, cast
 
@@ -284,6 +284,7 @@ def _derive(
     plans: Mapping[str, Plan],
     reductions: Sequence[pl.DataFrame],
     caught_before: Sequence[warnings.WarningMessage] = (),
+    flags: _Flags | None = None,
 ) -> FairnessReport:
     distinct = _distinct(plans)
     if len(distinct) != len(reductions):
@@ -297,7 +298,7 @@ def _derive(
     # cancelling sums, ...) warn under `eager_warnings`, each warning once
     with eager_warnings(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        derived = _derive_all(plans, table_of)
+        derived = _derive_all(plans, table_of, flags)
         # the derivations run together: Polars plans and runs them in parallel; on small
         # tables without the optimiser's passes (see `derive_opts`); in-plan checks that
         # warn at collect are caught here too
@@ -310,17 +311,28 @@ def _derive(
     return FairnessReport(**tables, params=shown)
 
 
+#: The prefix of the undefined-rate flag columns collected with the reductions.
+_FLAG = "__pf_flag_"
+
+#: Per table, the rates its warnings check; per reduction (by ``id``), which are null
+#: somewhere (see :func:`_undefined_flags`).
+_Flags = tuple[dict[str, list[str]], dict[int, dict[str, bool]]]
+
+
 def _derive_all(
-    plans: Mapping[str, Plan], table_of: Mapping[int, pl.DataFrame]
+    plans: Mapping[str, Plan],
+    table_of: Mapping[int, pl.DataFrame],
+    flags: _Flags | None = None,
 ) -> dict[str, pl.LazyFrame]:
     """Each plan's derivation over its collected reduction, warning as it goes.
 
     Tables that read the same reduction and warn about the same rates give the same
-    warnings: those are looked for once (each search is a small collect).
+    warnings: those are looked for once (`flags`, collected with the reductions, or
+    here, one small collect per reduction).
     """
     derived: dict[str, pl.LazyFrame] = {}
     warned: set[tuple[Any, ...]] = set()
-    rates_of, flags = _undefined_flags(plans, table_of)
+    rates_of, found_of = _undefined_flags(plans, table_of) if flags is None else flags
     for name, plan in plans.items():
         table = table_of[id(plan.reduction)]
         measures = None if plan.measures is None else tuple(plan.measures)
@@ -332,8 +344,8 @@ def _derive_all(
             derived[name] = plan.derive(table, warn=False)
             continue
         warned.add(key)
-        found = flags.get(id(plan.reduction))
-        if name in rates_of and found is not None:
+        found = found_of.get(id(plan.reduction))
+        if name in rates_of and found is not None and table.height:
             undefined = [found[m] for m in rates_of[name]]
             require_rows(table, plan.build)  # as `Plan.derive`, with the flags found
             plan.warn(table, undefined)
@@ -343,36 +355,75 @@ def _derive_all(
     return derived
 
 
-def _undefined_flags(
-    plans: Mapping[str, Plan], table_of: Mapping[int, pl.DataFrame]
-) -> tuple[dict[str, list[str]], dict[int, dict[str, bool]]]:
-    """The rates each table's warnings check and, per reduction, which are null somewhere.
+def _rates_checked(
+    plans: Mapping[str, Plan], names_of: Callable[[Plan], list[str]]
+) -> tuple[dict[str, list[str]], dict[int, dict[str, pl.Expr]]]:
+    """The rates each table's warnings check and, per reduction, their expressions.
 
-    One select per reduction for the rates of all its tables (a rate's expression
-    depends on the column names alone), instead of one per table. Tables left out
-    (their warnings read other rows, or an empty reduction) look for themselves.
+    A rate's expression depends on the column names alone (`names_of` a plan's
+    reduction). Tables left out (their warnings read other rows) look for themselves.
     """
     rates_of: dict[str, list[str]] = {}
     wanted: dict[int, dict[str, pl.Expr]] = {}
     for name, plan in plans.items():
-        table = table_of[id(plan.reduction)]
-        if plan.warn_rows is not None or not table.height:
+        if plan.warn_rows is not None:
             continue
         try:
-            rates = undefined_rates(table.columns, plan.measures, plan.zero_division)
+            rates = undefined_rates(names_of(plan), plan.measures, plan.zero_division)
         except ValueError:  # the table's own checks say why, in their order
             continue
         rates_of[name] = [m for m, _ in rates]
         wanted.setdefault(id(plan.reduction), {}).update(rates)
+    return rates_of, wanted
+
+
+def _undefined_flags(plans: Mapping[str, Plan], table_of: Mapping[int, pl.DataFrame]) -> _Flags:
+    """The rates each table's warnings check and, per reduction, which are null somewhere.
+
+    One select per reduction for the rates of all its tables, instead of one per
+    table. An empty reduction's tables look for themselves.
+    """
+    rates_of, wanted = _rates_checked(plans, lambda plan: table_of[id(plan.reduction)].columns)
     flags: dict[int, dict[str, bool]] = {}
     for key, exprs in wanted.items():
         table = table_of[key]
+        if not table.height:
+            continue
         flagged = table.lazy().select(e.is_null().any().alias(m) for m, e in exprs.items())
         # a few rows: no optimiser passes (see `derive_opts`)
         opts = derive_opts("in-memory")
         row = flagged.collect(engine="in-memory", optimizations=opts).row(0) if exprs else ()
         flags[key] = dict(zip(exprs, row, strict=True))
     return rates_of, flags
+
+
+def _with_flags(
+    plans: Mapping[str, Plan], reductions: Sequence[pl.LazyFrame]
+) -> tuple[list[pl.LazyFrame], Callable[[list[pl.DataFrame]], tuple[list[pl.DataFrame], _Flags]]]:
+    """The reductions with the undefined-rate flags of :func:`_undefined_flags` added.
+
+    Collected with the reductions (one collect less); returns the flagged plans and
+    the function that splits their collected tables into the reductions and flags.
+    """
+    rates_of, wanted = _rates_checked(plans, lambda plan: plan.schema.names())
+    names = [list(wanted.get(id(r), {})) for r in reductions]
+    flagged = [
+        r.with_columns(e.is_null().any().alias(f"{_FLAG}{m}") for m, e in wanted[id(r)].items())
+        if id(r) in wanted and wanted[id(r)] else r
+        for r in reductions
+    ]  # fmt: skip
+
+    def split(tables: list[pl.DataFrame]) -> tuple[list[pl.DataFrame], _Flags]:
+        found: dict[int, dict[str, bool]] = {}
+        plain = []
+        for r, table, ms in zip(reductions, tables, names, strict=True):
+            cols = [f"{_FLAG}{m}" for m in ms]
+            if table.height and ms:
+                found[id(r)] = dict(zip(ms, table.select(cols).row(0), strict=True))
+            plain.append(table.drop(cols) if cols else table)
+        return plain, (rates_of, found)
+
+    return flagged, split
 
 
 def _warn_once(caught: list[warnings.WarningMessage]) -> None:
@@ -642,7 +693,8 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         plans = report_plans(ensure_lazy(self._frame).cache(), spec, check=not small)
         reductions = _distinct(plans)
         engine: EngineType = "in-memory" if small and exact_sums(reductions) else "auto"
+        flagged, split = _with_flags(plans, reductions)
         with eager_warnings(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")  # the reductions' checks (e.g. `pos_label`)
-            collected = pl.collect_all(reductions, engine=engine)
-        return _derive(spec, plans, collected, caught)
+            collected, flags = split(pl.collect_all(flagged, engine=engine))
+        return _derive(spec, plans, collected, caught, flags)
