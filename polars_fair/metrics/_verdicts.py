@@ -356,22 +356,29 @@ def _worst_pick(picks: list[pl.LazyFrame], by: list[str], *, with_extremes: bool
     return per_key(best, aggs, by)
 
 
-def _statistic_from_pair(name: str) -> pl.Expr:
-    """Cohen's d or the 2-SD z of the picked pair (effective counts of selection): ``value``."""
-    return _pair_statistic(name).cast(pl.Float64).alias("value")
+def _statistic_from_pair(name: str) -> tuple[tuple[pl.Expr, ...], ...]:
+    """Cohen's d or the 2-SD z of the picked pair (effective counts of selection).
 
-
-def _pair_statistic(name: str) -> pl.Expr:
+    ``with_columns`` stages, the last giving ``value``: the proportions, the pooled
+    parts and the statistic each computed once as a column (the nested expression
+    repeats them, and plans in several times the time).
+    """
     n1, n2 = pl.col("__pf_m1"), pl.col("__pf_m2")
-    p1, p2 = safe_div(pl.col("__pf_x1"), n1), safe_div(pl.col("__pf_x2"), n2)
+    x1, x2 = pl.col("__pf_x1"), pl.col("__pf_x2")
+    p1, p2, a, b = (pl.col(f"__pf_s{k}") for k in ("p1", "p2", "a", "b"))
+    first = (safe_div(x1, n1).alias("__pf_sp1"), safe_div(x2, n2).alias("__pf_sp2"))
     if name == "cohen_d":
-        dof = n1 + n2 - 2
-        pooled = safe_div((n1 - 1) * p1 * (1 - p1) + (n2 - 1) * p2 * (1 - p2), dof)
-        return pl.when(dof > 0).then(safe_div(p1 - p2, pooled.sqrt()))
-    total = n1 + n2
-    pooled_rate = safe_div(pl.col("__pf_x1") + pl.col("__pf_x2"), total)
-    se = safe_div(pooled_rate * (1 - pooled_rate) * total, n1 * n2).sqrt()
-    return safe_div(p1 - p2, se)
+        dof = (n1 + n2 - 2).alias("__pf_sa")  # the degrees of freedom
+        pooled = safe_div((n1 - 1) * p1 * (1 - p1) + (n2 - 1) * p2 * (1 - p2), a)
+        value: pl.Expr = pl.when(a > 0).then(safe_div(p1 - p2, b.sqrt()))
+        stages = [(*first, dof), (pooled.alias("__pf_sb"),)]
+    else:
+        total = (n1 + n2).alias("__pf_sa")
+        pooled_rate = safe_div(x1 + x2, a).alias("__pf_sb")
+        se = safe_div(b * (1 - b) * a, n1 * n2).sqrt().alias("__pf_sc")
+        value = safe_div(p1 - p2, pl.col("__pf_sc"))
+        stages = [(*first, total), (pooled_rate,), (se,)]
+    return (*stages, (value.cast(pl.Float64).alias("value"),))
 
 
 def _bootstrap_intervals(
@@ -595,16 +602,18 @@ def summary_table(
         )  # fmt: skip
         if name in ("cohen_d", "two_sd_rule"):  # the value from the pair's counts
             taken = built_once(_part_inputs, tuple(by), name, slot, how, extremes, boot_part)
-            part = row.select(taken).with_columns(built_once(_statistic_from_pair, name))
+            part = row.select(taken)
+            for pair_stage in built_once(_statistic_from_pair, name):
+                part = part.with_columns(pair_stage)
             parts.append(part.select(built_once(_part_columns, *args, None)))
         else:  # one select of the wide row
             parts.append(row.select(built_once(_part_columns, *args, slot)))
     # by keys first, criteria in the order asked for within each key
     table = stack(parts, by, numbered=True)
     methods = tuple(dict.fromkeys(_interval_method(n, method, names) for n in criteria))
-    stages, bounds = built_once(summary_bounds, z, methods)
-    for stage in stages:
-        table = table.with_columns(stage)
+    bound_stages, bounds = built_once(summary_bounds, z, methods)
+    for bound_stage in bound_stages:
+        table = table.with_columns(bound_stage)
     table = table.with_columns(bounds)
     return table.with_columns(built_once(_verdict, verdict_rule)).select(
         *by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
