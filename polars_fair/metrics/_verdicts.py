@@ -445,8 +445,8 @@ def _attach_all(base: pl.LazyFrame, parts: list[pl.LazyFrame], by: list[str]) ->
         for part in parts:
             base = base.join(part, on=by, how="left", nulls_equal=True, maintain_order="left")
         return base
-    # one row each (an empty part, e.g. no group kept, gives one row of nulls)
-    return pl.concat([base, *(p.select(pl.all().first()) for p in parts)], how="horizontal")
+    # one row each: aggregations without keys (a shorter part would be padded with nulls)
+    return pl.concat([base, *parts], how="horizontal")
 
 
 def _part_inputs(
