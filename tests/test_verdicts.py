@@ -486,3 +486,25 @@ def test_criterion_intervals_vs_reference(run: Any, reference: Any) -> None:
         assert want is not None
         assert math.isclose(row["ci_low"], want[0], rel_tol=1e-12), (row, want)
         assert math.isclose(row["ci_high"], want[1], rel_tol=1e-12), (row, want)
+
+
+@pytest.mark.parametrize("by", [None, "batch"])
+def test_repeated_criteria(run: Any, by: str | None) -> None:
+    # a criterion named twice gets two identical rows where it was asked for; each
+    # row equals the summary of that criterion alone (statistics, composites included)
+    data = ref.make_data(322, rows=600, batches=("m1", "m2"))
+    df = _frame(data)
+    asked = [
+        "four_fifths_rule", "cohen_d", "four_fifths_rule", "equalized_odds_difference",
+        "disparate_impact_ratio", "cohen_d", "equalized_odds_difference",
+    ]  # fmt: skip
+    kw: dict[str, Any] = dict(y_true="y_true", y_pred="y_pred", sensitive_features="g", by=by)
+    out = run(df, "summary", **kw, criteria=asked)
+    keys = [by] if by else []
+    for key, rows in out.group_by(keys, maintain_order=True) if by else [((), out)]:
+        assert rows["criterion"].to_list() == asked
+        for i, name in enumerate(asked):
+            alone = run(df, "summary", **kw, criteria=[name])
+            if by:
+                alone = alone.filter(pl.col(by) == key[0])
+            assert rows.slice(i, 1).equals(alone), name

@@ -34,6 +34,7 @@ How the summary judges (one row per criterion and batch key):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -552,9 +553,7 @@ def summary_table(
             zero_division=zero_division,
         )  # fmt: skip
         inputs.append(wide_values.select(*by, pl.col(plain).name.prefix("__pf_value@")))
-    shared_picks: dict[tuple[str, str, str], pl.LazyFrame] = {}
-    slots: dict[tuple[Any, ...], int] = {}  # a pick's columns in the wide row: `@<slot>`
-    plan: list[tuple[str, int, str, bool]] = []  # name, slot, interval, own extremes
+    compared: list[tuple[tuple[str, str, str], ...]] = []  # each criterion's picks
     for name in criteria:
         spec = CRITERIA[name]
         stat_method = (
@@ -567,19 +566,28 @@ def summary_table(
             if name == "four_fifths_rule"
             else ("difference" if spec.kind == "statistic" else spec.kind)
         )
-        keys_of = tuple((m, kind, stat_method) for m in spec.measures)
-        for key in keys_of:  # criteria comparing the same measure the same way share it
-            if key not in shared_picks:
-                shared_picks[key] = _pick(
-                    kept, names=kept_names, measure=key[0], kind=kind, method=stat_method,
-                    by=by, sensitive=sensitive, reference=ref,
-                ).cache()  # fmt: skip
-        if keys_of not in slots:
-            picks = [shared_picks[key] for key in keys_of]
-            pick = _worst_pick(picks, by, with_extremes=stat_method == "to_reference")
-            slots[keys_of] = len(slots)
-            inputs.append(pick.select(*by, pl.all().exclude(by).name.suffix(f"@{slots[keys_of]}")))
-        if spec.kind == "statistic" and name not in ("cohen_d", "two_sd_rule"):
+        compared.append(tuple((m, kind, stat_method) for m in spec.measures))
+    # one slot of the wide row (`@<slot>` columns) per distinct pick or composite; a
+    # measure compared the same way in several slots is picked once (cached)
+    slots = {keys_of: i for i, keys_of in enumerate(dict.fromkeys(compared))}
+    uses = Counter(key for keys_of in slots for key in keys_of)
+    picked: dict[tuple[str, str, str], pl.LazyFrame] = {}
+    for key in uses:
+        pick = _pick(
+            kept, names=kept_names, measure=key[0], kind=key[1], method=key[2], by=by,
+            sensitive=sensitive, reference=ref,
+        )  # fmt: skip
+        picked[key] = pick.cache() if uses[key] > 1 else pick
+    for keys_of, slot in slots.items():
+        against = keys_of[0][2] == "to_reference"
+        pick = _worst_pick([picked[key] for key in keys_of], by, with_extremes=against)
+        inputs.append(pick.select(*by, pl.all().exclude(by).name.suffix(f"@{slot}")))
+    plan: list[tuple[str, int, str, bool]] = []  # name, slot, interval, own extremes
+    valued = set(plain)  # criteria whose values the wide row holds (a name may repeat)
+    for name, keys_of in zip(criteria, compared, strict=True):
+        spec = CRITERIA[name]
+        if name not in valued and name not in ("cohen_d", "two_sd_rule"):
+            valued.add(name)
             value = criterion_value_table(
                 kept_values, name=name, method=method, by=by, sensitive=sensitive,
                 reference=reference, zero_division=zero_division, signed=True,
@@ -587,7 +595,7 @@ def summary_table(
             inputs.append(value.select(*by, pl.col(name).alias(f"__pf_value@{name}")))
         # the pick's own extremes (a comparison with the reference, of one measure);
         # a composite or a test statistic: its value is the one extreme
-        extremes = stat_method == "to_reference" and not (
+        extremes = keys_of[0][2] == "to_reference" and not (
             len(spec.measures) > 1 or spec.kind == "statistic" and name != "four_fifths_rule"
         )
         plan.append((name, slots[keys_of], _interval_method(name, method, names), extremes))
