@@ -42,7 +42,7 @@ def _draw(
     df: pl.DataFrame, by: list[str], cells: tuple[str, ...], n_resamples: int, seed: int,
     scheme: str, seed_per_key: bool = False,
 ) -> pl.DataFrame:  # fmt: skip
-    counts = df.select(cells).to_numpy().astype(np.int64)  # (R, C)
+    counts = df[list(cells)].to_numpy().astype(np.int64)  # (R, C)
     if by:
         block = df.select(pl.struct(by).rank("dense").cast(pl.Int64) - 1).to_series().to_numpy()
     else:
@@ -85,7 +85,7 @@ def _draw(
     per_row = np.transpose(per_row, (1, 0, 2)).reshape(-1, n_cells)  # row-major (R, B)
     keys = [c for c in df.columns if c not in (*cells, "n", "n_null", "sum_w2")]
     groups = [k for k in keys if k not in by]
-    return _replicates(df.select(keys), block, per_row, by, groups, cells, n_resamples)
+    return _replicates(df[keys], block, per_row, by, groups, cells, n_resamples)
 
 
 def _replicates(
@@ -118,7 +118,7 @@ def _replicates(
     out = keys[order].hstack(
         [pl.Series(x, column) for x, column in zip(names, numbers, strict=True)]
     )
-    return out.select(*by, REPLICATE, *groups, "n", *cells)
+    return out[[*by, REPLICATE, *groups, "n", *cells]]  # indexing: no plan to build
 
 
 def resample_stats(

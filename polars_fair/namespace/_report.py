@@ -417,10 +417,13 @@ def _with_flags(
         found: dict[int, dict[str, bool]] = {}
         plain = []
         for r, table, ms in zip(reductions, tables, names, strict=True):
-            cols = [f"{_FLAG}{m}" for m in ms]
-            if table.height and ms:
-                found[id(r)] = dict(zip(ms, table.select(cols).row(0), strict=True))
-            plain.append(table.drop(cols) if cols else table)
+            if not ms:
+                plain.append(table)
+                continue
+            if table.height:
+                row = table.row(0, named=True)
+                found[id(r)] = {m: row[f"{_FLAG}{m}"] for m in ms}
+            plain.append(table[table.columns[: table.width - len(ms)]])  # flags come last
         return plain, (rates_of, found)
 
     return flagged, split
