@@ -239,3 +239,102 @@ def test_reads_the_rows_once() -> None:
     prof = pf.profile(lf, y_true="y", y_pred=pl.col("s") >= 0.5, y_prob="s", sensitive_features="g")
     assert len(reads) == 1
     assert prof.rows == 100
+
+
+# --- the row code: (fine bin, flag) gives the calibration slot exactly ---------------
+# (``_row_code``'s two forms, row by row, against numpy and against ``bin_index``)
+
+#: (n_bins, score_bins): the flagged form (2n + 1 <= score_bins; even, odd and
+#: unaligned ratios, the smallest allowed) and the direct one (uniform edges with
+#: n * (1 / n) != 1, as for 49; too few score bins).
+_CODE_BINS = [
+    (10, 1000), (10, 21), (10, 30), (10, 25), (3, 7), (40, 100), (1, 3), (2, 5), (7, 1000),
+    (100, 1000), (1000, 2001), (49, 1000), (1, 1), (10, 10), (40, 41),
+]  # fmt: skip
+
+
+def _adversarial(n_bins: int, score_bins: int) -> np.ndarray:
+    """Every edge, fine-bin boundary and midpoint between edges, and 3 floats either side."""
+    grid = np.concatenate(
+        [
+            bin_edges(n_bins),
+            np.arange(-1, score_bins + 3) / score_bins,
+            (np.arange(n_bins + 1) + 0.5) / n_bins,
+            np.arange(n_bins + 1) * (1.0 / n_bins),
+        ]
+    )
+    near = [grid]
+    for direction in (np.inf, -np.inf):
+        step = grid
+        for _ in range(3):
+            step = np.nextafter(step, direction)
+            near.append(step)
+    special = [0.0, -0.0, 5e-324, -5e-324, 1.0, 1e300, -1e300, np.inf, -np.inf, np.nan, 2.0]
+    return np.unique(np.concatenate([*near, special]))
+
+
+def _codes(scores: list[float | None], n_bins: int, score_bins: int) -> tuple[list, list, list]:
+    """The partial table's code per row: decoded, direct (``bin_index``) and numpy's."""
+    from polars_fair.reduce.fused import _CODE, _row_code
+    from polars_fair.reduce.scores import bin_index
+
+    edges = bin_edges(n_bins)
+    frame = pl.DataFrame({"s": scores}, schema={"s": pl.Float64})
+    s = pl.col("s")
+    code, decode = _row_code(s, edges, score_bins)
+    got = frame.select(code.alias(_CODE))
+    if decode is not None:
+        got = got.select(decode.alias(_CODE))
+    fine = (s * score_bins).floor().clip(-1.0, score_bins + 1.0).cast(pl.Int64, strict=False)
+    direct = fine * (n_bins + 1) + bin_index(s, edges) + (s > 1.0).cast(pl.Int64)
+    # numpy, from the definition: the fine bin, and the edges edges[1:] below the score
+    values = np.array([np.nan if v is None else v for v in scores], dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        k = np.clip(np.floor(values * score_bins), -1, score_bins + 1)
+    slot = np.searchsorted(edges[1:], values, side="left")  # edges strictly below
+    want = [None if np.isnan(v) else int(kk) * (n_bins + 1) + int(r)
+            for v, kk, r in zip(values, k, slot, strict=True)]  # fmt: skip
+    return got[_CODE].to_list(), frame.select(direct)["s"].to_list(), want
+
+
+@pytest.mark.parametrize(("n_bins", "score_bins"), _CODE_BINS)
+def test_row_code_at_every_edge(n_bins: int, score_bins: int) -> None:
+    scores: list[float | None] = [*_adversarial(n_bins, score_bins).tolist(), None]
+    got, direct, want = _codes(scores, n_bins, score_bins)
+    assert got == want
+    assert direct == want
+
+
+def test_row_code_forms() -> None:
+    """The flagged form where the proof holds (Int32 rows, a lookup), else the direct one."""
+    from polars_fair.reduce.fused import _row_code
+
+    df = pl.DataFrame({"s": [0.5]})
+    for (n_bins, score_bins), flagged in [((10, 1000), True), ((3, 7), True), ((49, 1000), False),
+                                          ((10, 20), False), ((1, 1), False)]:  # fmt: skip
+        code, decode = _row_code(pl.col("s"), bin_edges(n_bins), score_bins)
+        assert (decode is not None) == flagged
+        assert df.select(code).dtypes == [pl.Int32 if flagged else pl.Int64]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    bins=st.tuples(st.integers(1, 60), st.integers(1, 3000)),
+    offsets=st.lists(st.tuples(st.floats(-0.01, 1.01), st.integers(-4, 4)), max_size=60),
+    anything=st.lists(st.floats(allow_nan=True, allow_infinity=True) | st.none(), max_size=20),
+)
+def test_row_code_random(
+    bins: tuple[int, int], offsets: list[tuple[float, int]], anything: list[float | None]
+) -> None:
+    n_bins, score_bins = bins
+    # scores next to the grid of edges and fine-bin boundaries, a few floats away
+    grid = np.concatenate([bin_edges(n_bins), np.arange(score_bins + 1) / score_bins])
+    scores: list[float | None] = list(anything)
+    for x, ulps in offsets:
+        v = float(grid[np.argmin(np.abs(grid - x))])
+        for _ in range(abs(ulps)):
+            v = float(np.nextafter(v, np.inf if ulps > 0 else -np.inf))
+        scores += [v, x]
+    got, direct, want = _codes(scores, n_bins, score_bins)
+    assert got == want
+    assert direct == want

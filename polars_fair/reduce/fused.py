@@ -33,8 +33,10 @@ see benches/README.md, "Scored profile, one read").
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 
 from polars_fair._utils import check_in_plan
@@ -55,8 +57,6 @@ from polars_fair.reduce import (
 from polars_fair.reduce.scores import bin_index
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = ["ScoreOutOfRange", "fused_tables", "score_range_error"]
@@ -118,12 +118,8 @@ def fused_tables(
     )  # fmt: skip
     s, w = inp.score, inp.weight
     assert s is not None
-    # one Int64 code per (fine bin, calibration bin + 1 for s > 1): the fine bin is
-    # clipped so that an infinite score keeps a code; a null or NaN score has none
     n_code = len(edges)  # the calibration bins and the "above 1" slot
-    fine = (s * score_bins).floor().clip(-1.0, score_bins + 1.0).cast(pl.Int64, strict=False)
-    above = (s > 1.0).cast(pl.Int64)
-    code = (fine * n_code + bin_index(s, edges) + above).alias(_CODE)
+    code, decode = _row_code(s, edges, score_bins)
     weighted = s if w is None else s * w
     aggs = [
         pl.len().cast(pl.Int64).alias(_ROWS),
@@ -137,7 +133,9 @@ def fused_tables(
             (w * w).sum().alias(_W2SUM),
             ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
         ]
-    partial = inp.lf.group_by(*inp.keys, *inp.label_keys, code).agg(aggs)
+    partial = inp.lf.group_by(*inp.keys, *inp.label_keys, code.alias(_CODE)).agg(aggs)
+    if decode is not None:  # back to (fine bin, calibration slot), on the small table
+        partial = partial.with_columns(decode.alias(_CODE))
     labels_and_weights = dataclasses.replace(inp, score_name=None).checker()
     score_name = inp.score_name
 
@@ -189,6 +187,84 @@ def fused_tables(
         roc.sort([*keys, "score"], nulls_last=True),
         partial.select(pl.col(_ROWS).sum().cast(pl.Int64).alias("rows")),
     )
+
+
+#: The flagged code (:func:`_row_code`) is used up to this many score and calibration
+#: bins (its table has two entries per score bin; the proof needs far fewer than 2^40).
+_FLAGGED_MAX = 2**20
+
+
+def _row_code(
+    s: pl.Expr, edges: np.ndarray, score_bins: int
+) -> tuple[pl.Expr, pl.Expr | None]:
+    """The row's group code, and the expression giving the partial table's code from it.
+
+    The partial table's code is ``fine * (n_bins + 1) + slot``: the fine bin
+    ``k = floor(s * score_bins)`` (clipped to [-1, score_bins + 1], so that an infinite
+    score keeps a code; null for a null or NaN score) and the slot
+    ``r = bin_index(s, edges) + [s > 1]``, the number of edges ``edges[1:]`` below
+    ``s``. Computing ``r`` per row costs as much as a third of the ``group_by``; with
+    uniform edges (``np.linspace(0, 1, n + 1)``, ``edges[j] == j * (1 / n)`` as numpy
+    computes them) and ``score_bins >= 2n + 1`` the rows are grouped by
+    ``2k + flag`` instead (Int32), with ``flag = s > edges[J]`` where
+    ``J = clip(round(s * n), 1, n)`` is the edge nearest to ``s``, and ``(k, flag)``
+    gives ``r`` exactly (the returned lookup, :func:`_decode_table`):
+
+    * ``r = J - 1 + flag`` for every score: ``edges[J - 1] < s <= edges[J + 1]``, since
+      ``|s * n - J| <= 1/2`` up to rounding (relative 2^-53) and the edges are ``1/n``
+      apart up to rounding; a score below 0 has ``J = 1, flag = 0, r = 0``, one above
+      1 ``J = n, flag = 1, r = n``.
+    * Within a fine bin (narrower than ``1 / (2n)``) ``J`` takes at most two
+      neighbouring values ``j, j + 1``, and then the rows with ``J = j`` lie above
+      ``edges[j]`` (flag 1) and those with ``J = j + 1`` below ``edges[j + 1]`` (flag
+      0): both have ``r = j``. So ``r`` is ``J(lowest) - 1 + flag`` or ``J(lowest)``,
+      read from the bin's lowest and highest float.
+
+    A fine bin of the second kind gives two partial rows with one code (the
+    consumers sum over codes). Other edges or fewer score bins keep the direct code
+    (returned lookup ``None``).
+    """
+    n = len(edges) - 1
+    uniform = np.array_equal(edges, np.arange(n + 1) * (1.0 / n))
+    if not (uniform and 2 * n + 1 <= score_bins <= _FLAGGED_MAX and n <= _FLAGGED_MAX):
+        fine = (s * score_bins).floor().clip(-1.0, score_bins + 1.0).cast(pl.Int64, strict=False)
+        above = (s > 1.0).cast(pl.Int64)
+        return fine * (n + 1) + bin_index(s, edges) + above, None
+    fine32 = (s * score_bins).floor().clip(-1.0, score_bins + 1.0).cast(pl.Int32, strict=False)
+    nearest = (s * float(n)).round().clip(1.0, float(n)) * (1.0 / n)  # edges[J]
+    code = fine32 * 2 + (s > nearest).cast(pl.Int32)
+    table = pl.Series(_decode_table(n, score_bins), dtype=pl.Int64)
+    return code, pl.lit(table).gather(pl.col(_CODE) + 2)
+
+
+@functools.lru_cache(maxsize=8)
+def _decode_table(n: int, score_bins: int) -> np.ndarray:
+    """``fine * (n + 1) + r`` of the flagged code ``2 * fine + flag``, at index code + 2.
+
+    ``r = J(lowest) - 1 + flag`` when ``J`` is one value over the fine bin, else
+    ``J(lowest)`` (see :func:`_row_code`): in both cases ``J(lowest)`` for flag 1 and
+    ``J(highest) - 1`` for flag 0. The lowest float of each fine bin is found from
+    ``k / score_bins`` by steps of one float, computing ``floor(s * score_bins)`` as
+    the plan does.
+    """
+    b = float(score_bins)
+    k = np.arange(score_bins + 2, dtype=np.float64)  # fine bins 0 .. score_bins + 1
+    low = k / b
+    while (down := (np.floor(np.nextafter(low, -np.inf) * b) >= k)).any():
+        low = np.where(down, np.nextafter(low, -np.inf), low)
+    while (up := (np.floor(low * b) < k)).any():
+        low = np.where(up, np.nextafter(low, np.inf), low)
+    lowest = np.concatenate([[-np.inf], low])  # fine bins -1 .. score_bins + 1
+    highest = np.concatenate([np.nextafter(low, -np.inf), [np.inf]])
+
+    def nearest(x: np.ndarray) -> np.ndarray:
+        return np.clip(np.round(x * float(n)), 1.0, float(n)).astype(np.int64)
+
+    fine = np.arange(-1, score_bins + 2, dtype=np.int64) * (n + 1)
+    table = np.empty(2 * fine.size, dtype=np.int64)
+    table[0::2] = fine + nearest(highest) - 1
+    table[1::2] = fine + nearest(lowest)
+    return table
 
 
 def _histogram(inp: Inputs, scored: pl.LazyFrame, key: pl.Expr, with_sum: bool) -> pl.LazyFrame:
