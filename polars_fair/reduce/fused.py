@@ -189,8 +189,8 @@ def fused_tables(
     )
 
 
-#: The flagged code (:func:`_row_code`) is used up to this many score and calibration
-#: bins (its table has two entries per score bin; the proof needs far fewer than 2^40).
+#: The flagged code (:func:`_row_code`) is used up to this many score bins (its lookup
+#: table has two entries per bin; the proof holds far beyond).
 _FLAGGED_MAX = 2**20
 
 
@@ -199,39 +199,39 @@ def _row_code(
 ) -> tuple[pl.Expr, pl.Expr | None]:
     """The row's group code, and the expression giving the partial table's code from it.
 
-    The partial table's code is ``fine * (n_bins + 1) + slot``: the fine bin
+    The partial table's code is ``fine * (n + 1) + r`` (``n`` bins): the fine bin
     ``k = floor(s * score_bins)`` (clipped to [-1, score_bins + 1], so that an infinite
     score keeps a code; null for a null or NaN score) and the slot
     ``r = bin_index(s, edges) + [s > 1]``, the number of edges ``edges[1:]`` below
-    ``s``. Computing ``r`` per row costs as much as a third of the ``group_by``; with
-    uniform edges (``np.linspace(0, 1, n + 1)``, ``edges[j] == j * (1 / n)`` as numpy
-    computes them) and ``score_bins >= 2n + 1`` the rows are grouped by
-    ``2k + flag`` instead (Int32), with ``flag = s > edges[J]`` where
-    ``J = clip(round(s * n), 1, n)`` is the edge nearest to ``s``, and ``(k, flag)``
-    gives ``r`` exactly (the returned lookup, :func:`_decode_table`):
+    ``s``. Computing ``r`` per row costs a quarter of the ``group_by``; with uniform
+    edges (``edges[j] == j * (1 / n)`` as numpy computes them, also for ``j = n``) and
+    ``score_bins >= 2n + 1`` the rows are grouped by ``2k + flag`` instead (Int32),
+    with ``flag = s > J * (1 / n)`` where ``J = round(s * n)`` is the edge nearest to
+    ``s``, and ``(k, flag)`` gives ``r`` exactly (the lookup of :func:`_decode_table`):
 
-    * ``r = J - 1 + flag`` for every score: ``edges[J - 1] < s <= edges[J + 1]``, since
-      ``|s * n - J| <= 1/2`` up to rounding (relative 2^-53) and the edges are ``1/n``
-      apart up to rounding; a score below 0 has ``J = 1, flag = 0, r = 0``, one above
-      1 ``J = n, flag = 1, r = n``.
-    * Within a fine bin (narrower than ``1 / (2n)``) ``J`` takes at most two
-      neighbouring values ``j, j + 1``, and then the rows with ``J = j`` lie above
-      ``edges[j]`` (flag 1) and those with ``J = j + 1`` below ``edges[j + 1]`` (flag
-      0): both have ``r = j``. So ``r`` is ``J(lowest) - 1 + flag`` or ``J(lowest)``,
-      read from the bin's lowest and highest float.
+    * ``r = clip(J - 1 + flag, 0, n)`` for every score: for ``1 <= J <= n``,
+      ``edges[J - 1] < s <= edges[J + 1]`` (``|s * n - J| <= 1/2`` up to a relative
+      rounding of 2^-53, and the edges are ``1/n`` apart up to rounding); ``J = 0`` means
+      ``s < edges[1]``, ``J < 0`` a negative score, ``J > n`` a score above 1.
+    * The fine bins 0 to ``score_bins`` are narrower than ``1 / (2n)``: over one,
+      ``J`` takes one value, or two, ``j, j + 1``, and then the rows with ``J = j`` lie
+      above ``edges[j]`` (flag 1) and those with ``J = j + 1`` below ``edges[j + 1]``
+      (flag 0): ``r = j`` for both. So ``r`` is ``clip(J, 0, n)`` of the bin's lowest
+      float for flag 1, ``clip(J - 1, 0, n)`` of its highest for flag 0. The clipped
+      bins hold scores below 0 (``r = 0``) and above 1 (``r = n``) only.
 
-    A fine bin of the second kind gives two partial rows with one code (the
-    consumers sum over codes). Other edges or fewer score bins keep the direct code
-    (returned lookup ``None``).
+    Two partial rows may then share a code (bin 0: ``s = 0`` and ``s > 0``; a bin
+    where ``J`` changes); the consumers sum over codes. Other edges or fewer score
+    bins keep the direct code (lookup ``None``).
     """
     n = len(edges) - 1
     uniform = np.array_equal(edges, np.arange(n + 1) * (1.0 / n))
-    if not (uniform and 2 * n + 1 <= score_bins <= _FLAGGED_MAX and n <= _FLAGGED_MAX):
+    if not (uniform and 2 * n + 1 <= score_bins <= _FLAGGED_MAX):
         fine = (s * score_bins).floor().clip(-1.0, score_bins + 1.0).cast(pl.Int64, strict=False)
         above = (s > 1.0).cast(pl.Int64)
         return fine * (n + 1) + bin_index(s, edges) + above, None
     fine32 = (s * score_bins).floor().clip(-1.0, score_bins + 1.0).cast(pl.Int32, strict=False)
-    nearest = (s * float(n)).round().clip(1.0, float(n)) * (1.0 / n)  # edges[J]
+    nearest = (s * float(n)).round() * (1.0 / n)  # edges[J] for 0 <= J <= n
     code = fine32 * 2 + (s > nearest).cast(pl.Int32)
     table = pl.Series(_decode_table(n, score_bins), dtype=pl.Int64)
     return code, pl.lit(table).gather(pl.col(_CODE) + 2)
@@ -241,11 +241,10 @@ def _row_code(
 def _decode_table(n: int, score_bins: int) -> np.ndarray:
     """``fine * (n + 1) + r`` of the flagged code ``2 * fine + flag``, at index code + 2.
 
-    ``r = J(lowest) - 1 + flag`` when ``J`` is one value over the fine bin, else
-    ``J(lowest)`` (see :func:`_row_code`): in both cases ``J(lowest)`` for flag 1 and
-    ``J(highest) - 1`` for flag 0. The lowest float of each fine bin is found from
-    ``k / score_bins`` by steps of one float, computing ``floor(s * score_bins)`` as
-    the plan does.
+    ``r`` is ``clip(J, 0, n)`` of the fine bin's lowest float for flag 1 and
+    ``clip(J - 1, 0, n)`` of its highest for flag 0 (see :func:`_row_code`). The
+    lowest float of each fine bin is found from ``k / score_bins`` by steps of one
+    float, computing ``floor(s * score_bins)`` as the plan does.
     """
     b = float(score_bins)
     k = np.arange(score_bins + 2, dtype=np.float64)  # fine bins 0 .. score_bins + 1
@@ -257,13 +256,13 @@ def _decode_table(n: int, score_bins: int) -> np.ndarray:
     lowest = np.concatenate([[-np.inf], low])  # fine bins -1 .. score_bins + 1
     highest = np.concatenate([np.nextafter(low, -np.inf), [np.inf]])
 
-    def nearest(x: np.ndarray) -> np.ndarray:
-        return np.clip(np.round(x * float(n)), 1.0, float(n)).astype(np.int64)
+    def slot(x: np.ndarray, minus: float) -> np.ndarray:
+        return np.clip(np.round(x * float(n)) - minus, 0.0, float(n)).astype(np.int64)
 
     fine = np.arange(-1, score_bins + 2, dtype=np.int64) * (n + 1)
     table = np.empty(2 * fine.size, dtype=np.int64)
-    table[0::2] = fine + nearest(highest) - 1
-    table[1::2] = fine + nearest(lowest)
+    table[0::2] = fine + slot(highest, 1.0)
+    table[1::2] = fine + slot(lowest, 0.0)
     return table
 
 
