@@ -9,6 +9,9 @@ keys, both raw labels and one Int64 code per (fine score bin, calibration bin), 
 every additive sum any of them needs: rows, weight sums, sums of squared weights,
 score sums and sums of squared scores. The partial table has at most a few rows per
 (group, fine bin); the four tables are small ``group_by``s of it (:func:`fused_tables`).
+With the default uniform calibration bins the rows are grouped by a cheaper Int32
+code, the fine bin and one bit, which gives the calibration bin exactly; the partial
+table's code is then read from a lookup table (:func:`_row_code`).
 
 **Null rules.** Each table keeps its own: the statistics table without the score
 excludes a row for a null label or weight, the others also for a null score, and the
@@ -194,35 +197,35 @@ def fused_tables(
 _FLAGGED_MAX = 2**20
 
 
-def _row_code(
-    s: pl.Expr, edges: np.ndarray, score_bins: int
-) -> tuple[pl.Expr, pl.Expr | None]:
+def _row_code(s: pl.Expr, edges: np.ndarray, score_bins: int) -> tuple[pl.Expr, pl.Expr | None]:
     """The row's group code, and the expression giving the partial table's code from it.
 
     The partial table's code is ``fine * (n + 1) + r`` (``n`` bins): the fine bin
     ``k = floor(s * score_bins)`` (clipped to [-1, score_bins + 1], so that an infinite
     score keeps a code; null for a null or NaN score) and the slot
     ``r = bin_index(s, edges) + [s > 1]``, the number of edges ``edges[1:]`` below
-    ``s``. Computing ``r`` per row costs a quarter of the ``group_by``; with uniform
-    edges (``edges[j] == j * (1 / n)`` as numpy computes them, also for ``j = n``) and
-    ``score_bins >= 2n + 1`` the rows are grouped by ``2k + flag`` instead (Int32),
-    with ``flag = s > J * (1 / n)`` where ``J = round(s * n)`` is the edge nearest to
-    ``s``, and ``(k, flag)`` gives ``r`` exactly (the lookup of :func:`_decode_table`):
+    ``s``. Computed per row, ``r`` and the clip cost a quarter of the ``group_by``;
+    with uniform edges (``edges[j] == j * (1 / n)`` as numpy computes them, also for
+    ``j = n``) and ``score_bins >= 2n + 1`` the rows are grouped by ``2k + flag``
+    instead (Int32, clipped by ``min``/``max``), with ``flag = s > J * (1 / n)`` where
+    ``J = floor((s + 0.5 / n) * n)`` is the edge nearest to ``s``, and ``(k, flag)``
+    gives ``r`` exactly (the lookup of :func:`_decode_table`):
 
     * ``r = clip(J - 1 + flag, 0, n)`` for every score: for ``1 <= J <= n``,
       ``edges[J - 1] < s <= edges[J + 1]`` (``|s * n - J| <= 1/2`` up to a relative
-      rounding of 2^-53, and the edges are ``1/n`` apart up to rounding); ``J = 0`` means
-      ``s < edges[1]``, ``J < 0`` a negative score, ``J > n`` a score above 1.
+      rounding of a few 2^-53, and the edges are ``1/n`` apart up to rounding);
+      ``J = 0`` means ``s < edges[1]``, ``J < 0`` a negative score, ``J > n`` one above 1.
     * The fine bins 0 to ``score_bins`` are narrower than ``1 / (2n)``: over one,
-      ``J`` takes one value, or two, ``j, j + 1``, and then the rows with ``J = j`` lie
-      above ``edges[j]`` (flag 1) and those with ``J = j + 1`` below ``edges[j + 1]``
-      (flag 0): ``r = j`` for both. So ``r`` is ``clip(J, 0, n)`` of the bin's lowest
-      float for flag 1, ``clip(J - 1, 0, n)`` of its highest for flag 0. The clipped
-      bins hold scores below 0 (``r = 0``) and above 1 (``r = n``) only.
+      ``J`` (monotone in ``s``) takes one value, or two, ``j, j + 1``, and then the rows
+      with ``J = j`` lie above ``edges[j]`` (flag 1) and those with ``J = j + 1`` below
+      ``edges[j + 1]`` (flag 0): ``r = j`` for both. So ``r`` is ``clip(J, 0, n)`` of
+      the bin's lowest float for flag 1, ``clip(J - 1, 0, n)`` of its highest for flag
+      0. The clipped bins hold scores below 0 (``r = 0``) and above 1 (``r = n``) only.
 
     Two partial rows may then share a code (bin 0: ``s = 0`` and ``s > 0``; a bin
     where ``J`` changes); the consumers sum over codes. Other edges or fewer score
-    bins keep the direct code (lookup ``None``).
+    bins keep the direct code (lookup ``None``). Both forms are checked row by row
+    against numpy at every edge and its neighbouring floats (tests/test_profile_fused.py).
     """
     n = len(edges) - 1
     uniform = np.array_equal(edges, np.arange(n + 1) * (1.0 / n))
@@ -230,9 +233,11 @@ def _row_code(
         fine = (s * score_bins).floor().clip(-1.0, score_bins + 1.0).cast(pl.Int64, strict=False)
         above = (s > 1.0).cast(pl.Int64)
         return fine * (n + 1) + bin_index(s, edges) + above, None
-    fine32 = (s * score_bins).floor().clip(-1.0, score_bins + 1.0).cast(pl.Int32, strict=False)
-    nearest = (s * float(n)).round() * (1.0 / n)  # edges[J] for 0 <= J <= n
-    code = fine32 * 2 + (s > nearest).cast(pl.Int32)
+    s = s.fill_nan(None)  # null code: null through the flag (min/max skip nulls)
+    b = float(score_bins)
+    fine = pl.max_horizontal(pl.min_horizontal((s * b).floor(), b + 1.0), -1.0)  # clipped
+    nearest = ((s + 0.5 / n) * float(n)).floor() * (1.0 / n)  # edges[J] for 0 <= J <= n
+    code = fine.cast(pl.Int32) * 2 + (s > nearest).cast(pl.Int32)
     table = pl.Series(_decode_table(n, score_bins), dtype=pl.Int64)
     return code, pl.lit(table).gather(pl.col(_CODE) + 2)
 
@@ -256,8 +261,9 @@ def _decode_table(n: int, score_bins: int) -> np.ndarray:
     lowest = np.concatenate([[-np.inf], low])  # fine bins -1 .. score_bins + 1
     highest = np.concatenate([np.nextafter(low, -np.inf), [np.inf]])
 
-    def slot(x: np.ndarray, minus: float) -> np.ndarray:
-        return np.clip(np.round(x * float(n)) - minus, 0.0, float(n)).astype(np.int64)
+    def slot(x: np.ndarray, minus: float) -> np.ndarray:  # clip(J - minus, 0, n)
+        nearest = np.floor((x + 0.5 / n) * float(n))
+        return np.clip(nearest - minus, 0.0, float(n)).astype(np.int64)
 
     fine = np.arange(-1, score_bins + 2, dtype=np.int64) * (n + 1)
     table = np.empty(2 * fine.size, dtype=np.int64)
