@@ -273,7 +273,9 @@ def _adversarial(n_bins: int, score_bins: int) -> np.ndarray:
         for _ in range(3):
             step = np.nextafter(step, direction)
             near.append(step)
-    special = [0.0, -0.0, 5e-324, -5e-324, 1.0, 1e300, -1e300, np.inf, -np.inf, np.nan, 2.0]
+    big = float(np.finfo(np.float64).max)  # times score_bins: infinite
+    special = [0.0, -0.0, 5e-324, -5e-324, 1.0, 2.0, 1e300, -1e300, big, -big, np.inf, -np.inf,
+               np.nan]  # fmt: skip
     return np.unique(np.concatenate([*near, special]))
 
 
@@ -293,7 +295,7 @@ def _codes(scores: list[float | None], n_bins: int, score_bins: int) -> tuple[li
     direct = fine * (n_bins + 1) + bin_index(s, edges) + (s > 1.0).cast(pl.Int64)
     # numpy, from the definition: the fine bin, and the edges edges[1:] below the score
     values = np.array([np.nan if v is None else v for v in scores], dtype=np.float64)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN, and scores near the float maximum
         k = np.clip(np.floor(values * score_bins), -1, score_bins + 1)
     slot = np.searchsorted(edges[1:], values, side="left")  # edges strictly below
     want = [None if np.isnan(v) else int(kk) * (n_bins + 1) + int(r)

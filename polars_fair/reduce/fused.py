@@ -269,6 +269,7 @@ def _decode_table(n: int, score_bins: int) -> np.ndarray:
     table = np.empty(2 * fine.size, dtype=np.int64)
     table[0::2] = fine + slot(highest, 1.0)
     table[1::2] = fine + slot(lowest, 0.0)
+    table.setflags(write=False)  # cached: shared by every plan
     return table
 
 
