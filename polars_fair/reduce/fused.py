@@ -204,7 +204,7 @@ def _row_code(s: pl.Expr, edges: np.ndarray, score_bins: int) -> tuple[pl.Expr, 
     ``k = floor(s * score_bins)`` (clipped to [-1, score_bins + 1], so that an infinite
     score keeps a code; null for a null or NaN score) and the slot
     ``r = bin_index(s, edges) + [s > 1]``, the number of edges ``edges[1:]`` below
-    ``s``. Computed per row, ``r`` and the clip cost a quarter of the ``group_by``;
+    ``s``. Computed per row, ``r`` and the clip cost about a quarter of the ``group_by``;
     with uniform edges (``edges[j] == j * (1 / n)`` as numpy computes them, also for
     ``j = n``) and ``score_bins >= 2n + 1`` the rows are grouped by ``2k + flag``
     instead (Int32, clipped by ``min``/``max``), with ``flag = s > J * (1 / n)`` where
@@ -212,9 +212,10 @@ def _row_code(s: pl.Expr, edges: np.ndarray, score_bins: int) -> tuple[pl.Expr, 
     gives ``r`` exactly (the lookup of :func:`_decode_table`):
 
     * ``r = clip(J - 1 + flag, 0, n)`` for every score: for ``1 <= J <= n``,
-      ``edges[J - 1] < s <= edges[J + 1]`` (``|s * n - J| <= 1/2`` up to a relative
-      rounding of a few 2^-53, and the edges are ``1/n`` apart up to rounding);
-      ``J = 0`` means ``s < edges[1]``, ``J < 0`` a negative score, ``J > n`` one above 1.
+      ``edges[J - 1] < s <= edges[J + 1]`` (read ``edges[n + 1]`` as infinity;
+      ``|s * n - J| <= 1/2`` up to a relative rounding of a few 2^-53, and the edges
+      are ``1/n`` apart up to rounding); ``J = 0`` means ``s < edges[1]``, ``J < 0`` a
+      negative score, ``J > n`` one above 1.
     * The fine bins 0 to ``score_bins`` are narrower than ``1 / (2n)``: over one,
       ``J`` (monotone in ``s``) takes one value, or two, ``j, j + 1``, and then the rows
       with ``J = j`` lie above ``edges[j]`` (flag 1) and those with ``J = j + 1`` below
