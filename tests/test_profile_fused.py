@@ -13,6 +13,10 @@
   smallest and largest score, NaN), after bad labels and weights as before; a NaN
   score of a row excluded for a null weight is no error, as before.
 * A profile reads its rows once (a source that counts its reads).
+* The row code (the fine bin and one flag, with uniform calibration edges) gives the
+  calibration slot exactly: row by row against numpy and ``bin_index`` at every edge,
+  fine-bin boundary and midpoint and the floats next to them, on random scores, and
+  the four tables equal those of the direct code.
 """
 
 from __future__ import annotations
@@ -239,3 +243,142 @@ def test_reads_the_rows_once() -> None:
     prof = pf.profile(lf, y_true="y", y_pred=pl.col("s") >= 0.5, y_prob="s", sensitive_features="g")
     assert len(reads) == 1
     assert prof.rows == 100
+
+
+# --- the row code: (fine bin, flag) gives the calibration slot exactly ---------------
+# (``_row_code``'s two forms, row by row, against numpy and against ``bin_index``)
+
+#: (n_bins, score_bins): the flagged form (2n + 1 <= score_bins; even, odd and
+#: unaligned ratios, the smallest allowed) and the direct one (uniform edges with
+#: n * (1 / n) != 1, as for 49; too few score bins).
+_CODE_BINS = [
+    (10, 1000), (10, 21), (10, 30), (10, 25), (3, 7), (40, 100), (1, 3), (2, 5), (7, 1000),
+    (100, 1000), (1000, 2001), (49, 1000), (1, 1), (10, 10), (40, 41),
+]  # fmt: skip
+
+
+def _adversarial(n_bins: int, score_bins: int) -> np.ndarray:
+    """Every edge, fine-bin boundary and midpoint between edges, and 3 floats either side."""
+    grid = np.concatenate(
+        [
+            bin_edges(n_bins),
+            np.arange(-1, score_bins + 3) / score_bins,
+            (np.arange(n_bins + 1) + 0.5) / n_bins,
+            np.arange(n_bins + 1) * (1.0 / n_bins),
+        ]
+    )
+    near = [grid]
+    for direction in (np.inf, -np.inf):
+        step = grid
+        for _ in range(3):
+            step = np.nextafter(step, direction)
+            near.append(step)
+    big = float(np.finfo(np.float64).max)  # times score_bins: infinite
+    special = [0.0, -0.0, 5e-324, -5e-324, 1.0, 2.0, 1e300, -1e300, big, -big, np.inf, -np.inf,
+               np.nan]  # fmt: skip
+    return np.unique(np.concatenate([*near, special]))
+
+
+def _codes(scores: list[float | None], n_bins: int, score_bins: int) -> tuple[list, list, list]:
+    """The partial table's code per row: decoded, direct (``bin_index``) and numpy's."""
+    from polars_fair.reduce.fused import _CODE, _row_code
+    from polars_fair.reduce.scores import bin_index
+
+    edges = bin_edges(n_bins)
+    frame = pl.DataFrame({"s": scores}, schema={"s": pl.Float64})
+    s = pl.col("s")
+    code, decode = _row_code(s, edges, score_bins)
+    got = frame.select(code.alias(_CODE))
+    if decode is not None:
+        got = got.select(decode.alias(_CODE))
+    fine = (s * score_bins).floor().clip(-1.0, score_bins + 1.0).cast(pl.Int64, strict=False)
+    direct = fine * (n_bins + 1) + bin_index(s, edges) + (s > 1.0).cast(pl.Int64)
+    # numpy, from the definition: the fine bin, and the edges edges[1:] below the score
+    values = np.array([np.nan if v is None else v for v in scores], dtype=np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN, and scores near the float maximum
+        k = np.clip(np.floor(values * score_bins), -1, score_bins + 1)
+    slot = np.searchsorted(edges[1:], values, side="left")  # edges strictly below
+    want = [None if np.isnan(v) else int(kk) * (n_bins + 1) + int(r)
+            for v, kk, r in zip(values, k, slot, strict=True)]  # fmt: skip
+    return got[_CODE].to_list(), frame.select(direct)["s"].to_list(), want
+
+
+@pytest.mark.parametrize(("n_bins", "score_bins"), _CODE_BINS)
+def test_row_code_at_every_edge(n_bins: int, score_bins: int) -> None:
+    scores: list[float | None] = [*_adversarial(n_bins, score_bins).tolist(), None]
+    got, direct, want = _codes(scores, n_bins, score_bins)
+    assert got == want
+    assert direct == want
+
+
+def test_row_code_forms() -> None:
+    """The flagged form where the proof holds (Int32 rows, a lookup), else the direct one."""
+    from polars_fair.reduce.fused import _row_code
+
+    df = pl.DataFrame({"s": [0.5]})
+    for (n_bins, score_bins), flagged in [((10, 1000), True), ((3, 7), True), ((49, 1000), False),
+                                          ((10, 20), False), ((1, 1), False)]:  # fmt: skip
+        code, decode = _row_code(pl.col("s"), bin_edges(n_bins), score_bins)
+        assert (decode is not None) == flagged
+        assert df.select(code).dtypes == [pl.Int32 if flagged else pl.Int64]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    bins=st.tuples(st.integers(1, 60), st.integers(1, 3000)),
+    offsets=st.lists(st.tuples(st.floats(-0.01, 1.01), st.integers(-4, 4)), max_size=60),
+    anything=st.lists(st.floats(allow_nan=True, allow_infinity=True) | st.none(), max_size=20),
+)
+def test_row_code_random(
+    bins: tuple[int, int], offsets: list[tuple[float, int]], anything: list[float | None]
+) -> None:
+    n_bins, score_bins = bins
+    # scores next to the grid of edges and fine-bin boundaries, a few floats away
+    grid = np.concatenate([bin_edges(n_bins), np.arange(score_bins + 1) / score_bins])
+    scores: list[float | None] = list(anything)
+    for x, ulps in offsets:
+        v = float(grid[np.argmin(np.abs(grid - x))])
+        for _ in range(abs(ulps)):
+            v = float(np.nextafter(v, np.inf if ulps > 0 else -np.inf))
+        scores += [v, x]
+    got, direct, want = _codes(scores, n_bins, score_bins)
+    assert got == want
+    assert direct == want
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    df=labelled_frames(min_rows=0, max_rows=80, weights=True, nulls=True),
+    picks=st.lists(st.integers(0, 10_000), min_size=80, max_size=80),
+    null_scores=st.lists(st.booleans(), min_size=80, max_size=80),
+    weighted=st.booleans(),
+    bins=st.sampled_from([(10, 1000), (10, 25), (3, 7), (7, 100)]),
+    engine=st.sampled_from(["in-memory", "streaming"]),
+)
+def test_flagged_code_gives_the_direct_tables(
+    df: pl.DataFrame,
+    picks: list[int],
+    null_scores: list[bool],
+    weighted: bool,
+    bins: tuple[int, int],
+    engine: str,
+) -> None:
+    """The four tables from the flagged row code equal those from the direct one."""
+    import polars_fair.reduce.fused as fused
+
+    n_bins, score_bins = bins
+    edge = _edge_scores(n_bins, score_bins)
+    scores = [
+        None if null_scores[i] else float(edge[picks[i] % edge.size]) for i in range(df.height)
+    ]
+    df = df.with_columns(pl.Series("s", scores, dtype=pl.Float64))
+    kw: dict[str, Any] = {
+        "y_true": "y_true", "y_pred": "y_pred", "y_prob": "s", "sensitive_features": "g",
+        "sample_weight": "w" if weighted else None, "n_bins": n_bins, "score_bins": score_bins,
+    }  # fmt: skip
+    flagged = _fused(df, engine, **kw)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fused, "_FLAGGED_MAX", 0)  # the direct code, bin_index per row
+        direct = _fused(df, engine, **kw)
+    for got, want in zip(flagged, direct, strict=True):
+        _same(got, want)
