@@ -72,6 +72,7 @@ __all__ = [
     "TABLE_NAMES",
     "POLICY_NAMES",
     "RESERVED_NAMES",
+    "SUMMARY_COLUMNS",
 ]
 
 MSG_FRAME = "expected a polars DataFrame or LazyFrame, got {type_name}"
@@ -204,16 +205,18 @@ _SCORE_COLUMNS = (
     "bin", "bin_low", "bin_high", "mean_prob", "fraction_positive", "calibration_gap",
     "threshold", "tpr", "fpr",
 )  # fmt: skip
-#: Long tables whose keys are the `by` columns only: a `by` column may not take
-#: one of their column names (the groups are summarised away, so any name works).
-_SUMMARY_COLUMNS = (
+#: The summary's columns after its batch keys, in order (the summary, its renderings
+#: and the reserved names read them from here).
+SUMMARY_COLUMNS = (
     "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low", "ci_high",
     "interval_method", "p_value", "group", "group_n", "compared_with", "compared_n",
     "n_groups", "excluded", "note", "min_group_n", "lowest", "lowest_group", "lowest_n",
     "highest", "highest_group", "highest_n",
 )  # fmt: skip
+#: Long tables whose keys are the `by` columns only: a `by` column may not take
+#: one of their column names (the groups are summarised away, so any name works).
 TABLE_NAMES: Mapping[str, frozenset[str]] = {
-    "summary": frozenset(_SUMMARY_COLUMNS),
+    "summary": frozenset(SUMMARY_COLUMNS),
     "criteria_long": frozenset(("criterion", "value")),
     "replicates": frozenset(("replicate",)),
     "bootstrap": frozenset(

@@ -42,7 +42,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair._utils import built_once, over, part_number, per_key, stack
-from polars_fair._validate import check_table_keys
+from polars_fair._validate import SUMMARY_COLUMNS, check_table_keys
 from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
 from polars_fair.metrics._criteria import criteria_wide, criterion_table
 from polars_fair.metrics._intervals import INTERVAL_RATES, normal_two_sided_p, rate_fraction
@@ -623,12 +623,10 @@ def summary_table(
     for bound_stage in bound_stages:
         table = table.with_columns(bound_stage)
     table = table.with_columns(bounds)
+    smallest = pl.min_horizontal("group_n", "compared_n").alias("min_group_n")
     return table.with_columns(built_once(_verdict, verdict_rule)).select(
-        *by, "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low",
-        "ci_high", "interval_method", "p_value", "group", "group_n", "compared_with",
-        "compared_n", "n_groups", "excluded", "note",
-        pl.min_horizontal("group_n", "compared_n").alias("min_group_n"), *_EXTREMES,
-    )  # fmt: skip
+        *by, *(smallest if c == "min_group_n" else c for c in SUMMARY_COLUMNS)
+    )
 
 
 def _part_columns(

@@ -20,11 +20,12 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair._validate import SUMMARY_COLUMNS
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import compare_summaries
 from polars_fair.report import _verdicts
-from polars_fair.report._text import _SUMMARY_KNOWN, summary_text, undefined_lines
 from polars_fair.report._text import flat as _flat
+from polars_fair.report._text import summary_text, undefined_lines
 from polars_fair.report._verdicts import (
     GATE_VERDICTS,
     Condition,
@@ -597,7 +598,7 @@ class FairnessReport:
             cols = ["criterion", "value", "fair_low", "fair_high", "verdict", "ci_low",
                     "ci_high", "interval_method", "group", "group_n", "compared_with",
                     "compared_n", "note"]  # fmt: skip
-            extra = [c for c in table.columns if c not in (*_SUMMARY_KNOWN, *self.by)]
+            extra = [c for c in table.columns if c not in (*SUMMARY_COLUMNS, *self.by)]
             return table.select(*self.by, *(c for c in cols if c in table.columns), *extra)
         if name == "slices":
             cols = ["rank", "slice", "n", "value", "rest_value", "difference", "ci_low",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from polars_fair._validate import SUMMARY_COLUMNS
 from polars_fair.report import (
     _RATES_SHOWN,
     _TITLES,
@@ -23,7 +24,6 @@ from polars_fair.report import (
     _group_sizes,
     _largest,
 )
-from polars_fair.report._text import _SUMMARY_KNOWN
 from polars_fair.report._text import flat as _flat
 from polars_fair.report._verdicts import _describe
 
@@ -122,7 +122,7 @@ def _html_summary(report: FairnessReport) -> str:
     ] if _PAIR <= set(table.columns) and "compared_pair" not in table.columns else []  # fmt: skip
     first = [c for c in ("criterion", "verdict", "value") if c in table.columns]
     extra = [
-        c for c in table.columns if c not in (*_SUMMARY_KNOWN, *report.by)
+        c for c in table.columns if c not in (*SUMMARY_COLUMNS, *report.by)
     ]  # the columns other versions add: shown as they come
     last = [c for c in ("interval_method", "note") if c in table.columns]
     compact = table.select(*report.by, *first, *interval, *band, *pair, *extra, *last)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from polars_fair._validate import SUMMARY_COLUMNS
 from polars_fair.metrics._verdicts import size_text
 
 #: The summary's columns in the plain-text table, first; other columns follow.
@@ -15,19 +16,12 @@ _SUMMARY_TEXT = (
     "criterion", "value", "fair_low", "fair_high", "verdict", "ci_low", "ci_high", "group",
     "group_n", "compared_with", "compared_n",
 )  # fmt: skip
-#: Summary columns with a place in every rendering; any other column is shown after them.
-_SUMMARY_KNOWN = (
-    "criterion", "value", "ideal", "fair_low", "fair_high", "verdict", "ci_low", "ci_high",
-    "p_value", "min_group_n", "interval_method", "group", "group_n", "compared_with",
-    "compared_n", "n_groups", "excluded", "note", "lowest", "lowest_group", "lowest_n",
-    "highest", "highest_group", "highest_n",
-)  # fmt: skip
 
 
 def summary_text(summary: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """The summary for plain text: the comparison as ``group (n=..) vs other (n=..)``."""
     first = [c for c in _SUMMARY_TEXT if c in summary.columns]
-    extra = [c for c in summary.columns if c not in (*_SUMMARY_KNOWN, *by)]
+    extra = [c for c in summary.columns if c not in (*SUMMARY_COLUMNS, *by)]
     if {"group", "group_n", "compared_with", "compared_n"} <= set(summary.columns):
         compared = pl.format(
             "{} (n={}) vs {} (n={})", pl.col("group").cast(pl.String),
