@@ -10,8 +10,10 @@ and a derivation from its table. The report
    (:func:`~polars_fair._utils.sharing`);
 2. *collects* the distinct reductions together with :func:`polars.collect_all`, so
    Polars reads the source once for all of them;
-3. *derives* each table once from the collected reductions (the derivations are
-   collected together), giving each warning about excluded rows once.
+3. *derives* each table once from the collected reductions, giving each warning
+   about excluded rows once: the checks of each derivation run on the collected
+   table as it is built (as on the eager path of each method), and each derivation
+   is collected on a worker thread while the next is built.
 
 :class:`ReportSpec` holds the parameters; :func:`report_reductions` (step 1) and
 :func:`derive_report` (step 3) are public, so the command line, Ray and profiles can
@@ -22,7 +24,8 @@ additive) and derive the report from the sums and the spec alone.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, cast
 
@@ -294,22 +297,35 @@ def _derive(
         )
         raise InvalidParameterError(msg)
     table_of = {id(lf): t for lf, t in zip(distinct, reductions, strict=True)}
-    # the eager path warns like ``df.fair.<method>``: the in-plan checks (a lone group,
-    # cancelling sums, ...) warn under `eager_warnings`, each warning once
-    with eager_warnings(), warnings.catch_warnings(record=True) as caught:
+    # on small tables without the optimiser's passes (see `derive_opts`)
+    engine = derive_engine(max(t.height for t in reductions))
+    opts = derive_opts(engine)
+    # the eager path warns like ``df.fair.<method>``: the derivations' checks (a lone
+    # group, cancelling sums, ...) run on the collected tables as they are built
+    # (`Plan.derive`) and warn under `eager_warnings`, each warning once
+    with (
+        eager_warnings(),
+        warnings.catch_warnings(record=True) as caught,
+        ThreadPoolExecutor(min(len(plans), _DERIVE_THREADS)) as pool,
+    ):
         warnings.simplefilter("always")
-        derived = _derive_all(plans, table_of, flags)
-        # the derivations run together: Polars plans and runs them in parallel; on small
-        # tables without the optimiser's passes (see `derive_opts`); in-plan checks that
-        # warn at collect are caught here too
-        engine = derive_engine(max(t.height for t in reductions))
-        opts = derive_opts(engine)
-        collected = pl.collect_all(derived.values(), engine=engine, optimizations=opts)
+        # each derivation is collected on a worker as soon as it is built: Polars plans
+        # a query on the calling thread, and a derivation from a small table costs
+        # mostly planning, so the tables are planned side by side, and while the next
+        # is built (`pl.collect_all` plans them one after another)
+        pending = {
+            name: pool.submit(lf.collect, engine=engine, optimizations=opts)
+            for name, lf in _derive_all(plans, table_of, flags)
+        }
+        # in plan order: the first table's error is the one raised
+        tables = {name: future.result() for name, future in pending.items()}
     _warn_once([*caught_before, *caught])
-    tables = dict(zip(derived, collected, strict=True))
     shown = _shown(spec)
     return FairnessReport(**tables, params=shown)
 
+
+#: Workers that collect a report's derivations (see :func:`_derive`).
+_DERIVE_THREADS = 4
 
 #: The prefix of the undefined-rate flag columns collected with the reductions.
 _FLAG = "__pf_flag_"
@@ -323,14 +339,15 @@ def _derive_all(
     plans: Mapping[str, Plan],
     table_of: Mapping[int, pl.DataFrame],
     flags: _Flags | None = None,
-) -> dict[str, pl.LazyFrame]:
+) -> Iterator[tuple[str, pl.LazyFrame]]:
     """Each plan's derivation over its collected reduction, warning as it goes.
+
+    Yields ``(name, derivation)`` as each is built, in plan order.
 
     Tables that read the same reduction and warn about the same rates give the same
     warnings: those are looked for once (`flags`, collected with the reductions, or
     here, one small collect per reduction).
     """
-    derived: dict[str, pl.LazyFrame] = {}
     warned: set[tuple[Any, ...]] = set()
     rates_of, found_of = _undefined_flags(plans, table_of) if flags is None else flags
     for name, plan in plans.items():
@@ -341,7 +358,7 @@ def _derive_all(
             plan.inspect_table,
         )  # fmt: skip
         if key in warned:
-            derived[name] = plan.derive(table, warn=False)
+            yield name, plan.derive(table, warn=False)
             continue
         warned.add(key)
         found = found_of.get(id(plan.reduction))
@@ -349,10 +366,9 @@ def _derive_all(
             undefined = [found[m] for m in rates_of[name]]
             require_rows(table, plan.build)  # as `Plan.derive`, with the flags found
             plan.warn(table, undefined)
-            derived[name] = plan.derive(table, warn=False)
+            yield name, plan.derive(table, warn=False)
         else:
-            derived[name] = plan.derive(table)
-    return derived
+            yield name, plan.derive(table)
 
 
 def _rates_checked(

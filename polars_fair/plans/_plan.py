@@ -135,7 +135,10 @@ class Plan:
         require_rows(table, self.build)
         if warn:
             self.warn(table)
-        return self.build(table.lazy())
+        # the derivation's checks read the collected table now (see `collect`)
+        small = table.lazy()
+        with materialised(small, table):
+            return self.build(small)
 
     def result(self, derived: pl.DataFrame) -> Any:
         """The method's return value from the collected derivation."""
