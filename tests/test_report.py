@@ -32,6 +32,7 @@ import polars_fair as pf
 from polars_fair import FairnessReport, plots
 from polars_fair.datasets import load_compas, scan_compas
 from polars_fair.exceptions import NullDataWarning
+from polars_fair.namespace import _report as report_module
 from polars_fair.namespace._report import DISPARITY_RATES
 
 # ---- data ----------------------------------------------------------------------
@@ -405,6 +406,63 @@ def test_clean_data_gives_no_warning(df: pl.DataFrame) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         df.fair.report(y_true="y_true", y_pred="y_pred", y_prob="score", sensitive_features="group")
+
+
+def _outcome(frame: pl.DataFrame, kw: dict[str, Any]) -> tuple[Any, list[tuple[str, str]]]:
+    """A report's tables (or its error) and its warnings, in order."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            report = frame.fair.report(y_true="y", y_pred="p", sensitive_features="g", **kw)
+            result: Any = {name: table for name, table in report.tables()}
+        except Exception as error:  # noqa: BLE001 (compared below)
+            result = (type(error).__name__, str(error))
+    return result, [(w.category.__name__, str(w.message)) for w in caught]
+
+
+_DEGENERATE: dict[str, pl.Expr | list[pl.Expr]] = {
+    "no positives in a": pl.when(pl.col("g") == "a").then(0).otherwise(pl.col("y")).alias("y"),
+    "b never predicted": pl.when(pl.col("g") == "b").then(0).otherwise(pl.col("p")).alias("p"),
+    "one group": pl.lit("a").alias("g"),
+    "nothing predicted": pl.lit(0).alias("p"),
+    # the summary's lone-group warning comes after by_group's undefined rates
+    "one group, no positives": [pl.lit("a").alias("g"), pl.lit(0).alias("y")],
+}
+
+
+@pytest.mark.parametrize("change", list(_DEGENERATE))
+@pytest.mark.parametrize(
+    "kw",
+    [{}, {"by": "m"}, {"reference_group": "zz"}, {"criteria": ["nope"]}, {"pos_label": 3},
+     {"y_prob": "s", "reference_group": "a", "method": "to_reference"},
+     {"reference_group": "zz", "criteria": ["demographic_parity_difference"],
+      "method": "to_overall"}],
+    ids=["defaults", "by", "absent-reference", "unknown-criterion", "absent-label", "scored",
+         "two-errors"],
+)  # fmt: skip
+def test_derivation_schedule_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, change: str, kw: dict[str, Any]
+) -> None:
+    """The summary built first and the tables collected on workers give the tables,
+    the warnings (in order) and the error of deriving them one by one in plan order."""
+    rng = np.random.default_rng(11)
+    frame = pl.DataFrame(
+        {"g": rng.choice(["a", "b", "c"], 300), "m": rng.choice(["k1", "k2"], 300),
+         "y": rng.integers(0, 2, 300), "p": rng.integers(0, 2, 300), "s": rng.uniform(0, 1, 300)}
+    ).with_columns(_DEGENERATE[change])  # fmt: skip
+    scheduled = _outcome(frame, kw)
+    monkeypatch.setattr(report_module, "_BUILT_FIRST", ())
+    monkeypatch.setattr(report_module, "_DERIVE_THREADS", 1)
+    one_by_one = _outcome(frame, kw)
+    assert scheduled[1] == one_by_one[1]
+    # not vacuous: degenerate data warn, or the parameters are refused
+    assert scheduled[1] or isinstance(scheduled[0], tuple)
+    if isinstance(one_by_one[0], tuple):
+        assert scheduled[0] == one_by_one[0]
+    else:
+        assert scheduled[0].keys() == one_by_one[0].keys()
+        for name, table in one_by_one[0].items():
+            assert_frame_equal(scheduled[0][name], table)
 
 
 # ---- serialisation --------------------------------------------------------------------

@@ -27,6 +27,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
@@ -313,12 +314,25 @@ def _derive(
         # a query on the calling thread, and a derivation from a small table costs
         # mostly planning, so the tables are planned side by side, and while the next
         # is built (`pl.collect_all` plans them one after another)
-        pending = {
-            name: pool.submit(lf.collect, engine=engine, optimizations=opts)
-            for name, lf in _derive_all(plans, table_of, flags)
-        }
-        # in plan order: the first table's error is the one raised
-        tables = {name: future.result() for name, future in pending.items()}
+        built: dict[str, tuple[list[warnings.WarningMessage], Exception | None, Any]] = {}
+        for name, build in _derive_all(plans, table_of, flags):
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                try:
+                    lf = build()
+                except Exception as error:  # raised below, in plan order
+                    built[name] = (seen, error, None)
+                    continue
+            built[name] = (seen, None, pool.submit(lf.collect, engine=engine, optimizations=opts))
+        # in plan order: each table's warnings, and the first table's error, as if the
+        # tables were built one after another
+        tables = {}
+        for name in plans:
+            seen, failed, future = built[name]
+            caught.extend(seen)
+            if failed is not None:
+                raise failed
+            tables[name] = future.result()
     _warn_once([*caught_before, *caught])
     shown = _shown(spec)
     return FairnessReport(**tables, params=shown)
@@ -326,6 +340,9 @@ def _derive(
 
 #: Workers that collect a report's derivations (see :func:`_derive`).
 _DERIVE_THREADS = 4
+
+#: The tables whose derivations are built first: the costliest to plan and run.
+_BUILT_FIRST = ("summary",)
 
 #: The prefix of the undefined-rate flag columns collected with the reductions.
 _FLAG = "__pf_flag_"
@@ -339,10 +356,13 @@ def _derive_all(
     plans: Mapping[str, Plan],
     table_of: Mapping[int, pl.DataFrame],
     flags: _Flags | None = None,
-) -> Iterator[tuple[str, pl.LazyFrame]]:
-    """Each plan's derivation over its collected reduction, warning as it goes.
+) -> Iterator[tuple[str, Callable[[], pl.LazyFrame]]]:
+    """Each plan's derivation over its collected reduction, with its warnings.
 
-    Yields ``(name, derivation)`` as each is built, in plan order.
+    Yields ``(name, build)``: `build` checks the rows, warns and returns the
+    derivation. The costliest build (the summary's, :data:`_BUILT_FIRST`) comes first,
+    so that its query is collected on a worker while the others are built; which
+    table gives which warning is decided in plan order (see :func:`_derive`).
 
     Tables that read the same reduction and warn about the same rates give the same
     warnings: those are looked for once (`flags`, collected with the reductions, or
@@ -350,6 +370,7 @@ def _derive_all(
     """
     warned: set[tuple[Any, ...]] = set()
     rates_of, found_of = _undefined_flags(plans, table_of) if flags is None else flags
+    builds: dict[str, Callable[[], pl.LazyFrame]] = {}
     for name, plan in plans.items():
         table = table_of[id(plan.reduction)]
         measures = None if plan.measures is None else tuple(plan.measures)
@@ -357,18 +378,24 @@ def _derive_all(
             id(plan.reduction), plan.keys, measures, plan.zero_division, plan.warn_rows,
             plan.inspect_table,
         )  # fmt: skip
-        if key in warned:
-            yield name, plan.derive(table, warn=False)
-            continue
-        warned.add(key)
         found = found_of.get(id(plan.reduction))
-        if name in rates_of and found is not None and table.height:
-            undefined = [found[m] for m in rates_of[name]]
-            require_rows(table, plan.build)  # as `Plan.derive`, with the flags found
-            plan.warn(table, undefined)
-            yield name, plan.derive(table, warn=False)
+        if key in warned:
+            builds[name] = partial(plan.derive, table, warn=False)
+        elif name in rates_of and found is not None and table.height:
+            builds[name] = partial(_flagged_derive, plan, table, [found[m] for m in rates_of[name]])
         else:
-            yield name, plan.derive(table)
+            builds[name] = partial(plan.derive, table)
+        warned.add(key)
+    first = [name for name in _BUILT_FIRST if name in builds]
+    for name in [*first, *(n for n in builds if n not in first)]:
+        yield name, builds[name]
+
+
+def _flagged_derive(plan: Plan, table: pl.DataFrame, undefined: list[bool]) -> pl.LazyFrame:
+    """:meth:`Plan.derive` with the undefined-rate flags found with the reductions."""
+    require_rows(table, plan.build)
+    plan.warn(table, undefined)
+    return plan.derive(table, warn=False)
 
 
 def _rates_checked(
