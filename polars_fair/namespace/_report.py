@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
@@ -314,7 +314,9 @@ def _derive(
         # a query on the calling thread, and a derivation from a small table costs
         # mostly planning, so the tables are planned side by side, and while the next
         # is built (`pl.collect_all` plans them one after another)
-        built: dict[str, tuple[list[warnings.WarningMessage], Exception | None, Any]] = {}
+        built: dict[
+            str, tuple[list[warnings.WarningMessage], Exception | None, Future[pl.DataFrame] | None]
+        ] = {}
         for name, build in _derive_all(plans, table_of, flags):
             with warnings.catch_warnings(record=True) as seen:
                 warnings.simplefilter("always")
@@ -326,12 +328,13 @@ def _derive(
             built[name] = (seen, None, pool.submit(lf.collect, engine=engine, optimizations=opts))
         # in plan order: each table's warnings, and the first table's error, as if the
         # tables were built one after another
-        tables = {}
+        tables: dict[str, pl.DataFrame] = {}
         for name in plans:
             seen, failed, future = built[name]
             caught.extend(seen)
             if failed is not None:
                 raise failed
+            assert future is not None  # built without error: submitted
             tables[name] = future.result()
     _warn_once([*caught_before, *caught])
     shown = _shown(spec)
