@@ -42,7 +42,8 @@ def _draw(
     df: pl.DataFrame, by: list[str], cells: tuple[str, ...], n_resamples: int, seed: int,
     scheme: str, seed_per_key: bool = False,
 ) -> pl.DataFrame:  # fmt: skip
-    counts = df[list(cells)].to_numpy().astype(np.int64)  # (R, C)
+    # integer counts, or effective (weighted) ones: drawn from their exact shares
+    counts = df[list(cells)].to_numpy().astype(np.float64)  # (R, C)
     if by:
         block = df.select(pl.struct(by).rank("dense").cast(pl.Int64) - 1).to_series().to_numpy()
     else:
@@ -56,9 +57,11 @@ def _draw(
     width = int(slot_.max()) + 1 if df.height else 0
     n_cells = counts.shape[1]
     # padded (block, slot, cell) arrays; padding slots hold no rows
-    grid = np.zeros((n_blocks, width, n_cells), dtype=np.int64)
+    grid = np.zeros((n_blocks, width, n_cells), dtype=np.float64)
     grid[block, slot_] = counts
-    sizes = grid.sum(axis=2)  # (K, G)
+    mass = grid.sum(axis=2)  # (K, G)
+    # the redraw's size: the count rounded (at least 1 where there is any)
+    sizes = np.where(mass > 0, np.maximum(np.rint(mass), 1), 0).astype(np.int64)
     rng = np.random.default_rng(seed)
     if scheme == "joint":
         totals = sizes.sum(axis=1)  # (K,)
@@ -67,7 +70,7 @@ def _draw(
         drawn_sizes = rng.multinomial(totals, share, size=(n_resamples, n_blocks))
     else:
         drawn_sizes = np.broadcast_to(sizes, (n_resamples, n_blocks, width))
-    probs = np.where(sizes[..., None] > 0, grid / np.maximum(sizes, 1)[..., None], 0.0)
+    probs = np.where(mass[..., None] > 0, grid / np.where(mass > 0, mass, 1.0)[..., None], 0.0)
     probs[sizes == 0, 0] = 1.0  # empty slot: any valid distribution (it draws 0 rows)
     if seed_per_key and scheme == "stratified":
         # each batch key redrawn from its own generator seeded with `seed`: a key's

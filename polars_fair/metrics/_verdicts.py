@@ -74,6 +74,10 @@ VERDICT_DTYPE = pl.Enum(["fair", "unfair", "inconclusive", "undefined"])
 VERDICT_RULES = ("interval", "point")
 #: The summary's bootstrap (criteria with no closed-form interval): redraws, seed.
 BOOTSTRAP_RESAMPLES = 1000
+#: A bootstrap interval needs the criterion defined in at least this share of the
+#: replicates (a rate left undefined in most redraws cannot be bounded).
+MIN_DEFINED_SHARE = 0.5
+_DEFINED = "__pf_defined@"
 BOOTSTRAP_SEED = 0
 #: The column of squared weight sums in a weighted statistics table.
 WEIGHT_SQUARES = "sum_w2"
@@ -204,6 +208,9 @@ def _log_distance(q: pl.Expr) -> pl.Expr:
     return pl.when(q == 0).then(float("inf")).otherwise(q.log().abs())
 
 
+#: Statistics whose lowest and highest comparisons are each group's own statistic
+#: against the reference (their pick's kind; the pair is the farthest in rate).
+_STATISTICS = ("cohen_d", "two_sd_rule")
 _PICK = ("group", "group_n", "compared_with", "compared_n", "x1", "m1", "x2", "m2", "dist")
 #: The extremes of the per-group comparisons (against the reference): what a
 #: one-sided gate reads ("> 1.25" fails on the highest group, "< 0.8" the lowest).
@@ -253,6 +260,7 @@ def _pick_exprs(
 ) -> _Stages:
     """The ``with_columns`` stages and the per-key aggregations of :func:`_pick`."""
     by = list(by_)
+    statistic_name, cols_xm = kind, ("__pf_x", "__pf_m")
     c = Counts.from_columns(names)
     total_pp = over(c.PP().sum(), by) if measure == "predicted_positive_share" else None
     value = rate_expr(measure, c, total_pp)
@@ -283,6 +291,9 @@ def _pick_exprs(
         ref = pl.col(_REF)
         stages.append((over(v.filter(ref).first(), by).alias("__pf_vr"),))
         vr = pl.col("__pf_vr")
+        statistic = kind in _STATISTICS  # the pair: farthest in selection rate
+        if statistic:
+            kind = "difference"
         dist = (v - vr).abs() if kind == "difference" else _log_distance(safe_div(v, vr))
         stages.append((dist.alias("__pf_d"),))
         keep = ~ref & pl.col("__pf_d").is_not_null()
@@ -290,8 +301,15 @@ def _pick_exprs(
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
         aggs += [pl.col(src).filter(ref).first().alias(f"__pf_{k}") for k, src in other.items()]
         aggs.append(pl.col("__pf_d").filter(keep).max().alias("__pf_dist"))
-        signed = v - vr if kind == "difference" else safe_div(v, vr)
-        stages.append((signed.alias("__pf_s"),))
+        if statistic:  # the extremes: each group's d or z against the reference
+            refs = [over(pl.col(c).filter(ref).first(), by).alias(f"{c}r") for c in cols_xm]
+            stages.append(tuple(refs))
+            columns = ("__pf_x", "__pf_m", "__pf_xr", "__pf_mr")
+            stages += _statistic_stages(statistic_name, columns, temp="__pf_t", out="__pf_s")
+            keep = keep & pl.col("__pf_s").is_not_null()
+        else:
+            signed = v - vr if kind == "difference" else safe_div(v, vr)
+            stages.append((signed.alias("__pf_s"),))
         sv = pl.col("__pf_s").filter(keep)
         lo_i, hi_i = sv.arg_min(), sv.arg_max()
         aggs += [
@@ -352,8 +370,11 @@ def _worst_pick(picks: list[pl.LazyFrame], by: list[str], *, with_extremes: bool
     order = pl.col("__pf_dist").fill_null(-1.0)
     best = stacked.sort([*by, "__pf_part"], nulls_last=True)
     aggs = [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _PICK]
-    if with_extremes:
-        aggs += [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _EXTREMES]
+    if with_extremes:  # the lowest and highest comparison over every part
+        low = pl.col("__pf_lowest").fill_null(float("inf")).arg_min()
+        high = pl.col("__pf_highest").fill_null(float("-inf")).arg_max()
+        aggs += [pl.col(f"__pf_{k}").get(low) for k in _EXTREMES[:3]]
+        aggs += [pl.col(f"__pf_{k}").get(high) for k in _EXTREMES[3:]]
     return per_key(best, aggs, by)
 
 
@@ -364,22 +385,33 @@ def _statistic_from_pair(name: str) -> tuple[tuple[pl.Expr, ...], ...]:
     parts and the statistic each computed once as a column (the nested expression
     repeats them, and plans in several times the time).
     """
-    n1, n2 = pl.col("__pf_m1"), pl.col("__pf_m2")
-    x1, x2 = pl.col("__pf_x1"), pl.col("__pf_x2")
-    p1, p2, a, b = (pl.col(f"__pf_s{k}") for k in ("p1", "p2", "a", "b"))
-    first = (safe_div(x1, n1).alias("__pf_sp1"), safe_div(x2, n2).alias("__pf_sp2"))
+    pair = ("__pf_x1", "__pf_m1", "__pf_x2", "__pf_m2")
+    return _statistic_stages(name, pair, temp="__pf_s", out="value")
+
+
+def _statistic_stages(
+    name: str, columns: tuple[str, str, str, str], *, temp: str, out: str
+) -> tuple[tuple[pl.Expr, ...], ...]:
+    """Stages computing Cohen's d or the 2-SD z of ``x1 / n1`` against ``x2 / n2``.
+
+    `columns` names ``x1, n1, x2, n2``; the stages add columns `temp` + ``p1``,
+    ``p2``, ``a``, ``b`` (``c``), the last stage the statistic as `out`.
+    """
+    x1, n1, x2, n2 = (pl.col(c) for c in columns)
+    p1, p2, a, b, c = (pl.col(f"{temp}{k}") for k in ("p1", "p2", "a", "b", "c"))
+    first = (safe_div(x1, n1).alias(f"{temp}p1"), safe_div(x2, n2).alias(f"{temp}p2"))
     if name == "cohen_d":
-        dof = (n1 + n2 - 2).alias("__pf_sa")  # the degrees of freedom
+        dof = (n1 + n2 - 2).alias(f"{temp}a")  # the degrees of freedom
         pooled = safe_div((n1 - 1) * p1 * (1 - p1) + (n2 - 1) * p2 * (1 - p2), a)
         value: pl.Expr = pl.when(a > 0).then(safe_div(p1 - p2, b.sqrt()))
-        stages = [(*first, dof), (pooled.alias("__pf_sb"),)]
+        stages = [(*first, dof), (pooled.alias(f"{temp}b"),)]
     else:
-        total = (n1 + n2).alias("__pf_sa")
-        pooled_rate = safe_div(x1 + x2, a).alias("__pf_sb")
-        se = safe_div(b * (1 - b) * a, n1 * n2).sqrt().alias("__pf_sc")
-        value = safe_div(p1 - p2, pl.col("__pf_sc"))
+        total = (n1 + n2).alias(f"{temp}a")
+        pooled_rate = safe_div(x1 + x2, a).alias(f"{temp}b")
+        se = safe_div(b * (1 - b) * a, n1 * n2).sqrt().alias(f"{temp}c")
+        value = safe_div(p1 - p2, c)
         stages = [(*first, total), (pooled_rate,), (se,)]
-    return (*stages, (value.cast(pl.Float64).alias("value"),))
+    return (*stages, (value.cast(pl.Float64).alias(out),))
 
 
 def _bootstrap_intervals(
@@ -395,7 +427,13 @@ def _bootstrap_intervals(
 ) -> pl.LazyFrame:
     """Bootstrap distances ``by…, __pf_dlow_<criterion>, __pf_dhigh_<criterion>…``.
 
-    Redraws the (rounded) effective counts of the kept groups, inside the plan.
+    Redraws the effective counts of the kept groups, inside the plan: each group's
+    cells from their exact shares (a weighted cell of 0.3 effective rows is drawn
+    now and then, not rounded away), its size rounded. A replicate in which a rate
+    defined on the data is undefined (a group drew no positives, say) has no value
+    for the criteria reading it (it is left out, not scored on the other groups);
+    with fewer than :data:`MIN_DEFINED_SHARE` of the replicates left, a criterion
+    gets no interval (inconclusive).
     """
     names = kept.collect_schema().names()
     cells = next(
@@ -403,9 +441,21 @@ def _bootstrap_intervals(
         for cs in (("tp", "fp", "fn", "tn"), ("pred_pos", "pred_neg"), ("pos", "neg"))
         if all(x in names for x in cs)
     )
+    unique = list(dict.fromkeys(criteria))
+    measures = list(dict.fromkeys(m for n in unique for m in CRITERIA[n].measures))
+
+    def defined(table_names: Sequence[str], keys: list[str]) -> list[pl.Expr]:
+        c = Counts.from_columns(table_names)
+        total_pp = over(c.PP().sum(), keys) if "predicted_positive_share" in measures else None
+        rates = [rate_expr(m, c, total_pp) for m in measures]
+        if zero_division is not None:
+            rates = [r.fill_null(zero_division) for r in rates]
+        return [
+            r.is_not_null().alias(f"{_DEFINED}{m}") for m, r in zip(measures, rates, strict=True)
+        ]
+
     base = kept.select(
-        *by, *sensitive, pl.col("n").round(0).cast(pl.Int64),
-        *(pl.col(x).round(0).cast(pl.Int64) for x in cells),
+        *by, *sensitive, *defined(names, by), pl.col("n"), *(pl.col(x).cast(pl.Float64) for x in cells),
     )  # fmt: skip
     reps = resample_stats(
         base,
@@ -415,16 +465,24 @@ def _bootstrap_intervals(
         scheme="stratified",
         seed_per_key=True,
     )
-    # every criterion of every replicate in one aggregation over the replicates (one
-    # reader: no cache)
-    unique = list(dict.fromkeys(criteria))
+    # a replicate loses a measure when a group's rate defined on the data is not
+    keys = [*by, REPLICATE]
+    now = [d.alias(f"__pf_now@{m}") for m, d in zip(measures, defined(cells, keys), strict=True)]
+    lost = [
+        (pl.col(f"{_DEFINED}{m}") & ~pl.col(f"__pf_now@{m}")).any().alias(f"__pf_lost{m}")
+        for m in measures
+    ]
+    # every criterion of every replicate in one aggregation over the replicates
     specs: list[tuple[str, Sequence[str], Any, str]] = [
         (n, CRITERIA[n].measures, CRITERIA[n].kind, CRITERIA[n].agg) for n in unique
     ]
+    reps = reps.cache()
     wide = criteria_wide(
-        reps, specs=specs, method=method, by=[*by, REPLICATE], sensitive=sensitive,
+        reps, specs=specs, method=method, by=keys, sensitive=sensitive,
         reference=reference, zero_division=zero_division,
     )  # fmt: skip
+    losses = reps.with_columns(now).group_by(keys).agg(lost)
+    wide = wide.join(losses, on=keys, how="left", nulls_equal=True)
     # the distance from the ideal (|d|, or |log r| for ratios): a signed "farthest
     # group" criterion may change sign between replicates (another group or part is
     # farthest); its distance does not. The summary signs the interval like the value.
@@ -432,10 +490,16 @@ def _bootstrap_intervals(
     spread = []
     for n in unique:
         v = pl.col(n)
-        d = (_log_distance(v) if CRITERIA[n].kind == "ratio" else v.abs()).drop_nulls()
+        gone = pl.any_horizontal(pl.col(f"__pf_lost{m}") for m in CRITERIA[n].measures)
+        d = _log_distance(v) if CRITERIA[n].kind == "ratio" else v.abs()
+        d = pl.when(~gone).then(d)
+        enough = d.is_not_null().mean() >= MIN_DEFINED_SHARE
+        d = d.drop_nulls()
         spread += [
-            d.quantile(tail, interpolation="linear").alias(f"__pf_dlow_{n}"),
-            d.quantile(1 - tail, interpolation="linear").alias(f"__pf_dhigh_{n}"),
+            pl.when(enough).then(d.quantile(tail, interpolation="linear")).alias(f"__pf_dlow_{n}"),
+            pl.when(enough)
+            .then(d.quantile(1 - tail, interpolation="linear"))
+            .alias(f"__pf_dhigh_{n}"),
         ]
     return wide.group_by(by).agg(spread) if by else wide.select(spread)
 
@@ -566,6 +630,8 @@ def summary_table(
             if name == "four_fifths_rule"
             else ("difference" if spec.kind == "statistic" else spec.kind)
         )
+        if name in _STATISTICS and stat_method == "to_reference":
+            kind = name  # its own pick: the extremes are statistics
         compared.append(tuple((m, kind, stat_method) for m in spec.measures))
     # one slot of the wide row (`@<slot>` columns) per distinct pick or composite; a
     # measure compared the same way in several slots is picked once (cached)
@@ -593,11 +659,10 @@ def summary_table(
                 reference=reference, zero_division=zero_division, signed=True,
             )  # fmt: skip
             inputs.append(value.select(*by, pl.col(name).alias(f"__pf_value@{name}")))
-        # the pick's own extremes (a comparison with the reference, of one measure);
-        # a composite or a test statistic: its value is the one extreme
-        extremes = keys_of[0][2] == "to_reference" and not (
-            len(spec.measures) > 1 or spec.kind == "statistic" and name != "four_fifths_rule"
-        )
+        # the picks' own extremes (comparisons with the reference: over every part of
+        # a composite, each group's statistic for Cohen's d and the 2-SD rule); the
+        # average of absolute odds differences: its value is the one extreme
+        extremes = keys_of[0][2] == "to_reference" and name != "average_abs_odds_difference"
         plan.append((name, slots[keys_of], _interval_method(name, method, names), extremes))
     row = _attach_all(keys, inputs, by).cache()
     parts = []
@@ -735,6 +800,10 @@ def _verdict(rule: str) -> list[pl.Expr]:
     point = pl.col("interval_method") == "none"
     no_interval = lo.is_null() | hi.is_null() | lo.is_nan() | hi.is_nan()
     inside = (v >= fl) & (v <= fh)
+    # the interval wholly inside / outside the band; a value on the other side of the
+    # band from its interval (a bootstrap on too little data) is not judged
+    within, outside = (lo >= fl) & (hi <= fh), (hi < fl) | (lo > fh)
+    disagree = ~point & ~no_interval & ((within & ~inside) | (outside & inside))
     start = pl.when(v.is_null() | v.is_nan() | few).then(pl.lit("undefined"))
     verdict: pl.Expr
     if rule == "point":
@@ -745,9 +814,9 @@ def _verdict(rule: str) -> list[pl.Expr]:
             .then(pl.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair")))
             .when(no_interval)
             .then(pl.lit("inconclusive"))
-            .when((lo >= fl) & (hi <= fh))
+            .when(within & inside)
             .then(pl.lit("fair"))
-            .when((hi < fl) | (lo > fh))
+            .when(outside & ~inside)
             .then(pl.lit("unfair"))
             .otherwise(pl.lit("inconclusive"))
         )
@@ -768,7 +837,14 @@ def _verdict(rule: str) -> list[pl.Expr]:
                 "sums of squared scores (an older profile): judged on the point value"
             )
         )
+        .when(disagree & pl.lit(rule == "interval"))
+        .then(pl.lit("the value and its interval lie on either side of the band: inconclusive"))
         .when(no_interval & pl.lit(rule == "interval"))
-        .then(pl.lit("no interval (a zero count): inconclusive"))
+        .then(
+            pl.lit(
+                "no interval (a zero count, or a rate undefined in most bootstrap redraws): "
+                "inconclusive"
+            )
+        )
     )
     return [verdict.cast(VERDICT_DTYPE).alias("verdict"), note.cast(pl.String).alias("note")]

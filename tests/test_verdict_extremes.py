@@ -1,0 +1,235 @@
+"""The summary's extremes and bootstrap intervals, against numpy written from the definitions.
+
+* With a reference group, ``lowest`` / ``highest`` are the smallest and largest
+  per-group comparison with the reference: over every part of a composite
+  (equalized odds: TPR and FPR), each group's own Cohen's d and 2-SD z. One-sided
+  gates read them, so a gate on the other side of the headline must see them.
+* The bootstrap redraws each group's cells from their exact shares (weighted cells
+  are not rounded away) and leaves out a replicate in which a rate defined on the
+  data is undefined: such a replicate is not scored on the remaining groups.
+
+Data: ``tests/data/compas_race_sex.csv`` (see its ATTRIBUTION.md).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import polars_fair  # noqa: F401 - registers the namespace
+
+DATA = Path(__file__).parent / "data"
+REFERENCE = "Caucasian"
+
+
+@pytest.fixture(scope="module")
+def compas() -> pl.DataFrame:
+    return pl.read_csv(DATA / "compas_race_sex.csv").select(
+        "race", "two_year_recid", (pl.col("decile_score") >= 5).cast(pl.Int8).alias("pred")
+    )
+
+
+def _groups(df: pl.DataFrame) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    out = {}
+    for race in df["race"].unique().to_list():
+        part = df.filter(pl.col("race") == race)
+        out[race] = (part["two_year_recid"].to_numpy(), part["pred"].to_numpy())
+    return out
+
+
+def _rate(y: np.ndarray, p: np.ndarray, name: str) -> float:
+    mask = {"tpr": y == 1, "fpr": y == 0, "ppv": p == 1, "npv": p == 0, "sr": np.ones_like(y) == 1}
+    hit = {"tpr": p == 1, "fpr": p == 1, "ppv": y == 1, "npv": y == 0, "sr": p == 1}
+    return float(hit[name][mask[name]].mean())
+
+
+def _z(x1: float, n1: float, x2: float, n2: float) -> float:
+    pooled = (x1 + x2) / (n1 + n2)
+    return (x1 / n1 - x2 / n2) / math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+
+
+def _d(x1: float, n1: float, x2: float, n2: float) -> float:
+    p1, p2 = x1 / n1, x2 / n2
+    pooled = ((n1 - 1) * p1 * (1 - p1) + (n2 - 1) * p2 * (1 - p2)) / (n1 + n2 - 2)
+    return (p1 - p2) / math.sqrt(pooled)
+
+
+def _comparisons(df: pl.DataFrame, criterion: str, min_size: int) -> list[float]:
+    """Every per-group (and per-part) signed comparison with the reference."""
+    groups = {k: v for k, v in _groups(df).items() if len(v[0]) >= min_size}
+    yr, pr = groups.pop(REFERENCE)
+    parts = {
+        "equalized_odds_difference": ("tpr", "fpr"),
+        "conditional_use_accuracy_difference": ("ppv", "npv"),
+        "demographic_parity_difference": ("sr",),
+    }
+    out = []
+    for y, p in groups.values():
+        if criterion in ("cohen_d", "two_sd_rule"):
+            stat = _d if criterion == "cohen_d" else _z
+            out.append(stat(float(p.sum()), len(p), float(pr.sum()), len(pr)))
+            continue
+        out += [_rate(y, p, m) - _rate(yr, pr, m) for m in parts[criterion]]
+    return out
+
+
+@pytest.mark.parametrize(
+    "criterion",
+    [
+        "equalized_odds_difference",
+        "conditional_use_accuracy_difference",
+        "demographic_parity_difference",
+        "cohen_d",
+        "two_sd_rule",
+    ],
+)
+def test_extremes_over_every_group_and_part(compas: pl.DataFrame, criterion: str) -> None:
+    summary = compas.fair.summary(
+        y_true="two_year_recid", y_pred="pred", sensitive_features="race",
+        reference_group=REFERENCE, criteria=[criterion],
+    )  # fmt: skip
+    row = summary.row(0, named=True)
+    expected = _comparisons(compas, criterion, min_size=30)
+    assert row["lowest"] == pytest.approx(min(expected), rel=1e-9)
+    assert row["highest"] == pytest.approx(max(expected), rel=1e-9)
+    # the headline is one of the comparisons, between the extremes
+    assert min(expected) - 1e-12 <= row["value"] <= max(expected) + 1e-12
+
+
+@pytest.mark.parametrize(
+    ("condition", "group"),
+    [
+        ("equalized_odds_difference < -0.1", "Other"),
+        ("two_sd_rule < -2", "Other"),
+        ("cohen_d < -0.2", "Other"),
+    ],
+)
+def test_gate_on_the_other_side_of_the_headline(
+    compas: pl.DataFrame, condition: str, group: str
+) -> None:
+    report = compas.fair.report(
+        y_true="two_year_recid", y_pred="pred", sensitive_features="race",
+        reference_group=REFERENCE,
+    )  # fmt: skip
+    name = condition.split()[0]
+    assert report.summary.filter(pl.col("criterion") == name)["value"].item() > 0
+    lines = report.failures(verdicts=[], conditions=[condition])
+    assert len(lines) == 1
+    assert lines[0].startswith(f"{name} = -")
+    assert f": {group} (n=" in lines[0]
+
+
+# ---- the bootstrap ----------------------------------------------------------------
+
+
+def _numpy_bootstrap(groups: dict[str, tuple[np.ndarray, np.ndarray]], reps: int) -> np.ndarray:
+    """Equalized-odds distances of a row bootstrap within groups (no reference).
+
+    A replicate where a group has no positives or no negatives is left out.
+    """
+    rng = np.random.default_rng(12345)
+    out = []
+    for _ in range(reps):
+        tpr, fpr = [], []
+        for y, p in groups.values():
+            idx = rng.integers(0, len(y), len(y))
+            yb, pb = y[idx], p[idx]
+            if (yb == 1).sum() == 0 or (yb == 0).sum() == 0:
+                break
+            tpr.append(pb[yb == 1].mean())
+            fpr.append(pb[yb == 0].mean())
+        else:
+            out.append(max(max(tpr) - min(tpr), max(fpr) - min(fpr)))
+    return np.array(out)
+
+
+def test_bootstrap_leaves_out_replicates_with_an_undefined_rate() -> None:
+    # group A: one positive in 50 rows, predicted positive (TPR 1); in about
+    # (49/50)**50 = 36% of redraws it has no positive: those redraws are left out,
+    # not scored on group B alone (a distance of 0)
+    a_y = np.array([1] + [0] * 49)
+    a_p = np.array([1] + [1] * 5 + [0] * 44)
+    b_y = np.array([1] * 100 + [0] * 200)
+    b_p = np.array([1] * 30 + [0] * 70 + [1] * 20 + [0] * 180)
+    df = pl.DataFrame({"g": ["A"] * 50 + ["B"] * 300, "y": [*a_y, *b_y], "p": [*a_p, *b_p]})
+    row = df.fair.summary(
+        y_true="y", y_pred="p", sensitive_features="g", criteria=["equalized_odds_difference"]
+    ).row(0, named=True)
+    assert row["value"] == pytest.approx(0.7)
+    ref = _numpy_bootstrap({"A": (a_y, a_p), "B": (b_y, b_p)}, reps=4000)
+    assert 0.55 < len(ref) / 4000 < 0.75  # about 64% of the redraws are defined
+    low, high = np.quantile(ref, [0.025, 0.975])
+    assert row["ci_low"] == pytest.approx(low, abs=0.03)
+    assert row["ci_high"] == pytest.approx(high, abs=0.03)
+    assert row["verdict"] == "unfair"
+
+
+def test_a_fractional_weighted_cell_is_not_rounded_away() -> None:
+    # group A's only positive weighs 0.3: about 0.3 effective positives. Its TPR is
+    # undefined in most redraws, so the criteria reading it get no interval, and are
+    # never `fair` while their value lies far outside the band
+    a = pl.DataFrame(
+        {"g": "A", "y": [0] * 200 + [1], "p": [1] * 20 + [0] * 180 + [1], "w": [1.0] * 200 + [0.3]}
+    )
+    b = pl.DataFrame(
+        {"g": "B", "y": [1] * 100 + [0] * 200, "p": [1] * 20 + [0] * 80 + [1] * 20 + [0] * 180,
+         "w": 1.0}
+    )  # fmt: skip
+    summary = pl.concat([a, b]).fair.summary(
+        y_true="y", y_pred="p", sensitive_features="g", sample_weight="w",
+        criteria=["equalized_odds_difference", "average_odds_difference"],
+    )  # fmt: skip
+    for row in summary.iter_rows(named=True):
+        assert abs(row["value"]) > 0.3  # far outside the band [-0.1, 0.1]
+        assert row["verdict"] != "fair"
+        assert row["ci_low"] is None
+        assert row["verdict"] == "inconclusive"
+        assert "bootstrap" in row["note"]
+
+
+def test_integer_counts_redraw_as_before() -> None:
+    # exact shares of integer cells are the old integer shares: the same draws
+    from polars_fair.metrics._bootstrap import resample_stats
+
+    stats = pl.LazyFrame(
+        {"g": ["a", "b"], "n": [10, 20], "tp": [3, 5], "fp": [2, 5], "fn": [1, 5], "tn": [4, 5]}
+    )
+    ints = resample_stats(stats, by=[], n_resamples=50, seed=7, scheme="stratified").collect()
+    floats = resample_stats(
+        stats.with_columns(pl.col("tp", "fp", "fn", "tn").cast(pl.Float64)),
+        by=[], n_resamples=50, seed=7, scheme="stratified",
+    ).collect()  # fmt: skip
+    assert ints.equals(floats)
+    sizes = ints.group_by("g").agg((pl.col("n") == pl.col("n").first()).all())
+    assert sizes["n"].all()
+
+
+@pytest.mark.parametrize(
+    ("value", "low", "high", "verdict", "disagree"),
+    [
+        (0.05, 0.01, 0.08, "fair", False),
+        (0.30, 0.20, 0.40, "unfair", False),
+        (0.30, 0.01, 0.08, "inconclusive", True),  # the interval inside, the value outside
+        (0.05, 0.20, 0.40, "inconclusive", True),  # the interval outside, the value inside
+        (0.05, 0.01, 0.20, "inconclusive", False),  # the interval across the edge
+    ],
+)
+def test_a_verdict_never_contradicts_its_value(
+    value: float, low: float, high: float, verdict: str, disagree: bool
+) -> None:
+    from polars_fair.metrics._verdicts import _verdict
+
+    row = pl.DataFrame(
+        {"value": [value], "ci_low": [low], "ci_high": [high], "fair_low": [-0.1],
+         "fair_high": [0.1], "interval_method": ["bootstrap"], "n_groups": [2]}
+    )  # fmt: skip
+    out = row.select(_verdict("interval")).row(0, named=True)
+    assert out["verdict"] == verdict
+    assert (out["note"] == _DISAGREE) is disagree
+
+
+_DISAGREE = "the value and its interval lie on either side of the band: inconclusive"
