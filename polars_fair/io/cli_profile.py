@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import math
 import sys
 import warnings
 from pathlib import Path
@@ -23,11 +24,12 @@ from typing import Any
 import polars as pl
 
 from polars_fair.io import cli
-from polars_fair.io.sources import scan_file
+from polars_fair.io.sources import read_error, scan_file
 from polars_fair.namespace._profile import (
+    DEFAULT_SCORE_BINS,
     META_KEY,
     FairnessProfile,
-    merge_profiles,
+    merge_sources,
     profile,
     read_profile,
 )
@@ -38,6 +40,8 @@ _COLUMN_FLAGS = (
     "y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "by", "sample_weight",
     "pos_label",
 )  # fmt: skip
+#: Options that act only when a side is profiled from data files (``compare``).
+_PROFILING_FLAGS = (*_COLUMN_FLAGS, "score_bins", "exact_scores")
 
 
 def _column_options(parser: argparse.ArgumentParser) -> None:
@@ -50,7 +54,7 @@ def _column_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sample-weight", help="column of non-negative weights")
     parser.add_argument("--pos-label", help="the positive label value (default 1)")
     parser.add_argument(
-        "--score-bins", type=int, default=1000, help="score histogram bins (default 1000)"
+        "--score-bins", type=int, help=f"score histogram bins (default {DEFAULT_SCORE_BINS})"
     )
     parser.add_argument(
         "--exact-scores", action="store_true", help="keep exact per-score ROC tables"
@@ -128,31 +132,46 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
     for name, default in defaults.items():
         if not hasattr(args, name):
             setattr(args, name, default)
-    spec = cli._params(args, frames[0].collect_schema())
+    try:
+        schema = frames[0].collect_schema()
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise read_error(files[0], exc) from exc
+    spec = cli._params(args, schema)
     kw = {k: getattr(spec, k) for k in ("y_true", "y_pred", "y_prob", "sample_weight",
                                          "pos_label")}  # fmt: skip
     kw["sensitive_features"] = list(spec.sensitive_features)
     kw["by"] = list(spec.by) or None
     progress = not args.no_progress and sys.stderr.isatty()
     bar = cli._Progress(len(frames), sys.stderr, enabled=progress)
+    bins = DEFAULT_SCORE_BINS if args.score_bins is None else args.score_bins
     parts = []
     for i, (path, frame) in enumerate(zip(files, frames, strict=True), start=1):
-        parts.append(
-            profile(frame, **kw, score_bins=args.score_bins, exact_scores=args.exact_scores)
-        )
+        try:
+            parts.append(profile(frame, **kw, score_bins=bins, exact_scores=args.exact_scores))
+        except (pl.exceptions.PolarsError, OSError) as exc:  # a corrupt file: name it
+            raise read_error(path, exc) from exc
         bar.update(i, path.name)
-    return merge_profiles(parts)
+    return merge_sources(parts, [str(f) for f in files])
 
 
-def _side(args: argparse.Namespace, pattern: str) -> FairnessProfile:
-    paths = _expand(pattern)
-    kinds = {_is_profile(p) for p in paths}
-    if kinds == {True}:
-        return read_profile([str(p) for p in paths])
-    if kinds == {False}:
-        return _profile_files(args, [pattern])
-    msg = f"{pattern!r} mixes profiles and data files\nHint: give one kind per side"
-    raise cli.UsageError(msg)
+def _is_profiles(pattern: str) -> bool:
+    """Whether `pattern` names profiles (True) or data files (False), not a mix."""
+    kinds = {_is_profile(p) for p in _expand(pattern)}
+    if len(kinds) > 1:
+        msg = f"{pattern!r} mixes profiles and data files\nHint: give one kind per side"
+        raise cli.UsageError(msg)
+    return kinds == {True}
+
+
+def _side(args: argparse.Namespace, pattern: str, profiles: bool) -> FairnessProfile:
+    if profiles:
+        return read_profile([str(p) for p in _expand(pattern)])
+    return _profile_files(args, [pattern])
+
+
+def _unused_flags(args: argparse.Namespace, flags: tuple[str, ...]) -> list[str]:
+    """The options among `flags` given on the command line."""
+    return [f"--{f.replace('_', '-')}" for f in flags if getattr(args, f, None)]
 
 
 def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
@@ -182,8 +201,7 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
 def audit_profile(args: argparse.Namespace) -> int:
     """``audit --profile``: the report of merged profiles (no rows are read)."""
     # slices need the finest crossing of their attributes, which a profile does not keep
-    flags = (*_COLUMN_FLAGS, "slices", "fail_on_slices")
-    given = [f"--{f.replace('_', '-')}" for f in flags if getattr(args, f, None)]
+    given = _unused_flags(args, (*_PROFILING_FLAGS, "slices", "fail_on_slices"))
     if args.paths or args.example or given:
         extra = [
             *given,
@@ -218,7 +236,7 @@ def audit_profile(args: argparse.Namespace) -> int:
 
 
 def _profile_command(args: argparse.Namespace) -> int:
-    if args.score_bins < 1:
+    if args.score_bins is not None and args.score_bins < 1:
         msg = f"--score-bins must be a positive integer, got {args.score_bins}\nHint: e.g. 1000"
         raise cli.UsageError(msg)
     prof = _profile_files(args, args.paths)
@@ -228,8 +246,19 @@ def _profile_command(args: argparse.Namespace) -> int:
 
 
 def _compare_command(args: argparse.Namespace) -> int:
-    baseline = _side(args, args.baseline)
-    candidate = _side(args, args.candidate)
+    if not math.isfinite(args.tolerance) or args.tolerance < 0:
+        msg = f"--tolerance must be a finite number >= 0, got {args.tolerance}\nHint: e.g. 0.02"
+        raise cli.UsageError(msg)
+    profiles = [_is_profiles(args.baseline), _is_profiles(args.candidate)]
+    given = _unused_flags(args, _PROFILING_FLAGS)
+    if all(profiles) and given:
+        msg = (
+            f"{', '.join(given)} cannot be combined with two profiles: each profile fixes "
+            "its data and columns\nHint: drop them, or give data files for a side"
+        )
+        raise cli.UsageError(msg)
+    baseline = _side(args, args.baseline, profiles[0])
+    candidate = _side(args, args.candidate, profiles[1])
     options = _options(args, candidate)
     table = candidate.report(**options).compare(
         baseline.report(**options), tolerance=args.tolerance

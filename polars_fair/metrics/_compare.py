@@ -32,18 +32,83 @@ default 95%) per criterion and batch key, up to the normal approximation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import polars as pl
 
+from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._intervals import z_value
 
-__all__ = ["COMPARE_VERDICTS", "compare_summaries", "judge_changes"]
+__all__ = [
+    "COMPARABLE",
+    "COMPARE_VERDICTS",
+    "check_comparable",
+    "check_tolerance",
+    "compare_summaries",
+    "judge_changes",
+]
 
 #: The verdicts of a comparison, as an Enum (in this order).
 COMPARE_VERDICTS = pl.Enum(["worse", "better", "unchanged", "inconclusive"])
 
 _SIDE = ("value", "ci_low", "ci_high", "verdict")
+#: Report parameters on which two audits must agree to be compared: the values of
+#: their criteria mean different things otherwise.
+COMPARABLE = (
+    "by", "sensitive_features", "pos_label", "reference_group", "method", "min_group_size",
+    "zero_division",
+)  # fmt: skip
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal parameter values (lists and tuples alike, NaN equal to NaN)."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)
+
+
+def check_comparable(candidate: Mapping[str, Any], baseline: Mapping[str, Any]) -> None:
+    """
+    Refuse to compare audits whose parameters (``report.params``) differ in `COMPARABLE`.
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming each difference, with both values.
+
+    Examples
+    --------
+    >>> from polars_fair.metrics._compare import check_comparable
+    >>> check_comparable({"by": [], "pos_label": 1}, {"by": ["sex"], "pos_label": 1})
+    Traceback (most recent call last):
+    ...
+    polars_fair.exceptions.InvalidParameterError: cannot compare the audits: they differ in `by`: ['sex'] (baseline) against [] (candidate)
+    <BLANKLINE>
+    Hint: audit both with the same options (the criteria of different options mean different things)
+    """
+    found = [
+        f"`{key}`: {baseline.get(key)!r} (baseline) against {candidate.get(key)!r} (candidate)"
+        for key in COMPARABLE
+        if not _same(baseline.get(key), candidate.get(key))
+    ]
+    if found:
+        msg = (
+            f"cannot compare the audits: they differ in {'; '.join(found)}\n\nHint: audit both "
+            "with the same options (the criteria of different options mean different things)"
+        )
+        raise InvalidParameterError(msg)
+
+
+def check_tolerance(tolerance: Any) -> None:
+    """Refuse a `tolerance` that is not a finite number >= 0 (NaN would judge nothing)."""
+    number = isinstance(tolerance, (int, float)) and not isinstance(tolerance, bool)
+    if not number or not math.isfinite(tolerance) or tolerance < 0:
+        msg = f"`tolerance` must be a finite number >= 0, got {tolerance!r}\n\nHint: e.g. 0.02"
+        raise InvalidParameterError(msg)
 
 
 def _scale(x: pl.Expr, log: pl.Expr) -> pl.Expr:
@@ -53,7 +118,11 @@ def _scale(x: pl.Expr, log: pl.Expr) -> pl.Expr:
 
 
 def judge_changes(
-    frame: pl.LazyFrame, *, confidence_level: float = 0.95, tolerance: float = 0.02
+    frame: pl.LazyFrame,
+    *,
+    confidence_level: float = 0.95,
+    tolerance: float = 0.02,
+    baseline_confidence_level: float | None = None,
 ) -> pl.LazyFrame:
     """
     Add the change, its interval and the verdict to a frame of paired values.
@@ -64,9 +133,11 @@ def judge_changes(
         Columns ``ideal``, ``baseline``, ``baseline_ci_low``, ``baseline_ci_high``,
         ``candidate``, ``candidate_ci_low``, ``candidate_ci_high``.
     confidence_level
-        The level of both sides' intervals (and of the change's interval).
+        The level of the candidate's intervals, and of the change's interval.
     tolerance
         Changes of the distance to the ideal within this count as no change.
+    baseline_confidence_level
+        The level of the baseline's intervals (default `confidence_level`).
 
     Returns
     -------
@@ -75,7 +146,9 @@ def judge_changes(
         ``distance_change``, ``distance_ci_low``, ``distance_ci_high`` and
         ``verdict`` (see the module docstring).
     """
+    check_tolerance(tolerance)
     z = z_value(confidence_level)
+    levels = {"candidate": z, "baseline": z_value(baseline_confidence_level or confidence_level)}
     log = pl.col("ideal") == 1.0
     ideal = _scale(pl.col("ideal"), log)
 
@@ -83,7 +156,7 @@ def judge_changes(
         lo, hi = pl.col(f"{side}_ci_low"), pl.col(f"{side}_ci_high")
         if scaled:
             lo, hi = _scale(lo, log), _scale(hi, log)
-        return (hi - lo) / (2 * z)
+        return (hi - lo) / (2 * levels[side])  # each side's interval at its own level
 
     def dist(side: str) -> pl.Expr:
         return (_scale(pl.col(side), log) - ideal).abs()
@@ -133,6 +206,7 @@ def compare_summaries(
     by: Sequence[str] = (),
     confidence_level: float = 0.95,
     tolerance: float = 0.02,
+    baseline_confidence_level: float | None = None,
 ) -> pl.DataFrame:
     """
     Each criterion (and batch key) of a candidate summary against a baseline summary.
@@ -144,9 +218,11 @@ def compare_summaries(
     by
         The batch key columns (rows are matched on them and on the criterion).
     confidence_level
-        The level of both summaries' intervals.
+        The level of the candidate's intervals (and of the change's interval).
     tolerance
         Changes of the distance to the ideal within this count as no change.
+    baseline_confidence_level
+        The level of the baseline's intervals (default `confidence_level`).
 
     Returns
     -------
@@ -180,7 +256,10 @@ def compare_summaries(
     joined = joined.with_columns(
         pl.coalesce("candidate_ideal", "baseline_ideal").alias("ideal")
     ).drop("candidate_ideal", "baseline_ideal")
-    judged = judge_changes(joined, confidence_level=confidence_level, tolerance=tolerance)
+    judged = judge_changes(
+        joined, confidence_level=confidence_level, tolerance=tolerance,
+        baseline_confidence_level=baseline_confidence_level,
+    )  # fmt: skip
     order = pl.col("criterion").cast(pl.String)
     return (
         judged.select(

@@ -23,6 +23,43 @@ from polars_fair.metrics._compare import judge_changes
 __all__ = ["trend_table"]
 
 
+def _parse(text: str, dtype: pl.DataType) -> Any:
+    """`text` as a value of the temporal dtype `dtype` (raises when it does not parse)."""
+    parsed = pl.Series([text])
+    if dtype == pl.Date:
+        return parsed.str.to_date().item()
+    if isinstance(dtype, pl.Datetime):
+        return parsed.str.to_datetime(time_unit=dtype.time_unit, time_zone=dtype.time_zone).item()
+    if dtype == pl.Time:
+        return parsed.str.to_time().item()
+    return text  # a Duration: compared as given (and refused below)
+
+
+def _window(summary: pl.DataFrame, time: str, baseline: Any) -> pl.Expr:
+    """The baseline window as a literal of the `time` key's dtype, checked to occur."""
+    dtype = summary.schema[time]
+    windows = summary.get_column(time).unique().sort().to_list()
+    if dtype.is_temporal():  # as the strings `baseline` may be given as
+        windows = [str(w) for w in windows]
+    try:
+        value = (
+            _parse(baseline, dtype)
+            if isinstance(baseline, str) and dtype.is_temporal()
+            else baseline
+        )
+        found = summary.filter(pl.col(time) == value).height
+    except (pl.exceptions.PolarsError, TypeError, ValueError):
+        found = None
+    if not found:
+        why = "does not occur in" if found == 0 else "cannot be a value of"
+        msg = (
+            f"`baseline` window {baseline!r} {why} the `time` column {time!r} ({dtype})"
+            f"\n\nHint: one of {windows}"
+        )
+        raise InvalidParameterError(msg)
+    return pl.lit(value, dtype=dtype)
+
+
 def trend_table(
     summary: pl.DataFrame,
     *,
@@ -45,7 +82,8 @@ def trend_table(
         Every batch key of the summary.
     baseline
         The baseline window (a value of `time`); default the first window of each
-        series.
+        series. A string is read as a date, datetime or time for a temporal key
+        (``"2024-02-01"``).
     tolerance, confidence_level
         As in :func:`~polars_fair.metrics._compare.compare_summaries`.
 
@@ -100,11 +138,7 @@ def trend_table(
         first = pl.col(time).min().over(series) if series else pl.col(time).min()
         base = lf.filter(pl.col(time) == first)
     else:
-        base = lf.filter(pl.col(time) == baseline)
-        if base.select(pl.len()).collect().item() == 0:
-            windows = summary.get_column(time).unique().sort().to_list()
-            msg = f"`baseline` window {baseline!r} is not in the data\n\nHint: one of {windows}"
-            raise InvalidParameterError(msg)
+        base = lf.filter(pl.col(time) == _window(summary, time, baseline))
     base = base.select(
         *series,
         pl.col(time).alias("baseline_window"),

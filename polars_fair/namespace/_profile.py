@@ -32,18 +32,17 @@ is not affected: the profile keeps the calibration table of the report at its
 sums. ``exact_scores=True`` keeps the exact per-score table instead.
 
 **File layout.** :meth:`FairnessProfile.write_parquet` writes one Parquet file:
-one long table whose ``table`` column names the reduction each row belongs to
-(``stats``, ``calibration``, ``roc``), the union of their columns, and the metadata
-as JSON under the key ``polars_fair.profile`` of the file's key-value metadata
-(with each table's columns, and the schema of the audited columns, so the file
-describes itself).
+one long table whose ``table`` column (``__pf_table`` if a key is named ``table``)
+names the reduction each row belongs to (``stats``, ``calibration``, ``roc``), the
+union of their columns, and the metadata as JSON under the key
+``polars_fair.profile`` of the file's key-value metadata (with each table's columns,
+and the schema of the audited columns, so the file describes itself).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import glob
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -61,14 +60,23 @@ from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
 from polars_fair.namespace._report import ReportSpec, derive_report, report_reductions
 from polars_fair.plans._profile_meta import (
     FIXED,
+    by_differences,
+    by_items,
+    check_by_exprs,
     check_json,
+    check_score_keys,
     decode_column,
     decode_schema,
     differences,
     encode_column,
     encode_schema,
+    layout_column,
+    merged_meta,
+    parse_meta,
+    profile_paths,
     roots,
     shown,
+    split_layout,
     table_name,
 )
 from polars_fair.reduce import merge_group_stats
@@ -96,6 +104,9 @@ FORMAT_VERSION = 1
 DEFAULT_SCORE_BINS = 1000
 #: Key of the profile's metadata in a Parquet file's key-value metadata.
 META_KEY = "polars_fair.profile"
+#: Key of the name of the long table's column naming each row's table (``table``
+#: when absent: files written before a key could be named ``table``).
+LAYOUT_KEY = "polars_fair.table_column"
 #: Report options a profile leaves free (they act on the derivation only).
 REPORT_OPTIONS = (
     "reference_group", "method", "criteria", "confidence_level", "difference_band",
@@ -364,6 +375,15 @@ class FairnessProfile:
         >>> prof.compare(prof, min_group_size=0).item(0, "change")  # no change
         0.0
         """
+        if not isinstance(baseline, FairnessProfile):
+            msg = f"`baseline` must be a FairnessProfile, got {type(baseline).__name__}"
+            raise InvalidParameterError(msg)
+        for differ in by_differences(baseline.meta, self.meta):  # baseline first
+            msg = (
+                f"cannot compare the profiles: they differ in {differ} (baseline against "
+                "candidate)\n\nHint: profile both with the same `by`"
+            )
+            raise InvalidParameterError(msg)
         return self.report(**options).compare(baseline.report(**options), tolerance=tolerance)
 
     def trend(
@@ -460,35 +480,15 @@ class FairnessProfile:
         >>> pf.read_profile(path).tables["stats"].equals(prof.tables["stats"])
         True
         """
+        layout = layout_column([c for t in self.tables.values() for c in t.columns])
         long = pl.concat(
-            [
-                t.with_columns(pl.lit(name).alias("table")).select(
-                    "table", pl.all().exclude("table")
-                )
-                for name, t in self.tables.items()
-            ],
+            [t.select(pl.lit(name).alias(layout), pl.all()) for name, t in self.tables.items()],
             how="diagonal_relaxed",
         )
-        long.write_parquet(path, metadata={META_KEY: json.dumps(self.meta)})
+        long.write_parquet(path, metadata={META_KEY: json.dumps(self.meta), LAYOUT_KEY: layout})
 
 
 # ---- making, reading and merging profiles -------------------------------------------------
-
-
-def _by_columns(
-    lf: pl.LazyFrame, by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None
-) -> tuple[pl.LazyFrame, list[str]]:
-    """Batch keys as columns: expressions (a time bucket) become columns of their name."""
-    items: list[str | pl.Expr]
-    if by is None:
-        items = []
-    elif isinstance(by, (str, pl.Expr)):
-        items = [by]
-    else:
-        items = list(by)
-    exprs = [b for b in items if isinstance(b, pl.Expr)]
-    names = [b.meta.output_name() if isinstance(b, pl.Expr) else b for b in items]
-    return (lf.with_columns(exprs) if exprs else lf), names
 
 
 def profile(
@@ -546,17 +546,25 @@ def profile(
         msg = f"`score_bins` must be a positive integer, got {score_bins!r}\n\nHint: e.g. 1000"
         raise InvalidParameterError(msg)
     check_json({"spec": {"pos_label": pos_label}})  # it travels in the metadata
-    lf, by_names = _by_columns(ensure_lazy(frame), by)
+    lf, items = ensure_lazy(frame), by_items(by)
+    by_names = [b.meta.output_name() if isinstance(b, pl.Expr) else b for b in items]
     spec = ReportSpec.of(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
         by=by_names, sample_weight=sample_weight, pos_label=pos_label, n_bins=n_bins,
     )  # fmt: skip
+    read = {name: getattr(spec, name) for name in (*_COLUMNS, "sensitive_features")}
+    check_by_exprs(items, read)  # the keys become columns before the others are read
+    if y_prob is not None:
+        check_score_keys({"by": by_names, "sensitive_features": spec.sensitive_features})
+    exprs = [b for b in items if isinstance(b, pl.Expr)]
+    lf = lf.with_columns(exprs) if exprs else lf
     plans = report_reductions(lf, spec)  # checks every parameter
     weighted = sample_weight is not None
     binned = y_prob is not None and not exact_scores
     names: list[str] = []
+    keys = [*by_names, *spec.sensitive_features]
     for plan in plans:
-        names.append(table_name(plan.collect_schema(), set(names)))
+        names.append(table_name(plan.collect_schema(), set(names), keys))
     counted: list[pl.LazyFrame] = []  # weighted counts are weight sums: the rows, counted
     if binned:  # the four tables (and the rows) from one group_by over the rows
         assert y_prob is not None
@@ -584,7 +592,6 @@ def profile(
     if not weighted:
         stats = collected[names.index("stats")]
         rows = int(stats.select(pl.col("n").sum() + pl.col("n_null").sum()).item())
-    keys = [*by_names, *spec.sensitive_features]
     given = spec.to_dict()  # name lists as lists, as they come back from JSON
     meta = {
         "format_version": FORMAT_VERSION,
@@ -595,6 +602,7 @@ def profile(
             **{k: given[k] for k in ("sensitive_features", "by", "pos_label", "n_bins")},
             **{k: encode_column(given[k]) for k in _COLUMNS},
             "score_bins": score_bins if binned else None,
+            "by_items": [encode_column(b) for b in items],  # names, or expressions
         },
         "score_bins": score_bins if binned else None,
         "key_dtypes": {k: str(schema[k]) for k in keys},
@@ -646,73 +654,67 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
     <BLANKLINE>
     Hint: merge only profiles made with the same columns and options
     """
-    items = list(profiles)
+    return merge_sources(list(profiles))
+
+
+def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ()) -> FairnessProfile:
+    """:func:`merge_profiles`, naming the profiles by `sources` (their files) in errors."""
     if not items:
         msg = "`merge_profiles` needs at least one profile, got none"
         raise InvalidParameterError(msg)
     metas = [p.meta for p in items]
-    _check_compatible(metas)
+    _check_compatible(metas, sources)
     if len(items) == 1:
         return items[0]
     tables = {
         name: merge_group_stats(*(p.tables[name] for p in items)).collect()
         for name in items[0].meta["tables"]
     }
-    return FairnessProfile(tables, _merged_meta(metas))
+    return FairnessProfile(tables, merged_meta(metas))
 
 
-def _check_compatible(metas: Sequence[dict[str, Any]]) -> None:
+def _check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = ()) -> None:
     for i, other in enumerate(metas[1:], start=1):
         diff = differences(metas[0], other)
         if diff:
+            which = f"{sources[0]!r} and {sources[i]!r}" if sources else f"profiles 0 and {i}"
             msg = (
-                f"profiles 0 and {i} cannot be merged: they differ in {'; '.join(diff)}"
+                f"{which} cannot be merged: they differ in {'; '.join(diff)}"
                 "\n\nHint: merge only profiles made with the same columns and options"
             )
             raise ProfileError(msg)
 
 
-def _merged_meta(metas: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    created = [m.get("pieces_created", [m["created_at"]]) for m in metas]
-    return {
-        **metas[0],
-        "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "rows": sum(int(m["rows"]) for m in metas),
-        "pieces": sum(int(m["pieces"]) for m in metas),
-        "pieces_created": [min(c[0] for c in created), max(c[-1] for c in created)],
-    }
-
-
-def _split(long: pl.DataFrame, meta: dict[str, Any]) -> dict[str, pl.DataFrame]:
-    """The tables of a profile file's long table (each with its own columns and dtypes)."""
-    tables = {}
-    for name in meta["tables"]:
-        schema = decode_schema(meta["table_schemas"][name])
-        part = long.filter(pl.col("table") == name).select(meta["columns"][name])
-        tables[name] = part.cast(dict(schema))  # type: ignore[arg-type]
-    return tables
-
-
-def _read_meta(path: str) -> dict[str, Any]:
+def _read_meta(path: str) -> tuple[dict[str, Any], str]:
+    """A profile file's metadata and the name of its layout column."""
     try:
-        raw = pl.read_parquet_metadata(path).get(META_KEY)
+        raw = pl.read_parquet_metadata(path)
     except (OSError, pl.exceptions.PolarsError) as exc:
         msg = f"cannot read a profile from {path!r}: {exc}"
         raise ProfileError(msg) from exc
-    if raw is None:
+    if META_KEY not in raw:
         msg = (
             f"{path!r} is not a fairness profile (no {META_KEY!r} metadata)"
             "\n\nHint: write profiles with `profile.write_parquet(path)`"
         )
         raise ProfileError(msg)
-    meta = json.loads(raw)
-    if meta.get("format_version") != FORMAT_VERSION:
-        msg = (
-            f"{path!r} has profile format {meta.get('format_version')!r}; this version reads "
-            f"{FORMAT_VERSION}\n\nHint: profile the data again with this version"
-        )
-        raise ProfileError(msg)
-    return meta  # type: ignore[no-any-return]
+    return parse_meta(raw[META_KEY], path, FORMAT_VERSION), raw.get(LAYOUT_KEY, "table")
+
+
+def _read_tables(
+    paths: Sequence[str], layouts: Sequence[str], meta: dict[str, Any]
+) -> list[dict[str, pl.DataFrame]]:
+    """The tables of compatible files, read together (in parallel) per layout column."""
+    groups: dict[str, list[str]] = {}
+    for path, layout in zip(paths, layouts, strict=True):
+        groups.setdefault(layout, []).append(path)
+    try:
+        return [
+            split_layout(pl.read_parquet(group), meta, layout) for layout, group in groups.items()
+        ]
+    except (pl.exceptions.PolarsError, OSError, ValueError, KeyError) as exc:
+        msg = f"cannot read the profile tables of {list(paths)}: {exc}"
+        raise ProfileError(msg) from exc
 
 
 def read_profile(source: str | Path | Sequence[str | Path]) -> FairnessProfile:
@@ -741,25 +743,15 @@ def read_profile(source: str | Path | Sequence[str | Path]) -> FairnessProfile:
     >>> pf.read_profile(str(folder / "*.parquet")).rows
     4
     """
-    items = [source] if isinstance(source, (str, Path)) else list(source)
-    paths: list[str] = []
-    for item in items:
-        text = str(item)
-        matches = sorted(glob.glob(text)) if glob.has_magic(text) else [text]
-        if not matches:
-            msg = f"no profile matches {text!r}\n\nHint: check the path, and quote globs"
-            raise ProfileError(msg)
-        paths += matches
-    if not paths:
-        msg = "no profile given\n\nHint: pass a path or a glob"
-        raise InvalidParameterError(msg)
-    metas = [_read_meta(p) for p in paths]
-    _check_compatible(metas)  # before any table is read
+    paths = profile_paths(source)
+    metas, layouts = zip(*(_read_meta(p) for p in paths), strict=True)
+    _check_compatible(metas, paths)  # before any table is read
     # compatible files have the same columns: read them together (in parallel) and sum
-    tables = _split(pl.read_parquet(paths), metas[0])
+    parts = _read_tables(paths, layouts, metas[0])
+    tables = parts[0]
     if len(paths) > 1:
-        tables = {name: merge_group_stats(t).collect() for name, t in tables.items()}
-    return FairnessProfile(tables, metas[0] if len(paths) == 1 else _merged_meta(metas))
+        tables = {name: merge_group_stats(*(p[name] for p in parts)).collect() for name in tables}
+    return FairnessProfile(tables, metas[0] if len(paths) == 1 else merged_meta(metas))
 
 
 class ProfileMethods(NamespaceBase[TableT, ScalarT]):

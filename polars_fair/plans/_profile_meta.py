@@ -9,27 +9,42 @@ expressions as Polars' JSON serialisation, schemas as a serialised empty frame
 from __future__ import annotations
 
 import base64
+import datetime as dt
+import glob
 import io
 import json
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair.exceptions import InvalidParameterError
+from polars_fair._validate import MSG_RESERVED
+from polars_fair.exceptions import InvalidParameterError, ProfileError
 
 if TYPE_CHECKING:
-    from polars_fair._typing import IntoColumn
+    from polars_fair._typing import IntoColumn, IntoColumns
 
 __all__ = [
     "FIXED",
+    "SCORE_TABLE_COLUMNS",
+    "by_differences",
+    "by_items",
+    "check_by_exprs",
     "check_json",
+    "check_score_keys",
     "decode_column",
     "decode_schema",
     "differences",
     "encode_column",
     "encode_schema",
+    "layout_column",
+    "merged_meta",
+    "parse_meta",
+    "profile_paths",
     "roots",
     "shown",
+    "split_layout",
     "table_name",
 ]
 
@@ -37,6 +52,14 @@ __all__ = [
 FIXED = (
     "y_true", "y_pred", "y_prob", "sensitive_features", "by", "sample_weight",
     "pos_label", "n_bins", "score_bins",
+)  # fmt: skip
+#: Columns of a scored profile's tables that no other output of polars_fair has
+#: (a key may not take them: they would collide in the calibration and ROC tables).
+SCORE_TABLE_COLUMNS = frozenset({"score", "sum_prob"})
+#: The metadata a profile file must carry (and the `spec` entries it must hold).
+_META_KEYS = (
+    "format_version", "created_at", "rows", "pieces", "spec", "score_bins", "key_dtypes", "schema",
+    "tables", "columns", "table_schemas",
 )  # fmt: skip
 
 
@@ -79,8 +102,10 @@ def roots(column: IntoColumn | None) -> list[str]:
     return list(column.meta.root_names())
 
 
-def table_name(schema: pl.Schema, taken: set[str]) -> str:
-    name = "roc" if "score" in schema else "calibration" if "bin" in schema else "stats"
+def table_name(schema: pl.Schema, taken: set[str], keys: Sequence[str] = ()) -> str:
+    """The name of a reduction, from its columns other than the keys `keys`."""
+    columns = set(schema) - set(keys)
+    name = "roc" if "score" in columns else "calibration" if "bin" in columns else "stats"
     base, i = name, 1
     while name in taken:
         name, i = f"{base}_{i}", i + 1
@@ -99,20 +124,88 @@ def check_json(meta: dict[str, Any]) -> None:
 
 
 def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """Why profiles of metadata `a` and `b` cannot be merged (empty when they can)."""
     found = []
-    for key in (*FIXED,):
+    for key in FIXED:
         if a["spec"][key] != b["spec"][key]:
             found.append(f"`{key}`: {describe(a['spec'][key])} against {describe(b['spec'][key])}")
-    if a["key_dtypes"] != b["key_dtypes"]:
-        found.append(f"key dtypes: {a['key_dtypes']} against {b['key_dtypes']}")
-    if a["schema"] != b["schema"]:
-        sa, sb = decode_schema(a["schema"]), decode_schema(b["schema"])
-        cols = [c for c in sa if sb.get(c) != sa[c]]
+    found += by_differences(a, b)
+    dtypes_a, dtypes_b = a["key_dtypes"], b["key_dtypes"]
+    keys = [k for k in dtypes_a if k in dtypes_b and dtypes_a[k] != dtypes_b[k]]
+    if keys:
         found.append(
-            "column dtypes: " + ", ".join(f"{c!r} {sa[c]} against {sb.get(c)}" for c in cols)
+            "key dtypes: " + ", ".join(f"{k!r} {dtypes_a[k]} against {dtypes_b[k]}" for k in keys)
         )
-    if a["tables"] != b["tables"] or a["columns"] != b["columns"]:
-        found.append(f"tables: {a['columns']} against {b['columns']}")
+    tables = _table_differences(a, b)
+    return found + _column_differences(a, b, strict=bool(tables)) + tables
+
+
+def by_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """How the `by` items (names or expressions) of keys of the same names differ.
+
+    Profiles written before the items were kept lack them: unknown, not different.
+    """
+    items_a, items_b = a["spec"].get("by_items"), b["spec"].get("by_items")
+    if items_a is None or items_b is None or items_a == items_b:
+        return []
+    if a["spec"]["by"] != b["spec"]["by"]:
+        return []  # the names differ (said on their own)
+    shown_a, shown_b = (", ".join(describe(i) for i in items) for items in (items_a, items_b))
+    return [f"`by` expressions: [{shown_a}] against [{shown_b}]"]
+
+
+def _kind(dtype: pl.DataType) -> str:
+    if dtype.is_numeric():
+        return "number"
+    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum):
+        return "text"
+    return str(dtype)  # Boolean, temporal, nested: the dtype itself
+
+
+def _column_differences(a: dict[str, Any], b: dict[str, Any], *, strict: bool) -> list[str]:
+    """The audited columns that differ: in kind (number, text, ...), or in dtype if `strict`.
+
+    Keys are compared by :func:`differences` (exactly). Other columns may differ in
+    dtype within a kind (a CSV shard read as Int64, another as Float64): the tables
+    hold the same values, and are compared by their own dtypes.
+    """
+    sa, sb = decode_schema(a["schema"]), decode_schema(b["schema"])
+    found = []
+    for col in dict.fromkeys([*sa, *sb]):
+        if col in a["key_dtypes"] and col in b["key_dtypes"]:
+            continue
+        if col not in sa or col not in sb:
+            side = "first" if col in sa else "second"
+            found.append(f"column {col!r} read by the {side} only")
+        elif sa[col] != sb[col] and (strict or _kind(sa[col]) != _kind(sb[col])):
+            found.append(f"column {col!r} dtype {sa[col]} against {sb[col]}")
+    return found
+
+
+def _table_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    if a["tables"] != b["tables"]:
+        return [f"tables: {a['tables']} against {b['tables']}"]
+    found = []
+    for name in a["tables"]:
+        ca, cb = a["columns"][name], b["columns"][name]
+        first = [c for c in ca if c not in cb]
+        second = [c for c in cb if c not in ca]
+        if first or second:
+            parts = [f"{cols} in the {side} only" for cols, side in
+                     ((first, "first"), (second, "second")) if cols]  # fmt: skip
+            found.append(f"table {name!r} columns: {', '.join(parts)}")
+        elif ca != cb:
+            found.append(f"table {name!r} columns: {ca} against {cb}")
+        elif a["table_schemas"][name] != b["table_schemas"][name]:
+            ta, tb = (
+                decode_schema(a["table_schemas"][name]),
+                decode_schema(b["table_schemas"][name]),
+            )
+            cols = [c for c in ta if ta[c] != tb[c]]
+            found.append(
+                f"table {name!r} dtypes: "
+                + ", ".join(f"{c!r} {ta[c]} against {tb[c]}" for c in cols)
+            )
     return found
 
 
@@ -120,3 +213,139 @@ def describe(value: Any) -> str:
     if isinstance(value, dict) and "expr" in value:
         return str(decode_column(value))
     return repr(value)
+
+
+# ---- checks of what a profile is made of and read from ------------------------------
+
+
+def by_items(by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None) -> list[str | pl.Expr]:
+    """The batch keys as a list of names and expressions."""
+    if by is None:
+        return []
+    if isinstance(by, (str, pl.Expr)):
+        return [by]
+    return list(by)
+
+
+def check_by_exprs(items: Sequence[str | pl.Expr], read: dict[str, Any]) -> None:
+    """Refuse a `by` expression named like a column another parameter reads.
+
+    The keys are added as columns before the other parameters are read, so such a
+    key would replace the column they read (`read`: parameter to column(s)).
+    """
+    for item in items:
+        if not isinstance(item, pl.Expr):
+            continue
+        name = item.meta.output_name()
+        for param, value in read.items():
+            values = value if isinstance(value, (list, tuple)) else [value]
+            if any(name in roots(v) for v in values):
+                msg = (
+                    f"`by` expression {item} is named {name!r}, a column that `{param}` reads: "
+                    f"the key would replace that column\n\nHint: name the key, e.g. "
+                    f"`by=({item}).alias({name + '_window'!r})`"
+                )
+                raise InvalidParameterError(msg)
+
+
+def check_score_keys(keys: dict[str, Sequence[str]]) -> None:
+    """Refuse keys named like a column of a scored profile's tables (`keys`: param to names)."""
+    for param, names in keys.items():
+        for name in names:
+            if name in SCORE_TABLE_COLUMNS:
+                msg = MSG_RESERVED.format(name=name, param=param)
+                raise InvalidParameterError(msg)
+
+
+def layout_column(columns: Sequence[str]) -> str:
+    """The column of a profile file naming each row's table: ``table`` unless a key has it."""
+    name = "table"
+    while name in columns:
+        name = f"__pf_{name}"
+    return name
+
+
+def parse_meta(raw: str, path: str, version: int) -> dict[str, Any]:
+    """A profile file's metadata from its JSON, checked for what reading it needs."""
+    hint = "\n\nHint: write the profile again with `profile.write_parquet(path)`"
+    try:
+        meta = json.loads(raw)
+    except ValueError as exc:
+        msg = f"{path!r} has corrupt profile metadata ({exc}){hint}"
+        raise ProfileError(msg) from None
+    if isinstance(meta, dict) and meta.get("format_version") != version:
+        msg = (
+            f"{path!r} has profile format {meta.get('format_version')!r}; this version reads "
+            f"{version}\n\nHint: profile the data again with this version"
+        )
+        raise ProfileError(msg)
+    missing = _missing(meta) if isinstance(meta, dict) else list(_META_KEYS)
+    if missing:
+        msg = f"{path!r} has incomplete profile metadata: missing or invalid {missing}{hint}"
+        raise ProfileError(msg)
+    return meta  # type: ignore[no-any-return]
+
+
+def _missing(meta: dict[str, Any]) -> list[str]:
+    """The entries of a profile's metadata that are missing or of the wrong kind."""
+    kinds = {"spec": dict, "key_dtypes": dict, "schema": str, "tables": list, "columns": dict,
+             "table_schemas": dict}  # fmt: skip
+    missing = [
+        k for k in _META_KEYS if k not in meta or not isinstance(meta[k], kinds.get(k, object))
+    ]
+    if not isinstance(meta.get("spec"), dict) or not isinstance(meta.get("tables"), list):
+        return missing
+    missing += [f"spec.{k}" for k in FIXED if k not in meta["spec"]]
+    for key in ("columns", "table_schemas"):
+        if isinstance(meta.get(key), dict):
+            missing += [f"{key}.{t}" for t in meta["tables"] if t not in meta[key]]
+    return missing
+
+
+def profile_paths(source: str | Path | Sequence[str | Path]) -> list[str]:
+    """The files of `source`, each once (a file given twice would count twice)."""
+    items = [source] if isinstance(source, (str, Path)) else list(source)
+    paths: list[str] = []
+    seen: dict[Path, str] = {}
+    for item in items:
+        text = str(item)
+        matches = sorted(glob.glob(text)) if glob.has_magic(text) else [text]
+        if not matches:
+            msg = f"no profile matches {text!r}\n\nHint: check the path, and quote globs"
+            raise ProfileError(msg)
+        for match in matches:
+            resolved = Path(match).resolve()
+            if resolved in seen:
+                msg = (
+                    f"profile {match!r} is given twice (as {seen[resolved]!r} too): it would be "
+                    "counted twice\n\nHint: give each file once (check overlapping globs)"
+                )
+                raise ProfileError(msg)
+            seen[resolved] = match
+            paths.append(match)
+    if not paths:
+        msg = "no profile given\n\nHint: pass a path or a glob"
+        raise InvalidParameterError(msg)
+    return paths
+
+
+def merged_meta(metas: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The metadata of the sum of compatible profiles of metadata `metas`."""
+    created = [m.get("pieces_created", [m["created_at"]]) for m in metas]
+    return {
+        **metas[0],
+        "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "rows": sum(int(m["rows"]) for m in metas),
+        "pieces": sum(int(m["pieces"]) for m in metas),
+        "pieces_created": [min(c[0] for c in created), max(c[-1] for c in created)],
+    }
+
+
+def split_layout(long: pl.DataFrame, meta: dict[str, Any], layout: str) -> dict[str, pl.DataFrame]:
+    """The tables of a profile file's long table (each with its own columns and dtypes)."""
+    tables = {}
+    for name in meta["tables"]:
+        schema = decode_schema(meta["table_schemas"][name])
+        part = long.filter(pl.col(layout) == name).select(meta["columns"][name])
+        tables[name] = part.cast(dict(schema))  # type: ignore[arg-type]
+    return tables

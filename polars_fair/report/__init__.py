@@ -202,9 +202,15 @@ class FairnessReport:
         Parameters
         ----------
         baseline
-            The report of what runs today, with the same batch keys.
+            The report of what runs today, audited with the same options: the same
+            batch keys, `sensitive_features`, `pos_label`, `reference_group`,
+            `method`, `min_group_size` and `zero_division` (else
+            :class:`~polars_fair.InvalidParameterError` names the differences).
+            Its `confidence_level` may differ: each side's interval is read at its
+            own level.
         tolerance
-            Changes of the distance to the ideal within this count as no change.
+            Changes of the distance to the ideal within this count as no change (a
+            finite number >= 0).
 
         Returns
         -------
@@ -224,9 +230,20 @@ class FairnessReport:
         >>> out.filter(pl.col("criterion") == "demographic_parity_difference")["verdict"].item()
         'worse'
         """
+        from polars_fair.metrics._compare import check_comparable
+
+        if not isinstance(baseline, FairnessReport):
+            msg = (
+                f"`baseline` must be a FairnessReport, got {type(baseline).__name__}"
+                "\n\nHint: pass the baseline's report, e.g. `df.fair.report(...)`"
+            )
+            raise InvalidParameterError(msg)
+        check_comparable(self.params, baseline.params)
+        # each side's interval is read at its own level; the change's at the candidate's
         return compare_summaries(
             self.summary, baseline.summary, by=self.by, tolerance=tolerance,
             confidence_level=self.params.get("confidence_level", 0.95),
+            baseline_confidence_level=baseline.params.get("confidence_level", 0.95),
         )  # fmt: skip
 
     def slice_failures(self) -> list[str]:
