@@ -242,8 +242,8 @@ def check_by_exprs(items: Sequence[str | pl.Expr], read: dict[str, Any]) -> None
             if any(name in roots(v) for v in values):
                 msg = (
                     f"`by` expression {item} is named {name!r}, a column that `{param}` reads: "
-                    f"the key would replace that column\n\nHint: name the key, e.g. "
-                    f"`by=({item}).alias({name + '_window'!r})`"
+                    f"the key would replace that column\n\nHint: name the key: add "
+                    f"`.alias({name + '_window'!r})` to the `by` expression"
                 )
                 raise InvalidParameterError(msg)
 
@@ -316,9 +316,10 @@ def profile_paths(source: str | Path | Sequence[str | Path]) -> list[str]:
         for match in matches:
             resolved = Path(match).resolve()
             if resolved in seen:
+                also = f" (as {seen[resolved]!r} too)" if seen[resolved] != match else ""
                 msg = (
-                    f"profile {match!r} is given twice (as {seen[resolved]!r} too): it would be "
-                    "counted twice\n\nHint: give each file once (check overlapping globs)"
+                    f"profile {match!r} is given twice{also}: it would be counted twice"
+                    "\n\nHint: give each file once (check overlapping globs)"
                 )
                 raise ProfileError(msg)
             seen[resolved] = match
