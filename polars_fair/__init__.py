@@ -46,6 +46,7 @@ from polars_fair.expressions import (
     true_negative_rate,
     true_positive_rate,
 )
+from polars_fair.io.sources import scan_file
 from polars_fair.metrics import RATES
 from polars_fair.namespace import (
     DataFrameFairNamespace,
@@ -110,6 +111,7 @@ __all__ = [
     "profile",
     "read_profile",
     "report_reductions",
+    "scan_file",
     "selection_rate",
     "sum_reductions",
     "true_negative_rate",

@@ -3,8 +3,11 @@
 from polars_fair.io.sources import (
     INFER_SCHEMA_LENGTH,
     READERS,
+    check_columns,
     check_path,
     file_schema,
+    file_schemas,
+    first_failure,
     read_error,
     scan_file,
 )
@@ -12,8 +15,11 @@ from polars_fair.io.sources import (
 __all__ = [
     "INFER_SCHEMA_LENGTH",
     "READERS",
+    "check_columns",
     "check_path",
     "file_schema",
+    "file_schemas",
+    "first_failure",
     "read_error",
     "scan_file",
 ]

@@ -34,16 +34,19 @@ from typing import Any, TextIO
 
 import polars as pl
 
+from polars_fair._utils import eager_warnings
 from polars_fair.exceptions import (
-    EmptyDataError,
+    DegenerateDataWarning,
     FairError,
     IdentifierWarning,
     InvalidParameterError,
 )
 from polars_fair.io.sources import (
     INFER_SCHEMA_LENGTH,
+    check_columns,
     check_path,
-    file_schema,
+    file_schemas,
+    first_failure,
     read_error,
     scan_file,
 )
@@ -55,6 +58,7 @@ from polars_fair.namespace._report import (
     report_reductions,
     sum_reductions,
 )
+from polars_fair.reduce import group_stats
 from polars_fair.report import (
     GATE_VERDICTS,
     Condition,
@@ -250,17 +254,21 @@ def _needed(spec: ReportSpec, schema: pl.Schema | None = None) -> list[str]:
     return list(dict.fromkeys(needed))
 
 
-def _check_schemas(files: Sequence[Path], schemas: Sequence[pl.Schema], needed: list[str]) -> None:
-    """Every file holds every column the audit reads (schemas only: nothing is read)."""
-    for file, schema in zip(files, schemas, strict=True):
-        missing = [c for c in needed if c not in schema]
-        if missing:
-            msg = (
-                f"{str(file)!r} has no column {missing[0]!r} (the audit reads {needed})\n"
-                f"Hint: its columns are {list(schema.names())}; leave the file out, or give "
-                "files that share the columns"
-            )
-            raise UsageError(msg)
+def _check_group_dtypes(spec: ReportSpec, schema: pl.Schema) -> None:
+    """The group and batch key columns hold single values, not lists or arrays."""
+    keys = [("--sensitive-features", n) for n in spec.sensitive_features]
+    for flag, name in [*keys, *(("--by", n) for n in spec.by)]:
+        if not isinstance(dtype := schema[name], (pl.List, pl.Array)):
+            continue  # SQL over the column, as a shell argument: "g[1]", "\\"my g\\"[1]"
+        sql = name if name.isidentifier() else '\\"' + name.replace('"', '""') + '\\"'
+        fix = f"--sensitive-feature \"array_to_string({sql}, ',')\" (the values joined)"
+        if isinstance(dtype, pl.List):
+            fix = f'--sensitive-features "{sql}[1]" (the first element) or {fix}'
+        fix = f"group by one value per row with a SQL expression: {fix}"
+        if flag == "--by":
+            fix = "write one value per row (e.g. the first element) into a column of its own"
+        msg = f"{flag} column {name!r} holds lists ({dtype}), not one value per row\nHint: {fix}"
+        raise UsageError(msg)
 
 
 def _check_output(output: str | None) -> None:
@@ -366,12 +374,36 @@ def _criteria(
     return base + [g for g in dict.fromkeys(gated) if g not in base]
 
 
+@dataclasses.dataclass(frozen=True)
+class TrueLabels:
+    """The true labels as given, when the report reads ``y_true == pos_label``.
+
+    A boolean prediction takes ``pos_label=True`` in the library: beside other labels
+    the report reads them recoded, and :meth:`check` is the library's check of them.
+    """
+
+    y_true: str | pl.Expr
+    pos_label: Any
+
+    def check(self, frame: pl.LazyFrame, spec: ReportSpec) -> pl.LazyFrame:
+        """A small plan that raises the library's `LabelError` when it runs (dtypes: now)."""
+        keys, by, pos = list(spec.sensitive_features), list(spec.by) or None, self.pos_label
+        return group_stats(frame, y_true=self.y_true, sensitive_features=keys, by=by, pos_label=pos)
+
+
 def _params(
-    args: argparse.Namespace,
-    schema: pl.Schema,
-    sensitive: list[str] | None = None,
+    args: argparse.Namespace, schema: pl.Schema, sensitive: list[str] | None = None,
     conditions: Sequence[Condition] = (),
-) -> ReportSpec:
+) -> ReportSpec:  # fmt: skip
+    """The report's parameters (see :func:`_spec`; the profile commands use this one)."""
+    return _spec(args, schema, sensitive, conditions)[0]
+
+
+def _spec(
+    args: argparse.Namespace, schema: pl.Schema, sensitive: list[str] | None = None,
+    conditions: Sequence[Condition] = (),
+) -> tuple[ReportSpec, TrueLabels | None]:  # fmt: skip
+    """The report's parameters, and the true labels as given when the report recodes them."""
     if sensitive is None:  # the profile commands: columns only
         sensitive = _names(args.sensitive_features) or (
             [_COMPAS["sensitive"]] if args.example else []
@@ -436,16 +468,19 @@ def _params(
         # the predicted labels' own positive value: a boolean prediction
         value = _convert(pos_label_pred, _dtype(y_pred, schema))
         y_pred = (pl.col(y_pred) if isinstance(y_pred, str) else y_pred) == value
+    given: TrueLabels | None = None
     if _dtype(y_pred, schema) == pl.Boolean and not (
         pos_label is True or (not isinstance(pos_label, (str, float)) and pos_label == 1)
     ):
         # a boolean prediction (a rule, or --pos-label-pred) beside labels with another
-        # positive value: the labels become booleans too (y_true == --pos-label; every
-        # other value of y_true is negative, as in scikit-learn's pos_label)
+        # positive value: the report reads the labels as booleans too (y_true ==
+        # --pos-label), and the labels as given are checked beside it (see TrueLabels),
+        # so a third value or an absent --pos-label is an error, as in Python
+        given = TrueLabels(y_true, pos_label)
         truth = pl.col(y_true) if isinstance(y_true, str) else y_true
         y_true = truth == pos_label
         pos_label = 1
-    return ReportSpec.of(
+    spec = ReportSpec.of(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive,
         by=_names(args.by), sample_weight=args.sample_weight, pos_label=pos_label,
         reference_group=reference, min_group_size=args.min_group_size,
@@ -455,6 +490,7 @@ def _params(
         verdict_rule=getattr(args, "verdict_rule", "interval"),
         frequency_weights=bool(getattr(args, "frequency_weights", False)),
     )  # fmt: skip
+    return spec, given
 
 
 # ---- the report ---------------------------------------------------------------------
@@ -482,17 +518,36 @@ class _Progress:
             self.stream.write("\n")
 
 
-def _report(frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool) -> FairnessReport:
+def _reduce(frame: pl.LazyFrame, spec: ReportSpec, labels: TrueLabels | None) -> list[pl.DataFrame]:
+    """The reductions of `frame`, collected (the in-plan checks warn as on the eager path).
+
+    With `labels`, their check scans the file beside the reductions, in the same
+    collect (a shared ``frame.cache()`` would read it once but hold its columns).
+    """
+    checks = [labels.check(frame, spec)] if labels else []
+    with warnings.catch_warnings(record=True) as caught, eager_warnings():
+        warnings.simplefilter("always")
+        tables = pl.collect_all([*report_reductions(frame, spec), *checks], engine="streaming")
+    for w in caught:  # the check's "never equals" says it of the labels given, not recoded
+        text = str(w.message)
+        recoded = text.startswith("`y_true` column ") and "never equals `pos_label`=True (" in text
+        if not (labels and w.category is DegenerateDataWarning and recoded):
+            warnings.warn(w.message, w.category, stacklevel=1)
+    return tables[: len(tables) - len(checks)]
+
+
+def _report(
+    frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool, labels: TrueLabels | None
+) -> FairnessReport:
     combined = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
     schema = combined.collect_schema()
     if len(frames) == 1 or not progress:
-        tables = pl.collect_all(report_reductions(combined, spec), engine="streaming")
-        return derive_report(spec, tables, schema)
+        return derive_report(spec, _reduce(combined, spec, labels), schema)
     # file by file: the reductions are additive, so sum them
     bar = _Progress(len(frames), sys.stderr, enabled=True)
     merged: list[pl.DataFrame] | None = None
     for i, frame in enumerate(frames, start=1):
-        parts = pl.collect_all(report_reductions(frame, spec), engine="streaming")
+        parts = _reduce(frame, spec, labels)
         merged = parts if merged is None else sum_reductions(merged, parts)
         bar.update(i, f"file {i}")
     assert merged is not None
@@ -578,80 +633,29 @@ def _unjudged(summary: pl.DataFrame, verdicts: Sequence[str]) -> str | None:
 
 
 def _open(args: argparse.Namespace) -> tuple[list[Path], list[pl.LazyFrame], list[pl.Schema]]:
-    """The files given, their scans and their schemas (read without a pass over the data).
-
-    A file with a header and no rows is left out with a note when others have rows.
-    """
-    files = _files(args.paths)
+    """The files given, their scans and their schemas (read without a pass over the data)."""
     options = _csv_options(args)
-    kept: list[Path] = []
-    schemas: list[pl.Schema] = []
-    empty: list[EmptyDataError] = []
-    for file in files:
-        try:
-            schemas.append(file_schema(file, **options))
-        except EmptyDataError as exc:
-            if len(files) == 1:
-                raise
-            empty.append(exc)
-            continue
-        kept.append(file)
-    if not kept:
-        msg = f"every file is empty ({len(files)} given)\nHint: check the paths"
-        raise UsageError(msg)
-    for skipped in empty:
-        note = str(skipped).split("\n")[0]
+    kept, schemas, notes = file_schemas(_files(args.paths), **options)
+    for note in notes:  # a file with a header and no rows, among others with rows
         print(f"polars-fair: note: left out {note}", file=sys.stderr)
     return kept, [scan_file(f, **options) for f in kept], schemas
 
 
-def _kind(dtype: pl.DataType) -> str:
-    if dtype.is_numeric():
-        return "number"
-    if dtype == pl.Boolean:
-        return "boolean"
-    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum):
-        return "text"
-    return str(dtype)
-
-
-def _check_kinds(files: Sequence[Path], schemas: Sequence[pl.Schema], needed: list[str]) -> None:
-    """A column read from several files holds the same kind of values in each."""
-    for col in needed:
-        first = _kind(schemas[0][col])
-        for file, schema in zip(files[1:], schemas[1:], strict=True):
-            if _kind(schema[col]) != first:
-                msg = (
-                    f"column {col!r} holds {_kind(schema[col])} values ({schema[col]}) in "
-                    f"{str(file)!r} but {first} values ({schemas[0][col]}) in "
-                    f"{str(files[0])!r}\nHint: write the files with the same column types; "
-                    "for CSV, --null-values or --infer-schema-length may settle it"
-                )
-                raise UsageError(msg)
-
-
-def _culprit(
-    files: Sequence[Path], frames: Sequence[pl.LazyFrame], spec: ReportSpec
-) -> tuple[Path, BaseException] | None:
-    """The first file whose reductions fail on their own, and its error (error path only)."""
-    for file, frame in zip(files, frames, strict=True):
-        try:
-            pl.collect_all(report_reductions(frame, spec), engine="streaming")
-        except (pl.exceptions.PolarsError, OSError) as exc:
-            return file, exc
-    return None
-
-
 def _read(
-    files: Sequence[Path], frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool
-) -> FairnessReport:
+    files: Sequence[Path], frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool,
+    labels: TrueLabels | None = None,
+) -> FairnessReport:  # fmt: skip
     """The report of the files; an error raised while reading them names the file."""
     try:
-        return _report(frames, spec, progress)
+        return _report(frames, spec, progress, labels)
     except (pl.exceptions.PolarsError, OSError) as exc:
         if not files:
             raise
-        found = (files[0], exc) if len(files) == 1 else _culprit(files, frames, spec)
+
+        def run(frame: pl.LazyFrame) -> None:
+            pl.collect_all(report_reductions(frame, spec), engine="streaming")
+
+        found = (files[0], exc) if len(files) == 1 else first_failure(files, frames, run)
         if found is None:
             raise
         raise read_error(*found) from exc
@@ -694,15 +698,17 @@ def _audit(args: argparse.Namespace) -> int:
         msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
         raise UsageError(msg)
     sensitive, frames, schema = _sensitive(args, frames, schemas[0])
-    spec = _params(args, schema, sensitive, conditions)
+    spec, labels = _spec(args, schema, sensitive, conditions)
+    _check_group_dtypes(spec, schema)
     if files:
         needed = _needed(spec, schemas[0])
-        _check_schemas(files, schemas, needed)
-        _check_kinds(files, schemas, needed)
+        check_columns(files, schemas, needed)
     # file by file needs fixed bins; slices bin numeric attributes over all the rows
     progress = not args.no_progress and sys.stderr.isatty() and not args.slices
-    report = _read(files, frames, spec, progress)
+    report = _read(files, frames, spec, progress, labels)
     shown = dict(report.params)
+    if labels is not None:  # the labels were read recoded: show the positive label given
+        shown["pos_label"] = labels.pos_label
     for key, flag in (("y_true", args.y_true), ("y_pred", args.y_pred), ("y_prob", args.y_prob)):
         if flag is not None:  # show a column or expression as it was given
             shown[key] = flag
@@ -733,6 +739,7 @@ def _print_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
         text = " ".join(str(w.message).split())
         if text not in seen:
             seen.add(text)
+            text = _command_line_hint(text)
             print(f"polars-fair: warning: {text}", file=sys.stderr)
 
 

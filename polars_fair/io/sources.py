@@ -19,7 +19,17 @@ import polars as pl
 
 from polars_fair.exceptions import EmptyDataError, FileReadError, InvalidParameterError
 
-__all__ = ["INFER_SCHEMA_LENGTH", "READERS", "check_path", "file_schema", "read_error", "scan_file"]
+__all__ = [
+    "INFER_SCHEMA_LENGTH",
+    "READERS",
+    "check_columns",
+    "check_path",
+    "file_schema",
+    "file_schemas",
+    "first_failure",
+    "read_error",
+    "scan_file",
+]
 
 #: The lazy reader of each file extension.
 READERS: dict[str, Callable[..., pl.LazyFrame]] = {
@@ -58,6 +68,9 @@ def scan_file(
     """
     Lazily read one file of predictions, choosing the reader by its extension.
 
+    The reader the command line uses (``polars-fair audit``), with its CSV options
+    (``--null-values``, ``--infer-schema-length``). Also ``polars_fair.scan_file``.
+
     Parameters
     ----------
     path
@@ -73,16 +86,47 @@ def scan_file(
     LazyFrame
         A scan of the file (nothing is read yet).
 
+    Raises
+    ------
+    InvalidParameterError
+        The extension is not one of those above.
+
+    See Also
+    --------
+    read_error : The error of a failed read, naming the file, the column and the value.
+
+    Notes
+    -----
+    Nothing is read until the plan is collected, so a value that does not parse (an
+    ``N/A`` in a CSV column of integers inferred from the first rows) is raised then,
+    by Polars. :func:`read_error` turns it into the command line's message: the file,
+    the column, the value and the fix (``null_values=["N/A"]``, or
+    ``infer_schema_length=None``).
+
     Examples
     --------
     >>> import tempfile
     >>> from pathlib import Path
     >>> import polars as pl
-    >>> from polars_fair.io.sources import scan_file
-    >>> path = Path(tempfile.mkdtemp()) / "preds.csv"
-    >>> pl.DataFrame({"g": ["a", "b"], "p": [1, 0]}).write_csv(path)
-    >>> scan_file(path).collect().shape
-    (2, 2)
+    >>> import polars_fair as pf
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> pl.DataFrame({"g": ["a", "b", "b"], "y": [1, 0, 1]}).write_csv(folder / "preds.csv")
+    >>> pf.scan_file(folder / "preds.csv").collect().shape
+    (3, 2)
+
+    A missing value written as ``N/A`` after the rows the types are inferred from:
+
+    >>> from polars_fair.sources import read_error
+    >>> y = ["1"] * 100 + ["N/A"]
+    >>> pl.DataFrame({"g": ["a"] * 101, "y": y}).write_csv(folder / "na.csv")
+    >>> try:
+    ...     pf.scan_file(folder / "na.csv").collect()
+    ... except pl.exceptions.ComputeError as exc:
+    ...     error = read_error("na.csv", exc)
+    >>> print(str(error).splitlines()[0])  # doctest: +ELLIPSIS
+    cannot read 'na.csv': column 'y' holds 'N/A', which does not parse as i64, ...
+    >>> pf.scan_file(folder / "na.csv", null_values=["N/A"]).collect()["y"].null_count()
+    1
     """
     suffix = Path(path).suffix.lower()
     if suffix not in READERS:
@@ -135,7 +179,7 @@ def read_error(path: str | Path, error: BaseException) -> FileReadError:
             f"{dtype}, the type inferred from the column's first rows (the first "
             f"{INFER_SCHEMA_LENGTH} unless told otherwise)\n\nHint: if {value!r} means "
             f"missing, read it as null (command line: --null-values {value!r}; Python: "
-            f"scan_file(path, null_values=[{value!r}])): rows with a missing label or "
+            f"polars_fair.scan_file(path, null_values=[{value!r}])): rows with a missing label or "
             "prediction are then excluded and counted; or infer the types from every row "
             "(--infer-schema-length 0; Python: infer_schema_length=None)"
         )
@@ -273,3 +317,169 @@ def file_schema(
         )
         raise EmptyDataError(msg)
     return schema
+
+
+def _kind(dtype: pl.DataType) -> str:
+    if dtype.is_numeric():
+        return "number"
+    if dtype == pl.Boolean:
+        return "boolean"
+    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum):
+        return "text"
+    return str(dtype)
+
+
+def check_columns(
+    files: Sequence[str | Path], schemas: Sequence[pl.Schema], needed: Sequence[str]
+) -> None:
+    """
+    Check that every file holds every column read, with the same kind of values in each.
+
+    Only the schemas are compared (see :func:`file_schema`): nothing is read.
+
+    Parameters
+    ----------
+    files
+        The files, in the order of `schemas`.
+    schemas
+        Their schemas.
+    needed
+        The columns read from every file.
+
+    Raises
+    ------
+    FileReadError
+        A file lacks a column, or a column holds numbers in one file and text (or
+        booleans) in another; the message names the file, the column and the types.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.sources import check_columns
+    >>> schemas = [pl.Schema({"g": pl.String, "y": pl.Int64}), pl.Schema({"g": pl.String})]
+    >>> check_columns(["a.csv", "b.csv"], schemas, ["g", "y"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    polars_fair.exceptions.FileReadError: 'b.csv' has no column 'y' (the audit reads ['g', 'y'])...
+    """
+    needed = list(needed)
+    for file, schema in zip(files, schemas, strict=True):
+        missing = [c for c in needed if c not in schema]
+        if missing:
+            msg = (
+                f"{str(file)!r} has no column {missing[0]!r} (the audit reads {needed})\n\n"
+                f"Hint: its columns are {list(schema.names())}; leave the file out, or give "
+                "files that share the columns"
+            )
+            raise FileReadError(msg)
+    for col in needed:
+        first = _kind(schemas[0][col])
+        for file, schema in zip(files[1:], schemas[1:], strict=True):
+            if _kind(schema[col]) != first:
+                msg = (
+                    f"column {col!r} holds {_kind(schema[col])} values ({schema[col]}) in "
+                    f"{str(file)!r} but {first} values ({schemas[0][col]}) in "
+                    f"{str(files[0])!r}\n\nHint: write the files with the same column "
+                    "types; for CSV, --null-values or --infer-schema-length may settle it"
+                )
+                raise FileReadError(msg)
+
+
+def file_schemas(
+    files: Sequence[Path],
+    *,
+    null_values: Sequence[str] | None = None,
+    infer_schema_length: int | None = INFER_SCHEMA_LENGTH,
+) -> tuple[list[Path], list[pl.Schema], list[str]]:
+    r"""
+    The schemas of several files, leaving out those with a header and no rows.
+
+    Parameters
+    ----------
+    files
+        The files.
+    null_values, infer_schema_length
+        CSV options, as in :func:`scan_file`.
+
+    Returns
+    -------
+    tuple
+        The files kept, their schemas, and a note for each file left out.
+
+    Raises
+    ------
+    EmptyDataError
+        The only file is empty, or every file is.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> from polars_fair.sources import file_schemas
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> pl.DataFrame({"g": ["a"], "p": [1]}).write_csv(folder / "a.csv")
+    >>> _ = (folder / "b.csv").write_text("g,p\n")
+    >>> kept, schemas, notes = file_schemas([folder / "a.csv", folder / "b.csv"])
+    >>> [f.name for f in kept], notes[0].endswith("has a header and no rows: nothing to audit")
+    (['a.csv'], True)
+    """
+    kept: list[Path] = []
+    schemas: list[pl.Schema] = []
+    notes: list[str] = []
+    for file in files:
+        try:
+            schemas.append(file_schema(file, null_values=null_values,
+                                       infer_schema_length=infer_schema_length))  # fmt: skip
+        except EmptyDataError as exc:
+            if len(files) == 1:
+                raise
+            notes.append(str(exc).split("\n")[0])
+            continue
+        kept.append(file)
+    if not kept:
+        msg = f"every file is empty ({len(files)} given)\n\nHint: check the paths"
+        raise EmptyDataError(msg)
+    return kept, schemas, notes
+
+
+def first_failure(
+    files: Sequence[Path], frames: Sequence[pl.LazyFrame], run: Callable[[pl.LazyFrame], object]
+) -> tuple[Path, BaseException] | None:
+    r"""
+    The first file whose plan fails on its own, and its error (to name it in the message).
+
+    Parameters
+    ----------
+    files
+        The files, in the order of `frames`.
+    frames
+        Their scans (or plans over them).
+    run
+        Runs the work on one of `frames` (e.g. collects its reductions).
+
+    Returns
+    -------
+    tuple or None
+        ``(file, error)`` for the first file that fails reading, None if none does.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> from polars_fair.sources import first_failure, scan_file
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> pl.DataFrame({"y": [1]}).write_csv(folder / "a.csv")
+    >>> _ = (folder / "b.csv").write_text("y\n" + "1\n" * 100 + "N/A\n")
+    >>> files = [folder / "a.csv", folder / "b.csv"]
+    >>> file, error = first_failure(files, [scan_file(f) for f in files], pl.LazyFrame.collect)
+    >>> file.name
+    'b.csv'
+    """
+    for file, frame in zip(files, frames, strict=True):
+        try:
+            run(frame)
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            return file, exc
+    return None
