@@ -290,8 +290,7 @@ def test_list_sensitive_column_is_a_usage_error(
     assert out == ""
     message = cli_error(err)
     assert message == (
-        f"--sensitive-features column 'g' holds lists ({frame.schema['g']}), not one value "
-        "per row"
+        f"--sensitive-features column 'g' holds lists ({frame.schema['g']}), not one value per row"
     )
     joined = """--sensitive-feature "array_to_string(g, ',')" (the values joined)"""
     assert "\nHint: group by one value per row with a SQL expression: " in err
