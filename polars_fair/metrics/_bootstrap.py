@@ -17,12 +17,17 @@ replicate with ``replicate`` as one more batch key.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
 import numpy as np
 import polars as pl
 
 from polars_fair._validate import check_table_keys
 
 __all__ = ["REPLICATE", "bootstrap_summary", "resample_stats"]
+
+#: A function adding columns to a replicate table, and the dtypes of those columns.
+Annotation = tuple[Callable[[pl.DataFrame], pl.DataFrame], Mapping[str, pl.DataType]]
 
 #: The batch-key column that numbers the replicates.
 REPLICATE = "replicate"
@@ -132,12 +137,15 @@ def resample_stats(
     seed: int,
     scheme: str,
     seed_per_key: bool = False,
+    annotate: Annotation | None = None,
 ) -> pl.LazyFrame:
     """Replicate statistics tables, stacked, with ``replicate`` after the batch keys.
 
     Runs inside the plan (on the statistics table, never on rows). `seed_per_key`
     (stratified only) seeds every batch key alike, so that a key's replicates are
-    those of its own audit whatever the other keys.
+    those of its own audit whatever the other keys. `annotate`: a function adding
+    columns to the (small, collected) replicate table where it is drawn, and the
+    dtypes of the columns it adds (no node in the plan).
     """
     schema = stats.collect_schema()
     cells = _cells(schema.names())
@@ -150,11 +158,13 @@ def resample_stats(
         "n": pl.Int64,
         **dict.fromkeys(cells, pl.Int64),
     }
-    return stats.map_batches(
-        lambda df: _draw(df, by, cells, n_resamples, seed, scheme, seed_per_key),
-        schema=out_schema,
-        streamable=False,
-    )
+    add, added = annotate if annotate is not None else (None, {})
+
+    def draw(df: pl.DataFrame) -> pl.DataFrame:
+        out = _draw(df, by, cells, n_resamples, seed, scheme, seed_per_key)
+        return out if add is None else add(out)
+
+    return stats.map_batches(draw, schema={**out_schema, **added}, streamable=False)
 
 
 def bootstrap_summary(

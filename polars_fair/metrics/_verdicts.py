@@ -43,7 +43,6 @@ import polars as pl
 
 from polars_fair._utils import built_once, over, part_number, per_key, stack
 from polars_fair._validate import SUMMARY_COLUMNS, check_table_keys
-from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
 from polars_fair.metrics._criteria import criteria_wide, criterion_table
 from polars_fair.metrics._intervals import INTERVAL_RATES, normal_two_sided_p, rate_fraction
 from polars_fair.metrics._rates import SCORE_RATES, Counts, rate_expr, safe_div
@@ -55,6 +54,10 @@ from polars_fair.metrics._score_intervals import (
     score_interval_method,
 )
 from polars_fair.metrics._statistics import statistic_table
+from polars_fair.metrics._summary_bootstrap import (
+    bootstrap_intervals,
+    log_distance,
+)
 from polars_fair.metrics._summary_bounds import summary_bounds
 
 __all__ = [
@@ -72,13 +75,6 @@ __all__ = [
 VERDICT_DTYPE = pl.Enum(["fair", "unfair", "inconclusive", "undefined"])
 #: How verdicts are reached.
 VERDICT_RULES = ("interval", "point")
-#: The summary's bootstrap (criteria with no closed-form interval): redraws, seed.
-BOOTSTRAP_RESAMPLES = 1000
-#: A bootstrap interval needs the criterion defined in at least this share of the
-#: replicates (a rate left undefined in most redraws cannot be bounded).
-MIN_DEFINED_SHARE = 0.5
-_DEFINED = "__pf_defined@"
-BOOTSTRAP_SEED = 0
 #: The column of squared weight sums in a weighted statistics table.
 WEIGHT_SQUARES = "sum_w2"
 _NEFF = "__pf_neff"
@@ -204,10 +200,6 @@ def size_text(n: pl.Expr) -> pl.Expr:
     )
 
 
-def _log_distance(q: pl.Expr) -> pl.Expr:
-    return pl.when(q == 0).then(float("inf")).otherwise(q.log().abs())
-
-
 #: Statistics whose lowest and highest comparisons are each group's own statistic
 #: against the reference (their pick's kind; the pair is the farthest in rate).
 _STATISTICS = ("cohen_d", "two_sd_rule")
@@ -294,7 +286,7 @@ def _pick_exprs(
         statistic = kind in _STATISTICS  # the pair: farthest in selection rate
         if statistic:
             kind = "difference"
-        dist = (v - vr).abs() if kind == "difference" else _log_distance(safe_div(v, vr))
+        dist = (v - vr).abs() if kind == "difference" else log_distance(safe_div(v, vr))
         stages.append((dist.alias("__pf_d"),))
         keep = ~ref & pl.col("__pf_d").is_not_null()
         i = pl.col("__pf_d").filter(keep).arg_max()
@@ -335,14 +327,14 @@ def _pick_exprs(
         aggs = [pl.col(src).get(first).alias(f"__pf_{k}") for k, src in cols.items()]
         aggs += [pl.col(src).get(second).alias(f"__pf_{k}") for k, src in other.items()]
         hi, lo = v.max(), v.min()
-        dist = hi - lo if kind == "difference" else _log_distance(safe_div(lo, hi))
+        dist = hi - lo if kind == "difference" else log_distance(safe_div(lo, hi))
         aggs.append(dist.alias("__pf_dist"))
     else:  # to_overall: the group farthest from the whole population
         total = c.map(lambda e: over(e.sum(), by))
         t_pp = total.PP() if measure == "predicted_positive_share" else None
         stages.append((rate_expr(measure, total, t_pp).cast(pl.Float64).alias("__pf_vr"),))
         vr = pl.col("__pf_vr")
-        dist = (v - vr).abs() if kind == "difference" else _log_distance(safe_div(v, vr))
+        dist = (v - vr).abs() if kind == "difference" else log_distance(safe_div(v, vr))
         stages.append((dist.alias("__pf_d"),))
         keep = pl.col("__pf_d").is_not_null()
         i = pl.col("__pf_d").filter(keep).arg_max()
@@ -412,96 +404,6 @@ def _statistic_stages(
         value = safe_div(p1 - p2, c)
         stages = [(*first, total), (pooled_rate,), (se,)]
     return (*stages, (value.cast(pl.Float64).alias(out),))
-
-
-def _bootstrap_intervals(
-    kept: pl.LazyFrame,
-    *,
-    criteria: Sequence[str],
-    method: str,
-    by: list[str],
-    sensitive: Sequence[str],
-    reference: tuple[Any, ...] | str,
-    zero_division: float | None,
-    confidence_level: float,
-) -> pl.LazyFrame:
-    """Bootstrap distances ``by…, __pf_dlow_<criterion>, __pf_dhigh_<criterion>…``.
-
-    Redraws the effective counts of the kept groups, inside the plan: each group's
-    cells from their exact shares (a weighted cell of 0.3 effective rows is drawn
-    now and then, not rounded away), its size rounded. A replicate in which a rate
-    defined on the data is undefined (a group drew no positives, say) has no value
-    for the criteria reading it (it is left out, not scored on the other groups);
-    with fewer than :data:`MIN_DEFINED_SHARE` of the replicates left, a criterion
-    gets no interval (inconclusive).
-    """
-    names = kept.collect_schema().names()
-    cells = next(
-        cs
-        for cs in (("tp", "fp", "fn", "tn"), ("pred_pos", "pred_neg"), ("pos", "neg"))
-        if all(x in names for x in cs)
-    )
-    unique = list(dict.fromkeys(criteria))
-    measures = list(dict.fromkeys(m for n in unique for m in CRITERIA[n].measures))
-
-    def defined(table_names: Sequence[str], keys: list[str]) -> list[pl.Expr]:
-        c = Counts.from_columns(table_names)
-        total_pp = over(c.PP().sum(), keys) if "predicted_positive_share" in measures else None
-        rates = [rate_expr(m, c, total_pp) for m in measures]
-        if zero_division is not None:
-            rates = [r.fill_null(zero_division) for r in rates]
-        return [
-            r.is_not_null().alias(f"{_DEFINED}{m}") for m, r in zip(measures, rates, strict=True)
-        ]
-
-    base = kept.select(
-        *by, *sensitive, *defined(names, by), pl.col("n"), *(pl.col(x).cast(pl.Float64) for x in cells),
-    )  # fmt: skip
-    reps = resample_stats(
-        base,
-        by=by,
-        n_resamples=BOOTSTRAP_RESAMPLES,
-        seed=BOOTSTRAP_SEED,
-        scheme="stratified",
-        seed_per_key=True,
-    )
-    # a replicate loses a measure when a group's rate defined on the data is not
-    keys = [*by, REPLICATE]
-    now = [d.alias(f"__pf_now@{m}") for m, d in zip(measures, defined(cells, keys), strict=True)]
-    lost = [
-        (pl.col(f"{_DEFINED}{m}") & ~pl.col(f"__pf_now@{m}")).any().alias(f"__pf_lost{m}")
-        for m in measures
-    ]
-    # every criterion of every replicate in one aggregation over the replicates
-    specs: list[tuple[str, Sequence[str], Any, str]] = [
-        (n, CRITERIA[n].measures, CRITERIA[n].kind, CRITERIA[n].agg) for n in unique
-    ]
-    reps = reps.cache()
-    wide = criteria_wide(
-        reps, specs=specs, method=method, by=keys, sensitive=sensitive,
-        reference=reference, zero_division=zero_division,
-    )  # fmt: skip
-    losses = reps.with_columns(now).group_by(keys).agg(lost)
-    wide = wide.join(losses, on=keys, how="left", nulls_equal=True)
-    # the distance from the ideal (|d|, or |log r| for ratios): a signed "farthest
-    # group" criterion may change sign between replicates (another group or part is
-    # farthest); its distance does not. The summary signs the interval like the value.
-    tail = (1 - confidence_level) / 2
-    spread = []
-    for n in unique:
-        v = pl.col(n)
-        gone = pl.any_horizontal(pl.col(f"__pf_lost{m}") for m in CRITERIA[n].measures)
-        d = _log_distance(v) if CRITERIA[n].kind == "ratio" else v.abs()
-        d = pl.when(~gone).then(d)
-        enough = d.is_not_null().mean() >= MIN_DEFINED_SHARE
-        d = d.drop_nulls()
-        spread += [
-            pl.when(enough).then(d.quantile(tail, interpolation="linear")).alias(f"__pf_dlow_{n}"),
-            pl.when(enough)
-            .then(d.quantile(1 - tail, interpolation="linear"))
-            .alias(f"__pf_dhigh_{n}"),
-        ]
-    return wide.group_by(by).agg(spread) if by else wide.select(spread)
 
 
 def _attach_all(base: pl.LazyFrame, parts: list[pl.LazyFrame], by: list[str]) -> pl.LazyFrame:
@@ -593,7 +495,7 @@ def summary_table(
     names = stats.collect_schema().names()
     boot = [name for name in criteria if _interval_method(name, method, names) == "bootstrap"]
     boot_table = (
-        _bootstrap_intervals(
+        bootstrap_intervals(
             kept_counts, criteria=boot, method=method, by=by, sensitive=sensitive,
             reference=ref, zero_division=zero_division, confidence_level=confidence_level,
         ).cache()
@@ -800,10 +702,9 @@ def _verdict(rule: str) -> list[pl.Expr]:
     point = pl.col("interval_method") == "none"
     no_interval = lo.is_null() | hi.is_null() | lo.is_nan() | hi.is_nan()
     inside = (v >= fl) & (v <= fh)
-    # the interval wholly inside / outside the band; a value on the other side of the
-    # band from its interval (a bootstrap on too little data) is not judged
-    within, outside = (lo >= fl) & (hi <= fh), (hi < fl) | (lo > fh)
-    disagree = ~point & ~no_interval & ((within & ~inside) | (outside & inside))
+    # judged on the span of the interval and the value: a value on the other side of
+    # the band from its whole interval (a bootstrap on too little data) is not judged
+    lo, hi = pl.min_horizontal(lo, v), pl.max_horizontal(hi, v)
     start = pl.when(v.is_null() | v.is_nan() | few).then(pl.lit("undefined"))
     verdict: pl.Expr
     if rule == "point":
@@ -814,9 +715,9 @@ def _verdict(rule: str) -> list[pl.Expr]:
             .then(pl.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair")))
             .when(no_interval)
             .then(pl.lit("inconclusive"))
-            .when(within & inside)
+            .when((lo >= fl) & (hi <= fh))
             .then(pl.lit("fair"))
-            .when(outside & ~inside)
+            .when((hi < fl) | (lo > fh))
             .then(pl.lit("unfair"))
             .otherwise(pl.lit("inconclusive"))
         )
@@ -837,8 +738,6 @@ def _verdict(rule: str) -> list[pl.Expr]:
                 "sums of squared scores (an older profile): judged on the point value"
             )
         )
-        .when(disagree & pl.lit(rule == "interval"))
-        .then(pl.lit("the value and its interval lie on either side of the band: inconclusive"))
         .when(no_interval & pl.lit(rule == "interval"))
         .then(
             pl.lit(

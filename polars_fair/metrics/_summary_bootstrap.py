@@ -1,0 +1,188 @@
+"""The summary's bootstrap: intervals for the criteria without a closed form.
+
+Each kept group's (effective) cells are redrawn from their exact shares, 1,000 times,
+seeded, inside the plan (:func:`~polars_fair.metrics._bootstrap.resample_stats`);
+every criterion is computed per replicate, and its interval is the percentile
+interval of the distance from the ideal (``|d|``, or ``|log r|`` for ratios), which
+the summary signs like the value.
+
+**Undefined rates.** A replicate in which a group's rate, defined on the data, is
+undefined (the group drew no positives, say) is left out for the criteria reading
+that rate: scored on the remaining groups it would pull the distance towards 0 and
+make a criterion look fair on the evidence of one group. A criterion left out in
+more than half of its replicates gets no interval (``inconclusive``). The losses are
+marked on the drawn table with numpy (:func:`_mark_losses`), from each group's zero
+pattern of cells, so the summary's plan gains no node.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
+from polars_fair.metrics._criteria import criteria_wide
+from polars_fair.metrics._rates import Counts, rate_expr
+from polars_fair.metrics._registry import CRITERIA
+
+__all__ = [
+    "BOOTSTRAP_RESAMPLES",
+    "BOOTSTRAP_SEED",
+    "MIN_DEFINED_SHARE",
+    "bootstrap_intervals",
+    "log_distance",
+]
+
+#: The summary's bootstrap (criteria with no closed-form interval): redraws, seed.
+BOOTSTRAP_RESAMPLES = 1000
+BOOTSTRAP_SEED = 0
+#: A bootstrap interval needs the criterion defined in at least this share of the
+#: replicates (a rate left undefined in most redraws cannot be bounded).
+MIN_DEFINED_SHARE = 0.5
+_PATTERN = "__pf_pattern"
+
+
+def log_distance(q: pl.Expr) -> pl.Expr:
+    return pl.when(q == 0).then(float("inf")).otherwise(q.log().abs())
+
+
+def bootstrap_intervals(
+    kept: pl.LazyFrame,
+    *,
+    criteria: Sequence[str],
+    method: str,
+    by: list[str],
+    sensitive: Sequence[str],
+    reference: tuple[Any, ...] | str,
+    zero_division: float | None,
+    confidence_level: float,
+) -> pl.LazyFrame:
+    """Bootstrap distances ``by…, __pf_dlow_<criterion>, __pf_dhigh_<criterion>…``.
+
+    Redraws the effective counts of the kept groups, inside the plan: each group's
+    cells from their exact shares (a weighted cell of 0.3 effective rows is drawn
+    now and then, not rounded away), its size rounded. A replicate in which a rate
+    defined on the data is undefined (a group drew no positives, say) has no value
+    for the criteria reading it (it is left out, not scored on the other groups);
+    with fewer than :data:`MIN_DEFINED_SHARE` of the replicates left, a criterion
+    gets no interval (inconclusive).
+    """
+    names = kept.collect_schema().names()
+    cells = next(
+        cs
+        for cs in (("tp", "fp", "fn", "tn"), ("pred_pos", "pred_neg"), ("pos", "neg"))
+        if all(x in names for x in cs)
+    )
+    unique = list(dict.fromkeys(criteria))
+    # each group's zero pattern of cells (bit i: cell i > 0) decides which rates are
+    # defined; carried through the redraw as a key
+    pattern = pl.sum_horizontal(
+        (pl.col(x) > 0).cast(pl.Int64) * (1 << i) for i, x in enumerate(cells)
+    ).alias(_PATTERN)
+    base = kept.select(
+        *by, *sensitive, pattern, pl.col("n"), *(pl.col(x).cast(pl.Float64) for x in cells),
+    )  # fmt: skip
+    lost_names = [f"__pf_lost@{n}" for n in unique]
+    mark = functools.partial(
+        _mark_losses, cells=cells, criteria=tuple(unique), zero_division=zero_division,
+        n_resamples=BOOTSTRAP_RESAMPLES,
+    )  # fmt: skip
+    reps = resample_stats(
+        base,
+        by=by,
+        n_resamples=BOOTSTRAP_RESAMPLES,
+        seed=BOOTSTRAP_SEED,
+        scheme="stratified",
+        seed_per_key=True,
+        annotate=(mark, {name: pl.Boolean() for name in lost_names}),
+    )
+    # every criterion of every replicate in one aggregation over the replicates; the
+    # losses, constant per replicate, grouped by too: carried along
+    specs: list[tuple[str, Sequence[str], Any, str]] = [
+        (n, CRITERIA[n].measures, CRITERIA[n].kind, CRITERIA[n].agg) for n in unique
+    ]
+    wide = criteria_wide(
+        reps, specs=specs, method=method, by=[*by, REPLICATE, *lost_names], sensitive=sensitive,
+        reference=reference, zero_division=zero_division,
+    )  # fmt: skip
+    # the distance from the ideal (|d|, or |log r| for ratios): a signed "farthest
+    # group" criterion may change sign between replicates (another group or part is
+    # farthest); its distance does not. The summary signs the interval like the value.
+    tail = (1 - confidence_level) / 2
+    spread = []
+    for n in unique:
+        v = pl.col(n)
+        d = log_distance(v) if CRITERIA[n].kind == "ratio" else v.abs()
+        d = pl.when(~pl.col(f"__pf_lost@{n}")).then(d)  # quantiles skip the nulls
+        spread += [
+            d.quantile(tail, interpolation="linear").alias(f"__pf_dlow_{n}"),
+            d.quantile(1 - tail, interpolation="linear").alias(f"__pf_dhigh_{n}"),
+        ]
+    return wide.group_by(by).agg(spread) if by else wide.select(spread)
+
+
+def _mark_losses(
+    reps: pl.DataFrame,
+    *,
+    cells: tuple[str, ...],
+    criteria: tuple[str, ...],
+    zero_division: float | None,
+    n_resamples: int,
+) -> pl.DataFrame:
+    """Add ``__pf_lost@<criterion>`` to the drawn replicate tables.
+
+    True in a replicate where a group's rate the criterion reads is undefined
+    although it is defined on the data (its zero pattern of cells, ``__pf_pattern``,
+    says so), and in every replicate of a batch key where that happens in more than
+    ``1 - MIN_DEFINED_SHARE`` of them. The rows of one (batch key, replicate) are
+    contiguous and every batch key has `n_resamples` replicates (see
+    :func:`~polars_fair.metrics._bootstrap.resample_stats`). Numpy on the small
+    table: no node in the plan.
+    """
+    if reps.height == 0:
+        return reps.with_columns(pl.lit(False).alias(f"__pf_lost@{n}") for n in criteria)
+    measures = list(dict.fromkeys(m for n in criteria for m in CRITERIA[n].measures))
+    table = _defined_table(cells, tuple(measures), zero_division)  # (patterns, measures)
+    drawn = reps.select(cells).to_numpy()
+    now = table[((drawn > 0) * (1 << np.arange(len(cells)))).sum(axis=1)]
+    was = table[reps.get_column(_PATTERN).to_numpy()]
+    lost = (was & ~now).astype(np.int8)  # (rows, measures)
+    replicate = reps.get_column(REPLICATE).to_numpy()
+    starts = np.flatnonzero(np.r_[True, replicate[1:] != replicate[:-1]])
+    segment = np.cumsum(np.r_[True, replicate[1:] != replicate[:-1]]) - 1
+    per_segment = np.maximum.reduceat(lost, starts, axis=0).astype(bool)
+    columns = []
+    for n in criteria:
+        which = [measures.index(m) for m in CRITERIA[n].measures]
+        gone = per_segment[:, which].any(axis=1)  # (segments,)
+        share = gone.reshape(-1, n_resamples).mean(axis=1)  # per batch key
+        gone |= np.repeat(share > 1 - MIN_DEFINED_SHARE, n_resamples)
+        columns.append(pl.Series(f"__pf_lost@{n}", gone[segment]))
+    return reps.with_columns(columns)
+
+
+@functools.lru_cache(maxsize=64)
+def _defined_table(
+    cells: tuple[str, ...], measures: tuple[str, ...], zero_division: float | None
+) -> np.ndarray:
+    """Which of `measures` are defined for each zero pattern of `cells` (bit i: cell i > 0).
+
+    Evaluated once with the rates' own expressions on one row per pattern. A share
+    of a total over groups (``predicted_positive_share``) counts as defined (the
+    total is positive whenever the data's is, but in a degenerate redraw).
+    """
+    codes = np.arange(1 << len(cells))
+    probe = pl.DataFrame({x: (codes >> i) & 1 for i, x in enumerate(cells)})
+    c = Counts.from_columns(list(cells))
+    total_pp = pl.lit(1) if "predicted_positive_share" in measures else None
+    rates = [rate_expr(m, c, total_pp) for m in measures]
+    if zero_division is not None:
+        rates = [r.fill_null(zero_division) for r in rates]
+    out = probe.select(r.is_not_null().alias(str(i)) for i, r in enumerate(rates)).to_numpy()
+    table: np.ndarray = out.astype(bool)
+    table.setflags(write=False)
+    return table
