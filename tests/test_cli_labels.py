@@ -360,3 +360,18 @@ def test_label_error_type_in_python_is_label_error(adult: pl.DataFrame) -> None:
     with pytest.raises(LabelError, match="must hold exactly two label values"):
         adult.fair.report(y_true="income-per-year", y_pred="income-per-year",
                           sensitive_features="sex", pos_label=">50k")  # fmt: skip
+
+
+def test_a_rule_beside_string_labels_in_python() -> None:
+    # a boolean prediction is True for `pos_label`, whatever the true labels' values:
+    # the same numbers as with the labels recoded by hand
+    adult = pl.read_csv(Path(__file__).parent / "data" / "adult_sample.csv")
+    rule = pl.col("education-num") >= 13
+    kw = {"y_pred": rule, "sensitive_features": "sex"}
+    given = adult.fair.by_group(y_true="income-per-year", pos_label=">50K", **kw)
+    recoded = adult.with_columns(y=pl.col("income-per-year") == ">50K").fair.by_group(
+        y_true="y", **kw
+    )
+    assert given.equals(recoded)
+    with pytest.raises(LabelError, match="'>50k'"):
+        adult.fair.by_group(y_true="income-per-year", pos_label=">50k", **kw)

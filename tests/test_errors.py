@@ -234,6 +234,13 @@ def test_label_dtype_vs_pos_label(
         frame.fair.by_group(**kwargs, pos_label=pos_label)
     # one label alone is checked the same way, before anything is read
     alone = {param: "label", "sensitive_features": "g", "pos_label": pos_label}
+    if param == "y_pred" and dtype == pl.Boolean:
+        # but a boolean prediction (a rule) is True for the positive label, whatever
+        # `pos_label` the true labels use: True is counted as predicted positive
+        stats = frame.fair.group_stats(**alone).sort("g")
+        expected = frame.group_by("g").agg(pl.col("label").sum()).sort("g")
+        assert stats["pred_pos"].to_list() == expected["label"].to_list()
+        return
     msg = MSG_LABEL_DTYPE.format(
         param=param, name="label", dtype=dtype, pos_label=pos_label, hint=hint
     )

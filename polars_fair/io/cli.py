@@ -36,7 +36,6 @@ import polars as pl
 
 from polars_fair._utils import eager_warnings
 from polars_fair.exceptions import (
-    DegenerateDataWarning,
     FairError,
     IdentifierWarning,
     InvalidParameterError,
@@ -58,7 +57,6 @@ from polars_fair.namespace._report import (
     report_reductions,
     sum_reductions,
 )
-from polars_fair.reduce import group_stats
 from polars_fair.report import (
     GATE_VERDICTS,
     Condition,
@@ -374,36 +372,12 @@ def _criteria(
     return base + [g for g in dict.fromkeys(gated) if g not in base]
 
 
-@dataclasses.dataclass(frozen=True)
-class TrueLabels:
-    """The true labels as given, when the report reads ``y_true == pos_label``.
-
-    A boolean prediction takes ``pos_label=True`` in the library: beside other labels
-    the report reads them recoded, and :meth:`check` is the library's check of them.
-    """
-
-    y_true: str | pl.Expr
-    pos_label: Any
-
-    def check(self, frame: pl.LazyFrame, spec: ReportSpec) -> pl.LazyFrame:
-        """A small plan that raises the library's `LabelError` when it runs (dtypes: now)."""
-        keys, by, pos = list(spec.sensitive_features), list(spec.by) or None, self.pos_label
-        return group_stats(frame, y_true=self.y_true, sensitive_features=keys, by=by, pos_label=pos)
-
-
 def _params(
-    args: argparse.Namespace, schema: pl.Schema, sensitive: list[str] | None = None,
+    args: argparse.Namespace,
+    schema: pl.Schema,
+    sensitive: list[str] | None = None,
     conditions: Sequence[Condition] = (),
-) -> ReportSpec:  # fmt: skip
-    """The report's parameters (see :func:`_spec`; the profile commands use this one)."""
-    return _spec(args, schema, sensitive, conditions)[0]
-
-
-def _spec(
-    args: argparse.Namespace, schema: pl.Schema, sensitive: list[str] | None = None,
-    conditions: Sequence[Condition] = (),
-) -> tuple[ReportSpec, TrueLabels | None]:  # fmt: skip
-    """The report's parameters, and the true labels as given when the report recodes them."""
+) -> ReportSpec:
     if sensitive is None:  # the profile commands: columns only
         sensitive = _names(args.sensitive_features) or (
             [_COMPAS["sensitive"]] if args.example else []
@@ -468,19 +442,9 @@ def _spec(
         # the predicted labels' own positive value: a boolean prediction
         value = _convert(pos_label_pred, _dtype(y_pred, schema))
         y_pred = (pl.col(y_pred) if isinstance(y_pred, str) else y_pred) == value
-    given: TrueLabels | None = None
-    if _dtype(y_pred, schema) == pl.Boolean and not (
-        pos_label is True or (not isinstance(pos_label, (str, float)) and pos_label == 1)
-    ):
-        # a boolean prediction (a rule, or --pos-label-pred) beside labels with another
-        # positive value: the report reads the labels as booleans too (y_true ==
-        # --pos-label), and the labels as given are checked beside it (see TrueLabels),
-        # so a third value or an absent --pos-label is an error, as in Python
-        given = TrueLabels(y_true, pos_label)
-        truth = pl.col(y_true) if isinstance(y_true, str) else y_true
-        y_true = truth == pos_label
-        pos_label = 1
-    spec = ReportSpec.of(
+    # a boolean prediction (a rule, or --pos-label-pred) is True for --pos-label: the
+    # library checks the true labels against it as in Python
+    return ReportSpec.of(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive,
         by=_names(args.by), sample_weight=args.sample_weight, pos_label=pos_label,
         reference_group=reference, min_group_size=args.min_group_size,
@@ -490,7 +454,6 @@ def _spec(
         verdict_rule=getattr(args, "verdict_rule", "interval"),
         frequency_weights=bool(getattr(args, "frequency_weights", False)),
     )  # fmt: skip
-    return spec, given
 
 
 # ---- the report ---------------------------------------------------------------------
@@ -518,36 +481,22 @@ class _Progress:
             self.stream.write("\n")
 
 
-def _reduce(frame: pl.LazyFrame, spec: ReportSpec, labels: TrueLabels | None) -> list[pl.DataFrame]:
-    """The reductions of `frame`, collected (the in-plan checks warn as on the eager path).
-
-    With `labels`, their check scans the file beside the reductions, in the same
-    collect (a shared ``frame.cache()`` would read it once but hold its columns).
-    """
-    checks = [labels.check(frame, spec)] if labels else []
-    with warnings.catch_warnings(record=True) as caught, eager_warnings():
-        warnings.simplefilter("always")
-        tables = pl.collect_all([*report_reductions(frame, spec), *checks], engine="streaming")
-    for w in caught:  # the check's "never equals" says it of the labels given, not recoded
-        text = str(w.message)
-        recoded = text.startswith("`y_true` column ") and "never equals `pos_label`=True (" in text
-        if not (labels and w.category is DegenerateDataWarning and recoded):
-            warnings.warn(w.message, w.category, stacklevel=1)
-    return tables[: len(tables) - len(checks)]
+def _reduce(frame: pl.LazyFrame, spec: ReportSpec) -> list[pl.DataFrame]:
+    """The reductions of `frame`, collected (the in-plan checks warn as on the eager path)."""
+    with eager_warnings():
+        return pl.collect_all(report_reductions(frame, spec), engine="streaming")
 
 
-def _report(
-    frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool, labels: TrueLabels | None
-) -> FairnessReport:
+def _report(frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool) -> FairnessReport:
     combined = pl.concat(frames, how="diagonal_relaxed") if len(frames) > 1 else frames[0]
     schema = combined.collect_schema()
     if len(frames) == 1 or not progress:
-        return derive_report(spec, _reduce(combined, spec, labels), schema)
+        return derive_report(spec, _reduce(combined, spec), schema)
     # file by file: the reductions are additive, so sum them
     bar = _Progress(len(frames), sys.stderr, enabled=True)
     merged: list[pl.DataFrame] | None = None
     for i, frame in enumerate(frames, start=1):
-        parts = _reduce(frame, spec, labels)
+        parts = _reduce(frame, spec)
         merged = parts if merged is None else sum_reductions(merged, parts)
         bar.update(i, f"file {i}")
     assert merged is not None
@@ -642,12 +591,11 @@ def _open(args: argparse.Namespace) -> tuple[list[Path], list[pl.LazyFrame], lis
 
 
 def _read(
-    files: Sequence[Path], frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool,
-    labels: TrueLabels | None = None,
-) -> FairnessReport:  # fmt: skip
+    files: Sequence[Path], frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool
+) -> FairnessReport:
     """The report of the files; an error raised while reading them names the file."""
     try:
-        return _report(frames, spec, progress, labels)
+        return _report(frames, spec, progress)
     except (pl.exceptions.PolarsError, OSError) as exc:
         if not files:
             raise
@@ -698,17 +646,15 @@ def _audit(args: argparse.Namespace) -> int:
         msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
         raise UsageError(msg)
     sensitive, frames, schema = _sensitive(args, frames, schemas[0])
-    spec, labels = _spec(args, schema, sensitive, conditions)
+    spec = _params(args, schema, sensitive, conditions)
     _check_group_dtypes(spec, schema)
     if files:
         needed = _needed(spec, schemas[0])
         check_columns(files, schemas, needed)
     # file by file needs fixed bins; slices bin numeric attributes over all the rows
     progress = not args.no_progress and sys.stderr.isatty() and not args.slices
-    report = _read(files, frames, spec, progress, labels)
+    report = _read(files, frames, spec, progress)
     shown = dict(report.params)
-    if labels is not None:  # the labels were read recoded: show the positive label given
-        shown["pos_label"] = labels.pos_label
     for key, flag in (("y_true", args.y_true), ("y_pred", args.y_pred), ("y_prob", args.y_prob)):
         if flag is not None:  # show a column or expression as it was given
             shown[key] = flag

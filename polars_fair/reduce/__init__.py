@@ -345,7 +345,10 @@ def resolve_inputs(
             f"pass the {'true label' if param == 'y_true' else 'prediction'} column as `{param}=`"
         )
         expr, dtype, name = resolve_column(lf, schema, spec, param, hint)
-        check_label_dtype(dtype, pos_label, param, name)
+        if not (param == "y_pred" and dtype == pl.Boolean):
+            # a boolean prediction (a rule such as `score >= 0.5`) is True for the
+            # positive label, whatever `pos_label` the true labels use
+            check_label_dtype(dtype, pos_label, param, name)
         labels.append(_Label(param, name, alias, expr.alias(alias), dtype == pl.Boolean))
     weight, weight_name = resolve_weight(lf, schema, sample_weight)
     score = score_name = None
