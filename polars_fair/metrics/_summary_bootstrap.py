@@ -177,7 +177,8 @@ def _defined_table(
     """
     codes = np.arange(1 << len(cells))
     probe = pl.DataFrame({x: (codes >> i) & 1 for i, x in enumerate(cells)})
-    c = Counts.from_columns(list(cells))
+    probe = probe.with_columns(pl.sum_horizontal(cells).alias("n"))
+    c = Counts.from_columns([*cells, "n"])
     total_pp = pl.lit(1) if "predicted_positive_share" in measures else None
     rates = [rate_expr(m, c, total_pp) for m in measures]
     if zero_division is not None:
