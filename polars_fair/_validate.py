@@ -87,6 +87,11 @@ MSG_DUPLICATE_KEY = (
     "column {name!r} appears more than once in `by` and `sensitive_features`"
     "\n\nHint: name each grouping column once"
 )
+MSG_NESTED_KEY = (
+    "`{param}` column {name!r} has dtype {dtype}: it holds lists, not one value per row, "
+    "and cannot define groups\n\nHint: pick one value per row into a column of its own, "
+    "e.g. `pl.col({name!r}).list.first()` or `pl.col({name!r}).list.join(',')`"
+)
 MSG_RESERVED = (
     "column {name!r} (given as `{param}`) clashes with an output column of polars_fair"
     "\n\nHint: rename it first, e.g. `.rename({{{name!r}: '{name}_'}})`, and pass the new name"
@@ -553,6 +558,9 @@ def check_keys(
                 raise column_not_found(name, param, schema, hint)
             if name in seen:
                 msg = MSG_DUPLICATE_KEY.format(name=name)
+                raise InvalidParameterError(msg)
+            if isinstance(schema[name], (pl.List, pl.Array)):
+                msg = MSG_NESTED_KEY.format(param=param, name=name, dtype=schema[name])
                 raise InvalidParameterError(msg)
             check_key_name(name, param, family)
             seen.add(name)

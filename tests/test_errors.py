@@ -643,3 +643,13 @@ def test_every_error_is_a_fair_error_and_a_builtin() -> None:
         assert issubclass(cls, exc.FairError)
         assert issubclass(cls, ValueError)
     assert issubclass(exc.ColumnNotFoundError, pl.exceptions.ColumnNotFoundError)
+
+
+@pytest.mark.parametrize("dtype", [pl.List(pl.String), pl.Array(pl.String, 1)])
+@pytest.mark.parametrize("param", ["sensitive_features", "by"])
+def test_key_column_of_lists(df: pl.DataFrame, dtype: pl.DataType, param: str) -> None:
+    frame = df.with_columns(pl.concat_list(pl.col("g").cast(pl.String)).cast(dtype).alias("k"))
+    kwargs: dict[str, Any] = {**PAIR, "sensitive_features": "g", param: "k"}
+    with pytest.raises(exc.InvalidParameterError, match=r"`.*` column 'k' has dtype .*lists") as e:
+        frame.fair.by_group(**kwargs)
+    assert "pl.col('k').list.first()" in str(e.value)

@@ -229,3 +229,25 @@ def test_a_verdict_never_contradicts_its_value(
          "fair_high": [0.1], "interval_method": ["bootstrap"], "n_groups": [2]}
     )  # fmt: skip
     assert row.select(_verdict("interval")).item(0, "verdict") == verdict
+
+
+def test_weighted_share_of_predicted_positives_extremes() -> None:
+    # a share of all predicted positives (weights as given): R predicts 219 of the 269
+    # weighted positives, G 50. The per-group rescaling to effective sizes must not
+    # move the comparison a gate reads away from the value
+    r = pl.DataFrame(
+        {"g": "R", "y": [1, 0] * 200, "p": [1] * 200 + [0] * 200, "w": [20.0] + [1.0] * 399}
+    )
+    g = pl.DataFrame({"g": "G", "y": [1, 0] * 50, "p": [1] * 50 + [0] * 50, "w": 1.0})
+    report = pl.concat([r, g]).fair.report(
+        y_true="y", y_pred="p", sensitive_features="g", sample_weight="w", reference_group="R",
+        criteria=["predicted_positive_share_difference"],
+    )  # fmt: skip
+    row = report.summary.row(0, named=True)
+    expected = 50 / 269 - 219 / 269
+    assert row["value"] == pytest.approx(expected)
+    assert row["lowest"] == pytest.approx(expected)
+    assert row["highest"] == pytest.approx(expected)
+    lines = report.failures(verdicts=[], conditions=["predicted_positive_share_difference < -0.5"])
+    assert len(lines) == 1
+    assert row["verdict"] == "unfair"

@@ -85,6 +85,7 @@ _SCALED = (
     "sum_prob_pos", "sum_prob_neg", "sum_prob", "sum_prob2_pos", "sum_prob2_neg", "sum_prob2",
 )  # fmt: skip
 _REF = "__pf_is_ref"
+_PP_RAW = "__pf_pp_raw"
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,9 @@ def effective_counts(stats: pl.LazyFrame, *, frequency_weights: bool = False) ->
     """
     names = stats.collect_schema().names()
     if WEIGHT_SQUARES in names and not frequency_weights:
+        # a share of all predicted positives is not kept by per-group rescaling: the
+        # weighted predicted positives as given, for the picks' values
+        stats = stats.with_columns(Counts.from_columns(names).PP().alias(_PP_RAW))
         w2 = pl.col(WEIGHT_SQUARES)
         factor = pl.when(w2 > 0).then(pl.col("n").cast(pl.Float64) / w2).otherwise(0.0)
         stats = stats.with_columns([(pl.col(c) * factor).alias(c) for c in _SCALED if c in names])
@@ -256,6 +260,8 @@ def _pick_exprs(
     c = Counts.from_columns(names)
     total_pp = over(c.PP().sum(), by) if measure == "predicted_positive_share" else None
     value = rate_expr(measure, c, total_pp)
+    if measure == "predicted_positive_share" and _PP_RAW in names:  # weighted: as given
+        value = safe_div(pl.col(_PP_RAW), over(pl.col(_PP_RAW).sum(), by))
     squares: list[pl.Expr] = []  # a mean score's sums of squares (``__pf_q1``, ``__pf_q2``)
     if measure in INTERVAL_RATES:
         xe, me = rate_fraction(measure, c)
