@@ -17,10 +17,10 @@ from typing import Any
 
 import polars as pl
 import pytest
+from test_cli import run  # ``main(["audit", *args])``: exit status, stdout, stderr
 
 import polars_fair as pf
 import polars_fair.sources
-from polars_fair.cli import main
 from polars_fair.exceptions import FairError, FileReadError, LabelError
 
 ADULT = Path(__file__).with_name("data") / "adult_sample.csv"
@@ -29,14 +29,6 @@ RULE = '"education-num" >= 13'
 ADULT_ARGS = ["--y-true", "income-per-year", "--y-pred", RULE, "--sensitive-features", "sex"]
 
 # ---- helpers --------------------------------------------------------------------------
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """``main(["audit", *args])``: exit status, stdout, stderr."""
-    capsys.readouterr()
-    rc = main(["audit", *args])
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def audit_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
