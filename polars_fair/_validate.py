@@ -122,7 +122,11 @@ MSG_SCORE_VALUES = (
     "\n\nHint: rescale the scores (e.g. a sigmoid of the logits) or clip them; rows "
     "with a null score are excluded and counted in `n_null`"
 )
-MSG_ZERO_DIVISION = "`zero_division` must be None or a float (not NaN), got {value!r}"
+MSG_ZERO_DIVISION = (
+    "`zero_division` must be None or a number from 0 to 1 (the value an undefined rate "
+    "takes), got {value!r}\n\nHint: e.g. `zero_division=0.0`, or None to leave undefined "
+    "rates out"
+)
 MSG_METHOD = "`method` must be one of 'between_groups', 'to_overall', 'to_reference', got {value!r}"
 MSG_AGG = "`agg` must be 'worst_case' or 'mean', got {value!r}"
 MSG_REFERENCE_POLICY = (
@@ -504,8 +508,8 @@ def check_zero_division(value: object) -> float | None:
     value = as_python(value)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
-        msg = MSG_ZERO_DIVISION.format(value=value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        msg = MSG_ZERO_DIVISION.format(value=value)  # NaN is not between 0 and 1 either
         raise InvalidParameterError(msg)
     return float(value)
 

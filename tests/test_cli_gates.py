@@ -80,6 +80,12 @@ def err_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
             id="fairlearn-name-added-to-the-audit",
         ),
         pytest.param(
+            [*COMPAS, "--sensitive-features", "race", "--fail-on",
+             "balance_for_negative_class_difference > 0.1"], 2,
+            ["compares mean scores, and no score column was given", "--y-prob"],
+            id="score-criterion-without-a-score",
+        ),
+        pytest.param(
             ["--example", "compas", "--fail-on", "disparate_impact_ratio < nan"], 2,
             ["error: --fail-on", "finite number"], id="nan-bound",
         ),

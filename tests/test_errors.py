@@ -410,7 +410,7 @@ def test_non_numeric_weights(df: pl.DataFrame, weights: pl.Expr) -> None:
 # ---- parameters ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", ["0", True, [0.0], "warn", float("nan")])
+@pytest.mark.parametrize("value", ["0", True, [0.0], "warn", float("nan"), 2, -1.0, 1.5])
 @pytest.mark.parametrize("method", ["by_group", "disparities", "equal_opportunity_ratio"])
 def test_bad_zero_division(df: pl.DataFrame, value: Any, method: str) -> None:
     msg = MSG_ZERO_DIVISION.format(value=value)
@@ -653,3 +653,11 @@ def test_key_column_of_lists(df: pl.DataFrame, dtype: pl.DataType, param: str) -
     with pytest.raises(exc.InvalidParameterError, match=r"`.*` column 'k' has dtype .*lists") as e:
         frame.fair.by_group(**kwargs)
     assert "pl.col('k').list.first()" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "criterion", ["balance_for_positive_class_difference", "balance_for_negative_class_ratio"]
+)
+def test_score_criterion_without_a_score(df: pl.DataFrame, criterion: str) -> None:
+    with pytest.raises(exc.InvalidParameterError, match=f"'{criterion}' compares mean scores"):
+        df.fair.summary(**PAIR, sensitive_features="g", criteria=[criterion])

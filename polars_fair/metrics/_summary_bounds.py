@@ -110,10 +110,12 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
 def _signed_interval(kind: str) -> list[pl.Expr]:
     """``ci_low``, ``ci_high`` from the bootstrap distances, on the value's side."""
     lo, hi, v = pl.col("__pf_dlow"), pl.col("__pf_dhigh"), pl.col("value")
-    if kind == "ratio":
-        up = v >= 1
-        low = pl.when(up).then(lo.exp()).otherwise((-hi).exp())
-        high = pl.when(up).then(hi.exp()).otherwise((-lo).exp())
+    low: pl.Expr
+    high: pl.Expr
+    if kind == "ratio":  # a ratio of 0 or infinity (a zero count): no interval, as Katz's
+        up, finite = v >= 1, (v > 0) & (v < float("inf"))
+        low = pl.when(finite).then(pl.when(up).then(lo.exp()).otherwise((-hi).exp()))
+        high = pl.when(finite).then(pl.when(up).then(hi.exp()).otherwise((-lo).exp()))
     else:
         up = v >= 0
         low = pl.when(up).then(lo).otherwise(-hi)

@@ -58,11 +58,26 @@ _DATA = """
 _example = with_example(_DATA)
 
 
-def _check_criteria(criteria: Sequence[str] | None, default: Sequence[str]) -> list[str]:
+def _check_criteria(
+    criteria: Sequence[str] | None, default: Sequence[str], scored: bool = True
+) -> list[str]:
+    """The criteria asked for (or `default`).
+
+    Without a score (`scored` False) none of them may compare mean scores.
+    """
     hint = "use the name of a criterion method, e.g. 'equal_opportunity_difference'"
-    return check_names(
+    names = check_names(
         "criteria", criteria, list(CRITERIA), what="criteria", default=default, hint=hint
     )
+    for name in names:
+        if not scored and any(m in SCORE_RATES for m in CRITERIA[name].measures):
+            msg = (
+                f"criterion {name!r} compares mean scores, and no score column was given"
+                "\n\nHint: pass the score column as `y_prob=` (`--y-prob` on the command "
+                "line), or leave the criterion out"
+            )
+            raise InvalidParameterError(msg)
+    return names
 
 
 class AuditMethods(NamespaceBase[TableT, ScalarT]):
@@ -380,7 +395,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         default = list(DEFAULT_SUMMARY)
         if y_prob is not None:
             default += [f"{r}_difference" for r in SCORE_RATES]
-        names = _check_criteria(criteria, default)
+        names = _check_criteria(criteria, default, scored=y_prob is not None)
         audit = self._audit(
             sensitive_features, y_true=y_true, y_pred=y_pred, by=by,
             sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
