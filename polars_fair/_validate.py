@@ -90,7 +90,7 @@ MSG_DUPLICATE_KEY = (
 MSG_NESTED_KEY = (
     "`{param}` column {name!r} has dtype {dtype}: it holds lists, not one value per row, "
     "and cannot define groups\n\nHint: pick one value per row into a column of its own, "
-    "e.g. `pl.col({name!r}).list.first()` or `pl.col({name!r}).list.join(',')`"
+    "e.g. `pl.col({name!r}).{ns}.first()` or `pl.col({name!r}).{ns}.join(',')`"
 )
 MSG_RESERVED = (
     "column {name!r} (given as `{param}`) clashes with an output column of polars_fair"
@@ -564,7 +564,8 @@ def check_keys(
                 msg = MSG_DUPLICATE_KEY.format(name=name)
                 raise InvalidParameterError(msg)
             if isinstance(schema[name], (pl.List, pl.Array)):
-                msg = MSG_NESTED_KEY.format(param=param, name=name, dtype=schema[name])
+                ns = "list" if isinstance(schema[name], pl.List) else "arr"
+                msg = MSG_NESTED_KEY.format(param=param, name=name, dtype=schema[name], ns=ns)
                 raise InvalidParameterError(msg)
             check_key_name(name, param, family)
             seen.add(name)

@@ -652,7 +652,14 @@ def test_key_column_of_lists(df: pl.DataFrame, dtype: pl.DataType, param: str) -
     kwargs: dict[str, Any] = {**PAIR, "sensitive_features": "g", param: "k"}
     with pytest.raises(exc.InvalidParameterError, match=r"`.*` column 'k' has dtype .*lists") as e:
         frame.fair.by_group(**kwargs)
-    assert "pl.col('k').list.first()" in str(e.value)
+    ns = "list" if isinstance(dtype, pl.List) else "arr"
+    assert f"pl.col('k').{ns}.first()" in str(e.value)
+    # the hint works: one value per row
+    fixed = frame.with_columns(getattr(pl.col("k"), ns).first())
+    assert (
+        fixed.fair.by_group(**kwargs).height
+        == df.fair.by_group(**PAIR, sensitive_features="g").height
+    )
 
 
 @pytest.mark.parametrize(

@@ -481,3 +481,31 @@ def test_cli_profiles_csv_shards_with_whole_number_scores(
     assert_frame_equal(
         pf.read_profile(out).tables["stats"], rows.fair.profile(**kw).tables["stats"]
     )
+
+
+@pytest.mark.parametrize(
+    ("baseline", "candidate", "key"),
+    [
+        ({}, {"sample_weight": "w"}, "weighted"),
+        ({"sample_weight": "w"}, {"sample_weight": "w", "frequency_weights": True},
+         "frequency_weights"),
+    ],
+)  # fmt: skip
+def test_compare_refuses_another_reading_of_the_rows(
+    baseline: dict[str, object], candidate: dict[str, object], key: str
+) -> None:
+    df = _data().with_columns(w=pl.int_range(pl.len()) % 3 + 1.0)
+    base = df.fair.report(**KW, min_group_size=0, **baseline)  # type: ignore[arg-type]
+    cand = df.fair.report(**KW, min_group_size=0, **candidate)  # type: ignore[arg-type]
+    with pytest.raises(InvalidParameterError, match=f"`{key}`: False \\(baseline\\) against True"):
+        cand.compare(base)
+    # the weight columns' names may differ
+    renamed = df.rename({"w": "weight"}).fair.report(
+        **KW,
+        min_group_size=0,
+        **{**candidate, "sample_weight": "weight"},  # type: ignore[arg-type]
+    )
+    out = renamed.compare(cand)
+    assert out.height == cand.summary.height
+    assert out["verdict"].to_list().count("worse") == 0
+    assert (out["change"].drop_nulls().abs() < 1e-12).all()

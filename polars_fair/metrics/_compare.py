@@ -71,6 +71,21 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+#: How the rows are read: weighted or not, and the weights as frequencies or not (the
+#: weight columns' names may differ; a weighted audit and an unweighted one describe
+#: different populations).
+_READING = ("weighted", "frequency_weights")
+
+
+def _reading(params: Mapping[str, Any]) -> dict[str, Any]:
+    weighted = params.get("sample_weight") is not None
+    return {
+        **params,
+        "weighted": weighted,
+        "frequency_weights": weighted and bool(params.get("frequency_weights")),
+    }
+
+
 def check_comparable(candidate: Mapping[str, Any], baseline: Mapping[str, Any]) -> None:
     """
     Refuse to compare audits whose parameters (``report.params``) differ in `COMPARABLE`.
@@ -90,10 +105,11 @@ def check_comparable(candidate: Mapping[str, Any], baseline: Mapping[str, Any]) 
     <BLANKLINE>
     Hint: audit both with the same options (the criteria of different options mean different things)
     """
+    sides = [_reading(candidate), _reading(baseline)]
     found = [
-        f"`{key}`: {baseline.get(key)!r} (baseline) against {candidate.get(key)!r} (candidate)"
-        for key in COMPARABLE
-        if not _same(baseline.get(key), candidate.get(key))
+        f"`{key}`: {sides[1].get(key)!r} (baseline) against {sides[0].get(key)!r} (candidate)"
+        for key in (*COMPARABLE, *_READING)
+        if not _same(sides[1].get(key), sides[0].get(key))
     ]
     if found:
         msg = (
