@@ -509,3 +509,14 @@ def test_compare_refuses_another_reading_of_the_rows(
     assert out.height == cand.summary.height
     assert out["verdict"].to_list().count("worse") == 0
     assert (out["change"].drop_nulls().abs() < 1e-12).all()
+
+
+def test_key_dtype_clash_is_said_once_with_its_fix() -> None:
+    df = _data()
+    a = df.fair.profile(**KW)
+    b = df.with_columns(pl.col("g").cast(pl.Categorical)).fair.profile(**KW)
+    with pytest.raises(ProfileError) as exc:
+        a + b
+    text = str(exc.value)
+    assert text.count("'g' String against Categorical") == 1
+    assert "give the key one dtype in every piece" in text

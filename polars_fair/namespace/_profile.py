@@ -678,10 +678,15 @@ def _check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = 
         diff = differences(metas[0], other)
         if diff:
             which = f"{sources[0]!r} and {sources[i]!r}" if sources else f"profiles 0 and {i}"
-            msg = (
-                f"{which} cannot be merged: they differ in {'; '.join(diff)}"
-                "\n\nHint: merge only profiles made with the same columns and options"
-            )
+            hint = "merge only profiles made with the same columns and options"
+            if any(d.startswith("key dtypes:") for d in diff):
+                hint = (
+                    "give the key one dtype in every piece before profiling (in Python, "
+                    "e.g. `.with_columns(pl.col(key).cast(pl.Float64))`; CSV shards whose "
+                    "types are inferred differently: write them with one schema, e.g. as "
+                    "Parquet)"
+                )
+            msg = f"{which} cannot be merged: they differ in {'; '.join(diff)}\n\nHint: {hint}"
             raise ProfileError(msg)
 
 

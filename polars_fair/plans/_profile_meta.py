@@ -136,7 +136,7 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
         found.append(
             "key dtypes: " + ", ".join(f"{k!r} {dtypes_a[k]} against {dtypes_b[k]}" for k in keys)
         )
-    tables = _table_differences(a, b)
+    tables = _table_differences(a, b, skip=set(keys))
     return found + _column_differences(a, b, strict=bool(tables)) + tables
 
 
@@ -182,7 +182,8 @@ def _column_differences(a: dict[str, Any], b: dict[str, Any], *, strict: bool) -
     return found
 
 
-def _table_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+def _table_differences(a: dict[str, Any], b: dict[str, Any], skip: set[str]) -> list[str]:
+    """How the stored tables differ, leaving out the key columns in `skip` (said already)."""
     if a["tables"] != b["tables"]:
         return [f"tables: {a['tables']} against {b['tables']}"]
     found = []
@@ -201,7 +202,9 @@ def _table_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
                 decode_schema(a["table_schemas"][name]),
                 decode_schema(b["table_schemas"][name]),
             )
-            cols = [c for c in ta if ta[c] != tb[c]]
+            cols = [c for c in ta if ta[c] != tb[c] and c not in skip]
+            if not cols:
+                continue
             found.append(
                 f"table {name!r} dtypes: "
                 + ", ".join(f"{c!r} {ta[c]} against {tb[c]}" for c in cols)
