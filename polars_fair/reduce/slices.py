@@ -106,9 +106,39 @@ def choose_strategy(
     return "subsets" if cells > MAX_FINEST_CELLS else "finest"
 
 
-def _bin(name: str, n_bins: int) -> pl.Expr:
+def _bin(name: str, n_bins: int, dtype: pl.DataType) -> pl.Expr:
+    """Quantile bins of a numeric candidate; a NaN is missing (the null slice), as a null."""
     labels = [str(i) for i in range(n_bins)]
-    return pl.col(name).bin_quantiles(n_bins, labels=labels, include_intervals=True).alias(name)
+    col = pl.col(name).fill_nan(None) if dtype.is_float() else pl.col(name)
+    return col.bin_quantiles(n_bins, labels=labels, include_intervals=True).alias(name)
+
+
+def _roots(column: IntoColumn | None) -> list[str]:
+    if column is None:
+        return []
+    return [column] if isinstance(column, str) else list(column.meta.root_names())
+
+
+def _check_overlaps(
+    candidates: Sequence[str], binned: Sequence[str], columns: dict[str, IntoColumn | None]
+) -> None:
+    """A candidate may not be a label or weight column, nor be binned under one's feet."""
+    for param, column in columns.items():
+        if isinstance(column, str) and column in candidates:
+            msg = (
+                f"candidate {column!r} is the `{param}` column: its slices would compare a "
+                "measure within one value of it\n\nHint: drop it from `candidates`"
+            )
+            raise InvalidParameterError(msg)
+        read = [c for c in _roots(column) if c in binned]
+        if read:
+            c = read[0]
+            msg = (
+                f"candidate {c!r} is numeric, so its slices are quantile bins, but `{param}` "
+                f"reads its values\n\nHint: slice a copy, e.g. `.with_columns(pl.col({c!r})"
+                f".alias({c + '_bin'!r}))` and `candidates=[..., {c + '_bin'!r}]`"
+            )
+            raise InvalidParameterError(msg)
 
 
 def bin_labels(stats: pl.LazyFrame, binned: Sequence[str]) -> pl.LazyFrame:
@@ -194,14 +224,23 @@ def slice_reduction(
         raise InvalidParameterError(msg)
     lf = ensure_lazy(frame)
     schema = lf.collect_schema()
-    by_ = [by] if isinstance(by, str) else list(by or [])
-    for name in by_:
+    given: list[object] = [] if by is None else list(by) if isinstance(by, (list, tuple)) else [by]
+    for name in given:
+        if not isinstance(name, str):
+            msg = (
+                f"`by` must be a column name or a list of names, got "
+                f"{name if isinstance(name, pl.Expr) else repr(name)}"
+                "\n\nHint: add an expression as a column first, e.g. "
+                "`.with_columns(expr.alias('window'))`, and pass its name"
+            )
+            raise InvalidParameterError(msg)
         if name in _OUTPUT_NAMES:
             msg = (
                 f"column {name!r} (given as `by`) clashes with an output column of `slices`"
                 f"\n\nHint: rename it first, e.g. `.rename({{{name!r}: {name + '_'!r}}})`"
             )
             raise InvalidParameterError(msg)
+    by_ = [str(name) for name in given]
     for name in candidates:
         if name in schema and isinstance(schema[name], (pl.List, pl.Array, pl.Struct, pl.Object)):
             msg = (
@@ -222,8 +261,10 @@ def slice_reduction(
         )
     chosen = choose_strategy(strategy, schema, candidates, max_depth, n_bins)
     binned = [c for c in candidates if _is_binned(schema[c])]
+    columns = {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight}
+    _check_overlaps(candidates, binned, columns)
     if binned:
-        lf = lf.with_columns(_bin(c, n_bins) for c in binned)
+        lf = lf.with_columns(_bin(c, n_bins, schema[c]) for c in binned)
 
     def reduce(source: pl.LazyFrame, attributes: Sequence[str]) -> pl.LazyFrame:
         if metric in _MEANS:
