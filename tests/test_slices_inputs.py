@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 import pytest
@@ -80,3 +82,17 @@ def test_nan_in_a_numeric_candidate_is_missing(df: pl.DataFrame) -> None:
     below = frame.filter(pl.col("h").is_not_nan())
     lower = float(top_bin["slice"].item().split("[")[1].split(",")[0])
     assert top_bin["n"].item() == below.filter(pl.col("h") >= lower).height
+
+
+def test_max_depth_may_be_a_numpy_integer(df: pl.DataFrame) -> None:
+    kw = {"y_true": "y", "y_pred": pl.col("edu") >= 13, "candidates": ["sex", "hours"]}
+    assert df.fair.slices(**kw, max_depth=np.int64(2)).equals(df.fair.slices(**kw, max_depth=2))
+
+
+def test_cli_empty_slices_is_a_usage_error(tmp_path: Path) -> None:
+    from polars_fair.cli import main
+
+    path = str(tmp_path / "d.csv")
+    pl.DataFrame({"g": ["a", "b"] * 20, "y": [0, 1] * 20, "p": [1, 0, 0, 1] * 10}).write_csv(path)
+    args = ["audit", path, "--y-true", "y", "--y-pred", "p", "--sensitive-features", "g"]
+    assert main([*args, "--slices", ""]) == 2

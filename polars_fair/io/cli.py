@@ -642,6 +642,9 @@ def _audit(args: argparse.Namespace) -> int:
         raise UsageError(msg)
     conditions = _conditions(args.fail_on)
     verdicts = _verdicts(args.fail_on_verdict)
+    if args.slices is not None and not _names(args.slices):
+        msg = "--slices names no column\nHint: e.g. --slices race,sex,age_cat, or leave it out"
+        raise UsageError(msg)
     if args.fail_on_slices and not args.slices:
         msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
         raise UsageError(msg)

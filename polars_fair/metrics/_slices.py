@@ -57,7 +57,7 @@ from typing import Final, Literal
 
 import polars as pl
 
-from polars_fair._validate import INTERNAL_PREFIX, MSG_INTERNAL_NAME
+from polars_fair._validate import INTERNAL_PREFIX, MSG_INTERNAL_NAME, as_python
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
@@ -202,6 +202,7 @@ def check_slice_parameters(
         names.append(c)
     check_free_names(names, "candidates")
     metric_ = check_metric(metric)
+    max_depth = as_python(max_depth)  # a numpy integer is an integer
     if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
         msg = (
             f"`max_depth` must be a positive integer, got {max_depth!r}"
