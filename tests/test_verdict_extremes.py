@@ -266,3 +266,33 @@ def test_a_bootstrapped_ratio_of_zero_has_no_interval() -> None:
     assert row["ci_low"] is None
     assert row["ci_high"] is None
     assert row["verdict"] == "inconclusive"
+
+
+def test_bootstrap_per_batch_key_equals_each_key_alone() -> None:
+    # the losses are marked per (batch key, replicate) on the drawn table: with batch
+    # keys, each key's intervals are those of its own audit (seeded per key). Key "x"
+    # has a group with one positive, so about a third of its redraws (e**-1) are left
+    # out, and the other keys' none
+    rng = np.random.default_rng(3)
+    n = 600
+    df = pl.DataFrame(
+        {
+            "k": rng.choice(["x", "y", "z"], n),
+            "g": rng.choice(["a", "b", "c"], n, p=[0.45, 0.45, 0.1]),
+            "y": (rng.random(n) < 0.4).astype(np.int8),
+            "p": (rng.random(n) < 0.5).astype(np.int8),
+        }
+    ).with_columns(
+        y=pl.when((pl.col("k") == "x") & (pl.col("g") == "c"))
+        .then((pl.int_range(pl.len()).over("k", "g") == 0).cast(pl.Int8))
+        .otherwise(pl.col("y"))
+    )
+    kw = {
+        "y_true": "y", "y_pred": "p", "sensitive_features": "g", "min_group_size": 0,
+        "criteria": ["equalized_odds_difference", "average_odds_difference"],
+    }  # fmt: skip
+    together = df.fair.summary(**kw, by="k")
+    for key in ("x", "y", "z"):
+        alone = df.filter(pl.col("k") == key).fair.summary(**kw)
+        mine = together.filter(pl.col("k") == key).drop("k")
+        assert mine.equals(alone), key
