@@ -296,3 +296,29 @@ def test_bootstrap_per_batch_key_equals_each_key_alone() -> None:
         alone = df.filter(pl.col("k") == key).fair.summary(**kw)
         mine = together.filter(pl.col("k") == key).drop("k")
         assert mine.equals(alone), key
+
+
+@pytest.mark.parametrize("criterion", ["cohen_d", "two_sd_rule"])
+def test_summary_statistic_is_the_method_s(criterion: str) -> None:
+    # with a reference the headline is the group's statistic largest in absolute value:
+    # a large group with a small gap (A) has the larger z than a small group with the
+    # largest gap (B)
+    def group(name: str, selected: int, size: int) -> pl.DataFrame:
+        return pl.DataFrame(
+            {"g": name, "p": [1] * selected + [0] * (size - selected), "y": [1, 0] * (size // 2)}
+        )
+
+    df = pl.concat([group("ref", 50, 100), group("A", 6000, 10000), group("B", 3, 10)])
+    kw = {"y_pred": "p", "sensitive_features": "g", "reference_group": "ref"}
+    method = getattr(df.fair, criterion)(**kw)
+    row = df.fair.summary(y_true="y", **kw, criteria=[criterion], min_group_size=0).row(
+        0, named=True
+    )
+    assert row["value"] == pytest.approx(method)
+    stats = {
+        name: (_d if criterion == "cohen_d" else _z)(x, n, 50, 100)
+        for name, x, n in (("A", 6000, 10000), ("B", 3, 10))
+    }
+    best = max(stats, key=lambda k: abs(stats[k]))
+    assert row["group"] == best
+    assert row["value"] == pytest.approx(stats[best])

@@ -204,8 +204,8 @@ def size_text(n: pl.Expr) -> pl.Expr:
     )
 
 
-#: Statistics whose lowest and highest comparisons are each group's own statistic
-#: against the reference (their pick's kind; the pair is the farthest in rate).
+#: Statistics compared group by group with the reference (their pick's kind): the pair
+#: is the group whose statistic is largest in absolute value, as the methods pick it.
 _STATISTICS = ("cohen_d", "two_sd_rule")
 _PICK = ("group", "group_n", "compared_with", "compared_n", "x1", "m1", "x2", "m2", "dist")
 #: The extremes of the per-group comparisons (against the reference): what a
@@ -289,25 +289,23 @@ def _pick_exprs(
         ref = pl.col(_REF)
         stages.append((over(v.filter(ref).first(), by).alias("__pf_vr"),))
         vr = pl.col("__pf_vr")
-        statistic = kind in _STATISTICS  # the pair: farthest in selection rate
-        if statistic:
-            kind = "difference"
-        dist = (v - vr).abs() if kind == "difference" else log_distance(safe_div(v, vr))
+        statistic = kind in _STATISTICS
+        if statistic:  # each group's d or z against the reference; the pair: the largest
+            refs = [over(pl.col(c).filter(ref).first(), by).alias(f"{c}r") for c in cols_xm]
+            stages.append(tuple(refs))
+            columns = ("__pf_x", "__pf_m", "__pf_xr", "__pf_mr")
+            stages += _statistic_stages(statistic_name, columns, temp="__pf_t", out="__pf_s")
+            dist = pl.col("__pf_s").abs()
+        else:
+            dist = (v - vr).abs() if kind == "difference" else log_distance(safe_div(v, vr))
+            signed = v - vr if kind == "difference" else safe_div(v, vr)
+            stages.append((signed.alias("__pf_s"),))
         stages.append((dist.alias("__pf_d"),))
         keep = ~ref & pl.col("__pf_d").is_not_null()
         i = pl.col("__pf_d").filter(keep).arg_max()
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
         aggs += [pl.col(src).filter(ref).first().alias(f"__pf_{k}") for k, src in other.items()]
         aggs.append(pl.col("__pf_d").filter(keep).max().alias("__pf_dist"))
-        if statistic:  # the extremes: each group's d or z against the reference
-            refs = [over(pl.col(c).filter(ref).first(), by).alias(f"{c}r") for c in cols_xm]
-            stages.append(tuple(refs))
-            columns = ("__pf_x", "__pf_m", "__pf_xr", "__pf_mr")
-            stages += _statistic_stages(statistic_name, columns, temp="__pf_t", out="__pf_s")
-            keep = keep & pl.col("__pf_s").is_not_null()
-        else:
-            signed = v - vr if kind == "difference" else safe_div(v, vr)
-            stages.append((signed.alias("__pf_s"),))
         sv = pl.col("__pf_s").filter(keep)
         lo_i, hi_i = sv.arg_min(), sv.arg_max()
         aggs += [
