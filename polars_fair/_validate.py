@@ -371,11 +371,25 @@ def check_zero_division(value: object) -> float | None:
     return float(value)
 
 
+def check_reference_value(reference_group: object) -> None:
+    """Refuse an expression, a Series or an array as `reference_group` (a group's values)."""
+    values = reference_group if isinstance(reference_group, (tuple, list)) else [reference_group]
+    for value in values:
+        if isinstance(value, (pl.Expr, pl.Series)) or (getattr(value, "ndim", 0) or 0) > 0:
+            msg = (
+                f"`reference_group` names a group by its value(s), got {type(value).__name__}"
+                '\n\nHint: e.g. `reference_group="Caucasian"`, or a tuple of values for '
+                "several sensitive features"
+            )
+            raise InvalidParameterError(msg)
+
+
 def check_method(method: object, reference_group: object) -> str:
     """Resolve `method`; None picks 'to_reference' if a reference group is given."""
+    check_reference_value(reference_group)
     if method is None:
         return "between_groups" if reference_group is None else "to_reference"
-    if method not in _METHODS:
+    if not isinstance(method, str) or method not in _METHODS:
         msg = MSG_METHOD.format(value=method)
         raise InvalidParameterError(msg)
     return str(method)
@@ -383,7 +397,7 @@ def check_method(method: object, reference_group: object) -> str:
 
 def check_agg(agg: object) -> str:
     """Validate `agg` of the composite criteria."""
-    if agg not in _AGGS:
+    if not isinstance(agg, str) or agg not in _AGGS:
         msg = MSG_AGG.format(value=agg)
         raise InvalidParameterError(msg)
     return str(agg)
@@ -552,7 +566,7 @@ def check_min_size(min_group_size: object, param: str = "min_group_size") -> flo
 
 def check_verdict_rule(rule: object) -> str:
     """Check `verdict_rule`: ``"interval"`` or ``"point"``."""
-    if rule not in ("interval", "point"):
+    if not isinstance(rule, str) or rule not in ("interval", "point"):
         msg = (
             f"`verdict_rule` must be 'interval' or 'point', got {rule!r}\n\nHint: 'interval' "
             "judges the whole interval against the fair band, 'point' the point value"
@@ -629,6 +643,8 @@ def check_names(
     if given is None:
         return list(known if default is None else default)
     example = (known if default is None else default)[0]  # an empty list is an error
+    if isinstance(given, str) or not isinstance(given, Sequence):
+        raise InvalidParameterError(MSG_NAMES_TYPE.format(param=param, value=given))
     check_name_list(param, given, _SINGULAR.get(what, what), example)
     if isinstance(given, str):
         raise InvalidParameterError(MSG_NAMES_TYPE.format(param=param, value=given))

@@ -668,3 +668,40 @@ def test_key_column_of_lists(df: pl.DataFrame, dtype: pl.DataType, param: str) -
 def test_score_criterion_without_a_score(df: pl.DataFrame, criterion: str) -> None:
     with pytest.raises(exc.InvalidParameterError, match=f"'{criterion}' compares mean scores"):
         df.fair.summary(**PAIR, sensitive_features="g", criteria=[criterion])
+
+
+_PARAM_CASES = {
+    "report-ratio-band-none": ("report", {"ratio_band": None}, "`ratio_band`"),
+    "report-ratio-band-number": ("report", {"ratio_band": 0.8}, "`ratio_band`"),
+    "report-criteria-int": ("report", {"criteria": 1}, "`criteria`"),
+    "summary-criteria-int": ("summary", {"criteria": 1}, "`criteria`"),
+    "summary-reference-expr": ("summary", {"reference_group": pl.col("g")}, "`reference_group`"),
+    "disparities-reference-expr": (
+        "disparities", {"reference_group": pl.col("g")}, "`reference_group`"
+    ),
+    "report-reference-expr": ("report", {"reference_group": pl.col("g")}, "`reference_group`"),
+    "summary-method-expr": ("summary", {"method": pl.col("g")}, "`method`"),
+    "summary-rule-expr": ("summary", {"verdict_rule": pl.col("g")}, "`verdict_rule`"),
+    "summary-frequency-weights-text": ("summary", {"frequency_weights": "yes"}, "True or False"),
+    "report-frequency-weights-text": ("report", {"frequency_weights": "yes"}, "True or False"),
+    "profile-by-int": ("profile", {"by": 1}, "`by`"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("method", "extra", "named"), _PARAM_CASES.values(), ids=_PARAM_CASES)
+def test_misused_parameters_are_named(
+    df: pl.DataFrame, method: str, extra: dict[str, Any], named: str
+) -> None:
+    with pytest.raises(exc.InvalidParameterError, match=re.escape(named)):
+        getattr(df.fair, method)(**PAIR, sensitive_features="g", **extra)
+
+
+@pytest.mark.parametrize("param", ["correction", "strategy", "direction"])
+def test_slice_choices_given_an_expression(df: pl.DataFrame, param: str) -> None:
+    with pytest.raises(exc.InvalidParameterError, match=f"`{param}`"):
+        df.fair.slices(**PAIR, candidates=["g"], **{param: pl.col("g")})
+
+
+def test_a_rate_without_its_labels(df: pl.DataFrame) -> None:
+    with pytest.raises(exc.InvalidParameterError, match="needs both `y_true` and `y_pred`"):
+        df.fair.equalized_odds_difference(y_true=None, y_pred="p", sensitive_features="g")

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from polars_fair.exceptions import InvalidParameterError
+
 __all__ = [
     "COMPOSITES",
     "RATES",
@@ -182,12 +184,12 @@ def rate_expr(name: str, c: Counts, total_pp: pl.Expr | None = None) -> pl.Expr:
     if name in SCORE_RATES:
         total = c.sum_prob_pos if name == "balance_for_positive_class" else c.sum_prob_neg
         if total is None:
-            msg = f"rate {name!r} needs `y_true` and `y_prob`"
-            raise ValueError(msg)
+            msg = f"rate {name!r} needs `y_true` and `y_prob`\n\nHint: pass both columns"
+            raise InvalidParameterError(msg)
         return safe_div(total, c.P() if name == "balance_for_positive_class" else c.N())
     if not c.has_confusion:
-        msg = f"rate {name!r} needs both `y_true` and `y_pred`"
-        raise ValueError(msg)
+        msg = f"rate {name!r} needs both `y_true` and `y_pred`\n\nHint: pass both columns"
+        raise InvalidParameterError(msg)
     tp, fp, fn, tn = c.tp, c.fp, c.fn, c.tn
     if tp is None or fp is None or fn is None or tn is None:  # pragma: no cover
         msg = "incomplete confusion counts"

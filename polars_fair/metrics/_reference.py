@@ -19,6 +19,7 @@ from polars_fair._validate import (
     MSG_REFERENCE_SHADOWED,
     POLICY_NAMES,
     check_reference_dtypes,
+    check_reference_value,
     format_values,
     normalize_reference,
 )
@@ -156,6 +157,7 @@ def resolve_reference(
     only policy allowed is ``"largest"``. Returns the checked statistics table and
     the reference.
     """
+    check_reference_value(reference_group)
     reference = normalize_reference(reference_group, sensitive)
     if pair and isinstance(reference, str) and reference != "largest":
         msg = (

@@ -228,7 +228,7 @@ def check_slice_parameters(
     if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 1):
         msg = f"`top` must be None or a positive integer, got {top!r}\n\nHint: e.g. `top=20`"
         raise InvalidParameterError(msg)
-    if correction not in ("bh", "holm"):
+    if not isinstance(correction, str) or correction not in ("bh", "holm"):
         msg = (
             f"`correction` must be 'bh' or 'holm', got {correction!r}\n\nHint: 'bh' "
             "(Benjamini-Hochberg) controls the false discovery rate; 'holm' the chance of any"
@@ -263,7 +263,7 @@ def check_free_names(names: Sequence[str], param: str) -> None:
 
 def check_direction(direction: object) -> Direction:
     """Check `direction`: which differences rank first."""
-    if direction not in ("both", "higher", "lower"):
+    if not isinstance(direction, str) or direction not in ("both", "higher", "lower"):
         msg = (
             f"`direction` must be 'both', 'higher' or 'lower', got {direction!r}\n\nHint: "
             "'higher' ranks the slices whose value most exceeds the rest first (e.g. error "

@@ -40,7 +40,7 @@ from polars_fair._utils import (
     find_stacklevel,
     sharing,
 )
-from polars_fair._validate import ensure_lazy
+from polars_fair._validate import check_ratio_band, check_reference_value, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_rows
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
@@ -150,6 +150,16 @@ class ReportSpec:
                 "a report needs `y_true` and `y_pred`\n\nHint: threshold a score, e.g. "
                 "`y_pred=pl.col('score') >= 0.5`"
             )
+            raise InvalidParameterError(msg)
+        check_reference_value(reference_group)
+        check_ratio_band(ratio_band)
+        if criteria is not None and (
+            isinstance(criteria, str) or not isinstance(criteria, Sequence)
+        ):
+            msg = f"`criteria` must be a list of names, got {criteria!r}\n\nHint: `criteria=[{criteria!r}]`"
+            raise InvalidParameterError(msg)
+        if not isinstance(frequency_weights, bool):
+            msg = f"`frequency_weights` must be True or False, got {frequency_weights!r}"
             raise InvalidParameterError(msg)
         return cls(
             y_true=y_true, y_pred=y_pred, sensitive_features=tuple(as_names(sensitive_features)),

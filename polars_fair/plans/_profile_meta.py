@@ -227,7 +227,17 @@ def by_items(by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None) -> list
         return []
     if isinstance(by, (str, pl.Expr)):
         return [by]
-    return list(by)
+    given: list[object] = list(by) if isinstance(by, (list, tuple)) else [by]
+    items: list[str | pl.Expr] = []
+    for item in given:
+        if not isinstance(item, (str, pl.Expr)):
+            msg = (
+                f"`by` must be a column name, an expression or a list of them, got {item!r}"
+                '\n\nHint: e.g. `by="model"` or `by=pl.col("ts").dt.truncate("1w")`'
+            )
+            raise InvalidParameterError(msg)
+        items.append(item)
+    return items
 
 
 def check_by_exprs(items: Sequence[str | pl.Expr], read: dict[str, Any]) -> None:

@@ -92,7 +92,7 @@ def choose_strategy(
     n_bins: int,
 ) -> Literal["finest", "subsets"]:
     """The strategy that runs (see the module documentation for the ``"auto"`` rule)."""
-    if strategy not in STRATEGIES:
+    if not isinstance(strategy, str) or strategy not in STRATEGIES:
         msg = (
             f"`strategy` must be one of {list(STRATEGIES)}, got {strategy!r}\n\nHint: "
             "'auto' picks 'subsets' only when the finest crossing can be very large"
@@ -114,9 +114,9 @@ def _bin(name: str, n_bins: int, dtype: pl.DataType) -> pl.Expr:
 
 
 def _roots(column: IntoColumn | None) -> list[str]:
-    if column is None:
-        return []
-    return [column] if isinstance(column, str) else list(column.meta.root_names())
+    if isinstance(column, pl.Expr):
+        return list(column.meta.root_names())
+    return [column] if isinstance(column, str) else []  # others: refused when resolved
 
 
 def _check_overlaps(

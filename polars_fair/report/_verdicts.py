@@ -284,5 +284,6 @@ def _describe(params: dict[str, Any], code: str = "`") -> str:
         parts.append("weights: row counts" if counts else "weights: Kish effective sizes")
     rule = params.get("verdict_rule", "interval")
     parts.append(f"verdicts: the {'point value' if rule == 'point' else 'interval'} vs the band")
-    parts.append(f"groups under {params.get('min_group_size', 30):g} effective rows not compared")
+    smallest = params.get("min_group_size", 30) or 0  # None keeps every group, as 0
+    parts.append(f"groups under {smallest:g} effective rows not compared")
     return "; ".join(parts) + "."
