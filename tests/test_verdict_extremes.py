@@ -251,6 +251,9 @@ def test_weighted_share_of_predicted_positives_extremes() -> None:
     lines = report.failures(verdicts=[], conditions=["predicted_positive_share_difference < -0.5"])
     assert len(lines) == 1
     assert row["verdict"] == "unfair"
+    # the bootstrap redraws effective counts, each group scaled back to its weight
+    # total: the interval is around the value, not around the effective-count share
+    assert row["ci_low"] < expected < row["ci_high"]
 
 
 def test_a_bootstrapped_ratio_of_zero_has_no_interval() -> None:

@@ -43,7 +43,10 @@ BOOTSTRAP_SEED = 0
 #: A bootstrap interval needs the criterion defined in at least this share of the
 #: replicates (a rate left undefined in most redraws cannot be bounded).
 MIN_DEFINED_SHARE = 0.5
+#: A weighted statistics table's group sizes before the rescaling to effective sizes.
+N_RAW = "__pf_n_raw"
 _PATTERN = "__pf_pattern"
+_SCALE = "__pf_scale"
 
 
 def log_distance(q: pl.Expr) -> pl.Expr:
@@ -83,14 +86,23 @@ def bootstrap_intervals(
     pattern = pl.sum_horizontal(
         (pl.col(x) > 0).cast(pl.Int64) * (1 << i) for i, x in enumerate(cells)
     ).alias(_PATTERN)
+    # a share of all predicted positives is not kept by the rescaling to effective
+    # sizes: with weights, each redrawn group is scaled back to its weight total
+    measures = {m for n in unique for m in CRITERIA[n].measures}
+    scaled = "predicted_positive_share" in measures and N_RAW in names
+    scale = pl.when(pl.col("n") > 0).then(pl.col(N_RAW) / pl.col("n")).otherwise(1.0)
     base = kept.select(
-        *by, *sensitive, pattern, pl.col("n"), *(pl.col(x).cast(pl.Float64) for x in cells),
+        *by, *sensitive, pattern, *([scale.alias(_SCALE)] if scaled else []), pl.col("n"),
+        *(pl.col(x).cast(pl.Float64) for x in cells),
     )  # fmt: skip
     lost_names = [f"__pf_lost@{n}" for n in unique]
     mark = functools.partial(
         _mark_losses, cells=cells, criteria=tuple(unique), zero_division=zero_division,
-        n_resamples=BOOTSTRAP_RESAMPLES,
+        n_resamples=BOOTSTRAP_RESAMPLES, scaled=scaled,
     )  # fmt: skip
+    added: dict[str, pl.DataType] = {name: pl.Boolean() for name in lost_names}
+    if scaled:
+        added.update({c: pl.Float64() for c in (*cells, "n")})
     reps = resample_stats(
         base,
         by=by,
@@ -98,7 +110,7 @@ def bootstrap_intervals(
         seed=BOOTSTRAP_SEED,
         scheme="stratified",
         seed_per_key=True,
-        annotate=(mark, {name: pl.Boolean() for name in lost_names}),
+        annotate=(mark, added),
     )
     # every criterion of every replicate in one aggregation over the replicates; the
     # losses, constant per replicate, grouped by too: carried along
@@ -132,6 +144,7 @@ def _mark_losses(
     criteria: tuple[str, ...],
     zero_division: float | None,
     n_resamples: int,
+    scaled: bool = False,
 ) -> pl.DataFrame:
     """Add ``__pf_lost@<criterion>`` to the drawn replicate tables.
 
@@ -155,13 +168,15 @@ def _mark_losses(
     starts = np.flatnonzero(np.r_[True, replicate[1:] != replicate[:-1]])
     segment = np.cumsum(np.r_[True, replicate[1:] != replicate[:-1]]) - 1
     per_segment = np.maximum.reduceat(lost, starts, axis=0).astype(bool)
-    columns = []
+    columns: list[pl.Series | pl.Expr] = []
     for n in criteria:
         which = [measures.index(m) for m in CRITERIA[n].measures]
         gone = per_segment[:, which].any(axis=1)  # (segments,)
         share = gone.reshape(-1, n_resamples).mean(axis=1)  # per batch key
         gone |= np.repeat(share > 1 - MIN_DEFINED_SHARE, n_resamples)
         columns.append(pl.Series(f"__pf_lost@{n}", gone[segment]))
+    if scaled:  # each group back to its weight total (`_SCALE`: total / effective size)
+        columns += [pl.col(c) * pl.col(_SCALE) for c in (*cells, "n")]
     return reps.with_columns(columns)
 
 

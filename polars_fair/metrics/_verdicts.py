@@ -55,6 +55,7 @@ from polars_fair.metrics._score_intervals import (
 )
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._summary_bootstrap import (
+    N_RAW,
     bootstrap_intervals,
     log_distance,
 )
@@ -181,7 +182,9 @@ def effective_counts(stats: pl.LazyFrame, *, frequency_weights: bool = False) ->
     if WEIGHT_SQUARES in names and not frequency_weights:
         # a share of all predicted positives is not kept by per-group rescaling: the
         # weighted predicted positives as given, for the picks' values
-        stats = stats.with_columns(Counts.from_columns(names).PP().alias(_PP_RAW))
+        stats = stats.with_columns(
+            Counts.from_columns(names).PP().alias(_PP_RAW), pl.col("n").alias(N_RAW)
+        )
         w2 = pl.col(WEIGHT_SQUARES)
         factor = pl.when(w2 > 0).then(pl.col("n").cast(pl.Float64) / w2).otherwise(0.0)
         stats = stats.with_columns([(pl.col(c) * factor).alias(c) for c in _SCALED if c in names])
