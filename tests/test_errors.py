@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 from polars.io.plugins import register_io_source
@@ -705,3 +706,25 @@ def test_slice_choices_given_an_expression(df: pl.DataFrame, param: str) -> None
 def test_a_rate_without_its_labels(df: pl.DataFrame) -> None:
     with pytest.raises(exc.InvalidParameterError, match="needs both `y_true` and `y_pred`"):
         df.fair.equalized_odds_difference(y_true=None, y_pred="p", sensitive_features="g")
+
+
+def test_ensemble_members_not_a_list(df: pl.DataFrame) -> None:
+    for members in (5, None, 0.5):
+        with pytest.raises(exc.InvalidParameterError, match="`y_prob` must give the ensemble"):
+            df.fair.label_stability_difference(y_prob=members, sensitive_features="g")
+
+
+@pytest.mark.parametrize("q", [[0.5], (0.5,), np.array([0.5]), [0.2, 0.9]])
+def test_quantile_criterion_takes_one_level(df: pl.DataFrame, q: Any) -> None:
+    frame = df.with_columns(score=pl.col("y").cast(pl.Float64))
+    with pytest.raises(exc.InvalidParameterError, match="`q` must be one quantile level"):
+        frame.fair.disparate_impact_quantile(y_pred="score", sensitive_features="g", q=q)
+
+
+@pytest.mark.parametrize("classes", ["cat", 5])
+def test_classes_must_be_a_list(classes: object) -> None:
+    frame = pl.DataFrame({"g": ["a", "b"] * 4, "y": ["cat", "dog"] * 4, "p": ["dog", "cat"] * 4})
+    with pytest.raises(exc.InvalidParameterError, match="`classes` must be a list"):
+        frame.fair.multiclass_group_stats(
+            y_true="y", y_pred="p", sensitive_features="g", classes=classes
+        )

@@ -100,6 +100,9 @@ class QuantileMethods(NamespaceBase[TableT, ScalarT]):
         zero_division: float | None,
     ) -> ScalarT:
         zd = check_zd(zero_division)
+        if isinstance(q, (list, tuple)) or (getattr(q, "ndim", 0) or 0) > 0:
+            msg = f"`q` must be one quantile level in [0, 1], got {q!r}\n\nHint: e.g. `q=0.8`"
+            raise InvalidParameterError(msg)
         (level,) = check_levels(q)
 
         def table(grid: pl.LazyFrame, **kw: Any) -> pl.LazyFrame:

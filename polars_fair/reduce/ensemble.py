@@ -181,6 +181,8 @@ def _members(
         if isinstance(dtype, pl.Array):
             expr = expr.arr.to_list()
         return expr.cast(pl.List(pl.Float64)), repr(name)
+    if not isinstance(y_prob, (list, tuple)):
+        raise InvalidParameterError(MSG_MEMBERS.format(found=repr(y_prob)))
     specs = list(y_prob)
     if len(specs) < 2:
         raise InvalidParameterError(MSG_MEMBERS.format(found=f"{len(specs)} column(s)"))

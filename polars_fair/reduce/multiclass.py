@@ -85,6 +85,16 @@ def _checker(
     return check
 
 
+def check_classes(classes: object) -> None:
+    """`classes`: None, or a list of class values (a string is one class, not a list)."""
+    if classes is not None and (isinstance(classes, str) or not isinstance(classes, Sequence)):
+        msg = (
+            f"`classes` must be a list of class values, got {classes!r}\n\nHint: e.g. "
+            f"`classes=[{classes!r}]`, or leave `classes` out to use every value in the data"
+        )
+        raise InvalidParameterError(msg)
+
+
 def _class_series(classes: Sequence[object], dtype: pl.DataType) -> pl.Series:
     """The requested classes as a Series of the label dtype (exact values, no duplicates)."""
     values = list(classes)
@@ -176,6 +186,7 @@ def multiclass_stats(
     │ z     ┆ b   ┆ 1   ┆ 1   ┆ 0   ┆ 0   ┆ 0   ┆ 0      │
     └───────┴─────┴─────┴─────┴─────┴─────┴─────┴────────┘
     """
+    check_classes(classes)
     lf, schema, sens, by_ = resolve_keys(frame, sensitive_features, by, "multiclass")
     if CLASS in (*sens, *by_):
         msg = (
