@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "dtype_kind",
     "INTERNAL_KEYS",
     "check_single_output",
     "check_table_keys",
@@ -382,6 +383,25 @@ def check_reference_value(reference_group: object) -> None:
                 "several sensitive features"
             )
             raise InvalidParameterError(msg)
+
+
+def dtype_kind(dtype: pl.DataType) -> str:
+    """The kind of values a dtype holds: number, boolean, text, or the dtype itself.
+
+    Files or profile pieces whose columns agree in kind hold the same values (a CSV
+    shard read as Int64, another as Float64).
+
+    >>> import polars as pl
+    >>> dtype_kind(pl.Int64) == dtype_kind(pl.Float32), dtype_kind(pl.Categorical)
+    (True, 'text')
+    """
+    if dtype.is_numeric():
+        return "number"
+    if dtype == pl.Boolean:
+        return "boolean"
+    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum):
+        return "text"
+    return str(dtype)
 
 
 def check_method(method: object, reference_group: object) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair._validate import dtype_kind
 from polars_fair.exceptions import EmptyDataError, FileReadError, InvalidParameterError
 
 __all__ = [
@@ -319,16 +320,6 @@ def file_schema(
     return schema
 
 
-def _kind(dtype: pl.DataType) -> str:
-    if dtype.is_numeric():
-        return "number"
-    if dtype == pl.Boolean:
-        return "boolean"
-    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum):
-        return "text"
-    return str(dtype)
-
-
 def check_columns(
     files: Sequence[str | Path], schemas: Sequence[pl.Schema], needed: Sequence[str]
 ) -> None:
@@ -373,11 +364,11 @@ def check_columns(
             )
             raise FileReadError(msg)
     for col in needed:
-        first = _kind(schemas[0][col])
+        first = dtype_kind(schemas[0][col])
         for file, schema in zip(files[1:], schemas[1:], strict=True):
-            if _kind(schema[col]) != first:
+            if dtype_kind(schema[col]) != first:
                 msg = (
-                    f"column {col!r} holds {_kind(schema[col])} values ({schema[col]}) in "
+                    f"column {col!r} holds {dtype_kind(schema[col])} values ({schema[col]}) in "
                     f"{str(file)!r} but {first} values ({schemas[0][col]}) in "
                     f"{str(files[0])!r}\n\nHint: write the files with the same column "
                     "types; for CSV, --null-values or --infer-schema-length may settle it"

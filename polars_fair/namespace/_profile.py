@@ -64,7 +64,6 @@ from polars_fair.plans._profile_meta import (
     by_items,
     check_by_exprs,
     check_json,
-    check_score_keys,
     decode_column,
     decode_schema,
     differences,
@@ -554,8 +553,6 @@ def profile(
     )  # fmt: skip
     read = {name: getattr(spec, name) for name in (*_COLUMNS, "sensitive_features")}
     check_by_exprs(items, read)  # the keys become columns before the others are read
-    if y_prob is not None:
-        check_score_keys({"by": by_names, "sensitive_features": spec.sensitive_features})
     exprs = [b for b in items if isinstance(b, pl.Expr)]
     lf = lf.with_columns(exprs) if exprs else lf
     plans = report_reductions(lf, spec)  # checks every parameter

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._validate import MSG_RESERVED
+from polars_fair._validate import dtype_kind
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 
 if TYPE_CHECKING:
@@ -27,12 +27,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FIXED",
-    "SCORE_TABLE_COLUMNS",
     "by_differences",
     "by_items",
     "check_by_exprs",
     "check_json",
-    "check_score_keys",
     "decode_column",
     "decode_schema",
     "differences",
@@ -53,9 +51,6 @@ FIXED = (
     "y_true", "y_pred", "y_prob", "sensitive_features", "by", "sample_weight",
     "pos_label", "n_bins", "score_bins",
 )  # fmt: skip
-#: Columns of a scored profile's tables that no other output of polars_fair has
-#: (a key may not take them: they would collide in the calibration and ROC tables).
-SCORE_TABLE_COLUMNS = frozenset({"score", "sum_prob"})
 #: The metadata a profile file must carry (and the `spec` entries it must hold).
 _META_KEYS = (
     "format_version", "created_at", "rows", "pieces", "spec", "score_bins", "key_dtypes", "schema",
@@ -154,14 +149,6 @@ def by_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     return [f"`by` expressions: [{shown_a}] against [{shown_b}]"]
 
 
-def _kind(dtype: pl.DataType) -> str:
-    if dtype.is_numeric():
-        return "number"
-    if dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum):
-        return "text"
-    return str(dtype)  # Boolean, temporal, nested: the dtype itself
-
-
 def _column_differences(a: dict[str, Any], b: dict[str, Any], *, strict: bool) -> list[str]:
     """The audited columns that differ: in kind (number, text, ...), or in dtype if `strict`.
 
@@ -177,7 +164,7 @@ def _column_differences(a: dict[str, Any], b: dict[str, Any], *, strict: bool) -
         if col not in sa or col not in sb:
             side = "first" if col in sa else "second"
             found.append(f"column {col!r} read by the {side} only")
-        elif sa[col] != sb[col] and (strict or _kind(sa[col]) != _kind(sb[col])):
+        elif sa[col] != sb[col] and (strict or dtype_kind(sa[col]) != dtype_kind(sb[col])):
             found.append(f"column {col!r} dtype {sa[col]} against {sb[col]}")
     return found
 
@@ -258,15 +245,6 @@ def check_by_exprs(items: Sequence[str | pl.Expr], read: dict[str, Any]) -> None
                     f"the key would replace that column\n\nHint: name the key: add "
                     f"`.alias({name + '_window'!r})` to the `by` expression"
                 )
-                raise InvalidParameterError(msg)
-
-
-def check_score_keys(keys: dict[str, Sequence[str]]) -> None:
-    """Refuse keys named like a column of a scored profile's tables (`keys`: param to names)."""
-    for param, names in keys.items():
-        for name in names:
-            if name in SCORE_TABLE_COLUMNS:
-                msg = MSG_RESERVED.format(name=name, param=param)
                 raise InvalidParameterError(msg)
 
 
