@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "check_flag",
     "dtype_kind",
     "INTERNAL_KEYS",
     "check_single_output",
@@ -383,6 +384,14 @@ def check_reference_value(reference_group: object) -> None:
                 "several sensitive features"
             )
             raise InvalidParameterError(msg)
+
+
+def check_flag(value: object, param: str) -> bool:
+    """A yes/no parameter: True or False, nothing read as truthy."""
+    if not isinstance(value, bool):
+        msg = f"`{param}` must be True or False, got {value!r}"
+        raise InvalidParameterError(msg)
+    return value
 
 
 def dtype_kind(dtype: pl.DataType) -> str:

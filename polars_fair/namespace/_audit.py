@@ -17,6 +17,7 @@ from polars_fair._validate import (
     as_python,
     check_confidence,
     check_difference_band,
+    check_flag,
     check_method,
     check_min_size,
     check_names,
@@ -389,9 +390,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         zd = check_zd(zero_division)
         level = check_confidence(confidence_level)
         small = check_min_size(min_group_size)
-        if not isinstance(frequency_weights, bool):
-            msg = f"`frequency_weights` must be True or False, got {frequency_weights!r}"
-            raise InvalidParameterError(msg)
+        check_flag(frequency_weights, "frequency_weights")
         rule = check_verdict_rule(verdict_rule)
         bands = _bands(difference_band, ratio_band)
         method_ = check_method(method, reference_group)

@@ -40,7 +40,12 @@ from polars_fair._utils import (
     find_stacklevel,
     sharing,
 )
-from polars_fair._validate import check_ratio_band, check_reference_value, ensure_lazy
+from polars_fair._validate import (
+    check_flag,
+    check_ratio_band,
+    check_reference_value,
+    ensure_lazy,
+)
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_rows
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
@@ -158,9 +163,7 @@ class ReportSpec:
         ):
             msg = f"`criteria` must be a list of names, got {criteria!r}\n\nHint: `criteria=[{criteria!r}]`"
             raise InvalidParameterError(msg)
-        if not isinstance(frequency_weights, bool):
-            msg = f"`frequency_weights` must be True or False, got {frequency_weights!r}"
-            raise InvalidParameterError(msg)
+        check_flag(frequency_weights, "frequency_weights")
         return cls(
             y_true=y_true, y_pred=y_pred, sensitive_features=tuple(as_names(sensitive_features)),
             y_prob=y_prob, by=tuple(as_names(by)), sample_weight=sample_weight,

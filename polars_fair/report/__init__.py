@@ -22,7 +22,7 @@ import polars as pl
 
 from polars_fair._validate import SUMMARY_COLUMNS
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
-from polars_fair.metrics._compare import compare_summaries
+from polars_fair.metrics._compare import check_comparable, compare_summaries
 from polars_fair.report import _verdicts
 from polars_fair.report._text import flat as _flat
 from polars_fair.report._text import summary_text, undefined_lines
@@ -204,7 +204,8 @@ class FairnessReport:
         baseline
             The report of what runs today, audited with the same options: the same
             batch keys, `sensitive_features`, `pos_label`, `reference_group`,
-            `method`, `min_group_size` and `zero_division` (else
+            `method`, `min_group_size` and `zero_division`, weighted or not, with the
+            same reading of the weights (else
             :class:`~polars_fair.InvalidParameterError` names the differences).
             Its `confidence_level` may differ: each side's interval is read at its
             own level.
@@ -230,8 +231,6 @@ class FairnessReport:
         >>> out.filter(pl.col("criterion") == "demographic_parity_difference")["verdict"].item()
         'worse'
         """
-        from polars_fair.metrics._compare import check_comparable
-
         if not isinstance(baseline, FairnessReport):
             msg = (
                 f"`baseline` must be a FairnessReport, got {type(baseline).__name__}"
