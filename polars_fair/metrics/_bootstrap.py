@@ -24,7 +24,7 @@ import polars as pl
 
 from polars_fair._validate import check_table_keys
 
-__all__ = ["REPLICATE", "bootstrap_summary", "resample_stats"]
+__all__ = ["REPLICATE", "bootstrap_summary", "count_cells", "resample_stats"]
 
 #: A function adding columns to a replicate table, and the dtypes of those columns.
 Annotation = tuple[Callable[[pl.DataFrame], pl.DataFrame], Mapping[str, pl.DataType]]
@@ -35,7 +35,8 @@ REPLICATE = "replicate"
 _CELLS = (("tp", "fp", "fn", "tn"), ("pred_pos", "pred_neg"), ("pos", "neg"))
 
 
-def _cells(names: list[str]) -> tuple[str, ...]:
+def count_cells(names: list[str]) -> tuple[str, ...]:
+    """The count columns of a statistics table: the confusion cells, or the one-label pair."""
     for cells in _CELLS:
         if all(c in names for c in cells):
             return cells
@@ -148,7 +149,7 @@ def resample_stats(
     dtypes of the columns it adds (no node in the plan).
     """
     schema = stats.collect_schema()
-    cells = _cells(schema.names())
+    cells = count_cells(schema.names())
     keys = [c for c in schema.names() if c not in (*cells, "n", "n_null", "sum_w2")]
     check_table_keys("replicates", by, [k for k in keys if k not in by])
     out_schema = {

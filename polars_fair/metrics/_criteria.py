@@ -25,7 +25,7 @@ from polars_fair._utils import built_once, over, per_key, schema_of
 from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 
-__all__ = ["Formula", "criteria_wide", "criterion_table", "farthest_from_reference"]
+__all__ = ["log_distance", "Formula", "criteria_wide", "criterion_table", "farthest_from_reference"]
 
 Kind = Literal["difference", "ratio"]
 #: A per-group measure from additive sum columns: ``formula(measure, get)`` where
@@ -43,7 +43,7 @@ def _ref_col(measure: str) -> str:
     return f"__pf_r_{measure}"
 
 
-def _log_distance(q: pl.Expr) -> pl.Expr:
+def log_distance(q: pl.Expr) -> pl.Expr:
     """Distance of a ratio from 1 on the log scale; a ratio of 0 is infinitely far."""
     return pl.when(q == 0).then(_INF).otherwise(q.log().abs())
 
@@ -81,7 +81,7 @@ def _to_reference(v: pl.Expr, ref: pl.Expr, kind: Kind) -> pl.Expr:
         d = v - ref
         return _farthest(d, d.abs())
     q = safe_div(v, ref)
-    return _farthest(q, _log_distance(q))
+    return _farthest(q, log_distance(q))
 
 
 def signed_ratio_guard(ratio: pl.Expr, values: pl.Expr) -> pl.Expr:
@@ -104,7 +104,7 @@ def _combine(parts: list[pl.Expr], kind: Kind, method: str, agg: str) -> pl.Expr
         combined = pl.max_horizontal(parts) if kind == "difference" else pl.min_horizontal(parts)
     else:
         # signed values: keep the one farthest from the ideal (0 or 1)
-        dist = [p.abs() if kind == "difference" else _log_distance(p) for p in parts]
+        dist = [p.abs() if kind == "difference" else log_distance(p) for p in parts]
         combined = parts[0]
         best = dist[0]
         for p, d in zip(parts[1:], dist[1:], strict=True):

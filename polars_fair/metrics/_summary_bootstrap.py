@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_fair.metrics._bootstrap import REPLICATE, resample_stats
-from polars_fair.metrics._criteria import criteria_wide
+from polars_fair.metrics._bootstrap import REPLICATE, count_cells, resample_stats
+from polars_fair.metrics._criteria import criteria_wide, log_distance
 from polars_fair.metrics._rates import Counts, rate_expr
 from polars_fair.metrics._registry import CRITERIA
 
@@ -34,7 +34,6 @@ __all__ = [
     "BOOTSTRAP_SEED",
     "MIN_DEFINED_SHARE",
     "bootstrap_intervals",
-    "log_distance",
 ]
 
 #: The summary's bootstrap (criteria with no closed-form interval): redraws, seed.
@@ -47,10 +46,6 @@ MIN_DEFINED_SHARE = 0.5
 N_RAW = "__pf_n_raw"
 _PATTERN = "__pf_pattern"
 _SCALE = "__pf_scale"
-
-
-def log_distance(q: pl.Expr) -> pl.Expr:
-    return pl.when(q == 0).then(float("inf")).otherwise(q.log().abs())
 
 
 def bootstrap_intervals(
@@ -75,11 +70,7 @@ def bootstrap_intervals(
     gets no interval (inconclusive).
     """
     names = kept.collect_schema().names()
-    cells = next(
-        cs
-        for cs in (("tp", "fp", "fn", "tn"), ("pred_pos", "pred_neg"), ("pos", "neg"))
-        if all(x in names for x in cs)
-    )
+    cells = count_cells(names)
     unique = list(dict.fromkeys(criteria))
     # each group's zero pattern of cells (bit i: cell i > 0) decides which rates are
     # defined; carried through the redraw as a key

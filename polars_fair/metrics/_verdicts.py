@@ -43,7 +43,7 @@ import polars as pl
 
 from polars_fair._utils import built_once, over, part_number, per_key, stack
 from polars_fair._validate import SUMMARY_COLUMNS, check_table_keys
-from polars_fair.metrics._criteria import criteria_wide, criterion_table
+from polars_fair.metrics._criteria import criteria_wide, criterion_table, log_distance
 from polars_fair.metrics._intervals import INTERVAL_RATES, normal_two_sided_p, rate_fraction
 from polars_fair.metrics._rates import SCORE_RATES, Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
@@ -54,11 +54,7 @@ from polars_fair.metrics._score_intervals import (
     score_interval_method,
 )
 from polars_fair.metrics._statistics import statistic_table
-from polars_fair.metrics._summary_bootstrap import (
-    N_RAW,
-    bootstrap_intervals,
-    log_distance,
-)
+from polars_fair.metrics._summary_bootstrap import N_RAW, bootstrap_intervals
 from polars_fair.metrics._summary_bounds import summary_bounds
 
 __all__ = [
