@@ -325,3 +325,72 @@ def test_summary_statistic_is_the_method_s(criterion: str) -> None:
     best = max(stats, key=lambda k: abs(stats[k]))
     assert row["group"] == best
     assert row["value"] == pytest.approx(stats[best])
+
+
+# ---- the bootstrap compares the groups the row names --------------------------------
+
+
+def _pair_bootstrap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
+                    reps: int) -> np.ndarray:  # fmt: skip
+    """Equalized-odds distance of groups `a` and `b` only, in a row bootstrap of each."""
+    rng = np.random.default_rng(2024)
+    out = np.empty(reps)
+    for r in range(reps):
+        rates = []
+        for y, p in (a, b):
+            idx = rng.integers(0, len(y), len(y))
+            yb, pb = y[idx], p[idx]
+            rates.append((pb[yb == 1].mean(), pb[yb == 0].mean()))
+        out[r] = max(abs(rates[0][0] - rates[1][0]), abs(rates[0][1] - rates[1][1]))
+    return out
+
+
+def test_bootstrap_compares_the_named_pair_not_the_extremes_of_each_redraw() -> None:
+    # A and B (400 rows each) differ in TPR by 0.2; C to F (40 rows each) share the
+    # middle rates. Redrawn, a small group is often the most extreme: re-choosing the
+    # extremes in every replicate would push the interval up.
+    rng = np.random.default_rng(5)
+    groups: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for name, n, tpr in (("A", 400, 0.7), ("B", 400, 0.5), *((g, 40, 0.6) for g in "CDEF")):
+        y = (np.arange(n) % 2).astype(np.int8)  # half positives
+        p = np.where(y == 1, rng.random(n) < tpr, rng.random(n) < 0.3).astype(np.int8)
+        groups[name] = (y, p)
+    df = pl.DataFrame(
+        {
+            "g": [g for g, (y, _) in groups.items() for _ in y],
+            "y": np.concatenate([y for y, _ in groups.values()]),
+            "p": np.concatenate([p for _, p in groups.values()]),
+        }
+    )
+    row = df.fair.summary(
+        y_true="y", y_pred="p", sensitive_features="g", criteria=["equalized_odds_difference"]
+    ).row(0, named=True)
+    assert {row["group"], row["compared_with"]} == {"A", "B"}  # the data's extremes
+    named = _pair_bootstrap(groups["A"], groups["B"], reps=4000)
+    low, high = np.quantile(named, [0.025, 0.975])
+    assert row["ci_low"] == pytest.approx(low, abs=0.03)
+    assert row["ci_high"] == pytest.approx(high, abs=0.03)
+    # the data is such that re-choosing would differ: every group in every redraw
+    rechosen = _numpy_bootstrap(groups, reps=2000)
+    assert np.quantile(rechosen, 0.025) > low + 0.04
+
+
+def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None:
+    # race shuffled: the groups are exchangeable and every true disparity is 0. With
+    # the extremes re-chosen in each redraw, treatment equality (FN / FP) was called
+    # unfair in nearly every shuffle and equalized odds in a quarter (shuffle and
+    # bootstrap are seeded: the counts below are deterministic)
+    rng = np.random.default_rng(7)
+    criteria = ["equalized_odds_difference", "treatment_equality_difference"]
+    unfair = dict.fromkeys(criteria, 0)
+    runs = 30
+    race = compas["race"].to_numpy()
+    for _ in range(runs):
+        shuffled = compas.with_columns(race=pl.Series(rng.permutation(race)))
+        summary = shuffled.fair.summary(
+            y_true="two_year_recid", y_pred="pred", sensitive_features="race", criteria=criteria
+        )
+        for name, verdict in summary.select("criterion", "verdict").iter_rows():
+            unfair[name] += verdict == "unfair"
+    assert unfair["equalized_odds_difference"] / runs <= 0.2, unfair
+    assert unfair["treatment_equality_difference"] / runs <= 0.3, unfair

@@ -16,7 +16,7 @@ criterion with no defined comparison is null.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 import polars as pl
@@ -171,20 +171,24 @@ def criteria_wide(
     sensitive: Sequence[str],
     reference: tuple[Any, ...] | str,
     zero_division: float | None,
+    masks: Mapping[str, str] | None = None,
 ) -> pl.LazyFrame:
     """Several criteria ``(name, measures, kind, agg)`` in one aggregation.
 
     One row per batch key (unsorted; one row without keys), one column per
     criterion, each the expression of :func:`criterion_table`; the per-group
-    columns the criteria share are computed once.
+    columns the criteria share are computed once. `masks`: criterion name to a
+    Boolean column of `stats`; that criterion compares only the groups where it is
+    true (the overall and the reference still come from every group).
     """
+    masks = masks or {}
     columns = tuple(schema_of(stats).names())
     steps: tuple[dict[str, pl.Expr], dict[str, pl.Expr]] = ({}, {})
     results = []
     for name, measures, kind, agg in specs:
         args = (
             columns, name, tuple(measures), kind, method, agg, tuple(by), tuple(sensitive),
-            reference, zero_division, None,
+            reference, zero_division, None, masks.get(name),
         )  # fmt: skip
         exprs = built_once(_criterion_exprs, *args)
         for step, step_exprs in zip(steps, exprs[:2], strict=True):
@@ -193,7 +197,8 @@ def criteria_wide(
                     # two criteria name different columns alike: one table each
                     tables = [criteria_wide(stats, specs=[s], method=method, by=by,
                               sensitive=sensitive, reference=reference,
-                              zero_division=zero_division) for s in specs]  # fmt: skip
+                              zero_division=zero_division, masks=masks)
+                              for s in specs]  # fmt: skip
                     out = tables[0]
                     for t in tables[1:]:
                         out = out.join(t, on=by, how="left", nulls_equal=True)
@@ -217,8 +222,12 @@ def _criterion_exprs(
     reference: tuple[Any, ...] | str,
     zero_division: float | None,
     formula: Formula | None,
+    mask: str | None = None,
 ) -> _Exprs:
-    """The per-group columns, the reference columns and the result of a criterion."""
+    """The per-group columns, the reference columns and the result of a criterion.
+
+    `mask`: a Boolean column; the result compares only the groups where it is true.
+    """
     by = list(by_)
 
     def fill(e: pl.Expr) -> pl.Expr:
@@ -249,11 +258,14 @@ def _criterion_exprs(
         ]
 
     if name == "average_abs_odds_difference":
+        assert mask is None  # its pairs differ by part: not one named comparison
         result = _average_abs_odds(method)
     else:
         parts = []
         for m in measures:
             v = pl.col(_value_col(m))
+            if mask is not None:
+                v = pl.when(pl.col(mask)).then(v)
             if method == "between_groups":
                 part = _between(v, kind)
             elif method == "to_overall":

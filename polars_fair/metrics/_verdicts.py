@@ -210,6 +210,8 @@ _PICK = ("group", "group_n", "compared_with", "compared_n", "x1", "m1", "x2", "m
 #: The extremes of the per-group comparisons (against the reference): what a
 #: one-sided gate reads ("> 1.25" fails on the highest group, "< 0.8" the lowest).
 _EXTREMES = ("lowest", "lowest_group", "lowest_n", "highest", "highest_group", "highest_n")
+#: The columns of a pick naming the groups compared (the bootstrap compares those).
+_NAMED = ("group", "compared_with")
 
 
 def _pick(
@@ -496,22 +498,11 @@ def summary_table(
         pl.when(pl.col("excluded") == "").then(None).otherwise(pl.col("excluded")).alias("excluded")
     )
     names = stats.collect_schema().names()
-    boot = [name for name in criteria if _interval_method(name, method, names) == "bootstrap"]
-    boot_table = (
-        bootstrap_intervals(
-            kept_counts, criteria=boot, method=method, by=by, sensitive=sensitive,
-            reference=ref, zero_division=zero_division, confidence_level=confidence_level,
-        ).cache()
-        if boot
-        else None
-    )  # fmt: skip
     # every part reads one wide row per key: the picks (one per measure compared a
     # way, or the worst of a composite's), the values, the bootstrap distances and
     # the groups compared, each computed once (one plan node per part, not a join
     # per input and part)
     inputs: list[pl.LazyFrame] = [groups_info]
-    if boot_table is not None:
-        inputs.append(boot_table)
     plain = [n for n in dict.fromkeys(criteria) if CRITERIA[n].kind != "statistic"]
     if plain:
         specs: list[tuple[str, Sequence[str], Any, str]] = [
@@ -549,10 +540,31 @@ def summary_table(
             sensitive=sensitive, reference=ref,
         )  # fmt: skip
         picked[key] = pick.cache() if uses[key] > 1 else pick
+    worst = {}
     for keys_of, slot in slots.items():
         against = keys_of[0][2] == "to_reference"
         pick = _worst_pick([picked[key] for key in keys_of], by, with_extremes=against)
+        worst[keys_of] = pick = pick.cache()  # also read by the bootstrap
         inputs.append(pick.select(*by, pl.all().exclude(by).name.suffix(f"@{slot}")))
+    boot = [name for name in criteria if _interval_method(name, method, names) == "bootstrap"]
+    boot_table = None
+    if boot:
+        # each replicate compares the groups the row names (see _summary_bootstrap)
+        named = [
+            worst[keys_of].select(
+                *by, *(pl.col(f"__pf_{k}").alias(f"__pf_{k}@{name}") for k in _NAMED)
+            )
+            for name, keys_of in dict(zip(criteria, compared, strict=True)).items()
+            if name in boot and name != "average_abs_odds_difference"
+        ]
+        pairs = (_attach_all(keys, named, by) if by else pl.concat(named, how="horizontal"),
+                 label)  # fmt: skip
+        boot_table = bootstrap_intervals(
+            kept_counts, criteria=boot, method=method, by=by, sensitive=sensitive,
+            reference=ref, zero_division=zero_division, confidence_level=confidence_level,
+            named=pairs if named else None,
+        ).cache()  # fmt: skip
+        inputs.append(boot_table)
     plan: list[tuple[str, int, str, bool]] = []  # name, slot, interval, own extremes
     valued = set(plain)  # criteria whose values the wide row holds (a name may repeat)
     for name, keys_of in zip(criteria, compared, strict=True):
