@@ -197,11 +197,11 @@ def abroca_table(
     points = (
         curve.filter(f.is_not_null() & pl.col("tpr").is_not_null())
         .group_by(*keys, "fpr")
-        .agg(pl.col("tpr").min().alias("lo"), pl.col("tpr").max().alias("hi"))
+        .agg(pl.col("tpr").min().alias("__pf_lo"), pl.col("tpr").max().alias("__pf_hi"))
         .join(flags, on=keys, how="left", nulls_equal=True)
     )
     ref = points.filter(pl.col(_REF)).select(
-        *by, "fpr", pl.col("lo").alias("r_lo"), pl.col("hi").alias("r_hi")
+        *by, "fpr", pl.col("__pf_lo").alias("__pf_r_lo"), pl.col("__pf_hi").alias("__pf_r_hi")
     )
     others = points.filter(~pl.col(_REF)).drop(_REF)
     pairs = others.select(keys).unique()
@@ -225,8 +225,8 @@ def abroca_table(
             pl.when(known).then(pl.col(hi)).otherwise(interp),
         )
 
-    g_left, g_right = sides("lo", "hi")
-    r_left, r_right = sides("r_lo", "r_hi")
+    g_left, g_right = sides("__pf_lo", "__pf_hi")
+    r_left, r_right = sides("__pf_r_lo", "__pf_r_hi")
     table = grid.with_columns(
         (g_left - r_left).alias("__pf_dl"), (g_right - r_right).alias("__pf_dr")
     )

@@ -44,6 +44,8 @@ TRADEOFFS = (
 )
 _REF = "__pf_is_ref"
 _REFERENCE = "__pf_ref_"
+#: The group's own rates (internal names: a user column named ``tpr`` survives).
+_OWN = "__pf_own_"
 _RATES = {
     "br": "base_rate",
     "sr": "selection_rate",
@@ -104,12 +106,13 @@ def _steps(
     """
     by = list(by_)
     c = Counts.from_columns(names)
-    rates = {k: rate_expr(v, c).alias(k) for k, v in _RATES.items()}
+    rates = {k: rate_expr(v, c).alias(_OWN + k) for k, v in _RATES.items()}
     first = (*rates.values(), is_reference(reference, sensitive, by).alias(_REF))
     second = tuple(
-        over(pl.col(k).filter(pl.col(_REF)).first(), by).alias(_REFERENCE + k) for k in _RATES
+        over(pl.col(_OWN + k).filter(pl.col(_REF)).first(), by).alias(_REFERENCE + k)
+        for k in _RATES
     )
-    g = {k: pl.col(k) for k in _RATES}
+    g = {k: pl.col(_OWN + k) for k in _RATES}
     r = {k: pl.col(_REFERENCE + k) for k in _RATES}
     same_br = (g["br"] == r["br"]).fill_null(False)
     rows = {
