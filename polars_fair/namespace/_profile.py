@@ -41,41 +41,48 @@ and the schema of the audited columns, so the file describes itself).
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
-from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._scores import auc_error_bound
 from polars_fair.metrics._trend import trend_table
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
-from polars_fair.namespace._report import ReportSpec, derive_report, report_reductions
+from polars_fair.namespace._profile_derive import (
+    REPORT_OPTIONS,
+    profile_criterion,
+    profile_report,
+    profile_slices,
+)
+from polars_fair.namespace._profile_files import (
+    FORMAT_VERSION,
+    LAYOUT_KEY,
+    META_KEY,
+    check_compatible,
+    read_meta,
+    read_tables,
+)
+from polars_fair.namespace._report import ReportSpec, report_reductions
 from polars_fair.plans._profile_meta import (
-    FIXED,
     by_differences,
     by_items,
     check_by_exprs,
     check_json,
     decode_column,
     decode_schema,
-    differences,
     encode_column,
     encode_schema,
     layout_column,
     merged_meta,
-    parse_meta,
     profile_paths,
     roots,
-    shown,
-    split_layout,
     table_name,
 )
 from polars_fair.reduce import merge_group_stats
@@ -89,28 +96,18 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_SCORE_BINS",
     "FORMAT_VERSION",
+    "META_KEY",
     "FairnessProfile",
     "ProfileError",
     "ProfileMethods",
+    "REPORT_OPTIONS",
     "merge_profiles",
     "profile",
     "read_profile",
 ]
 
-#: Version of the profile format (the metadata and the file layout).
-FORMAT_VERSION = 1
 #: Equal-width score bins of a profile's ROC histogram (see the module docstring).
 DEFAULT_SCORE_BINS = 1000
-#: Key of the profile's metadata in a Parquet file's key-value metadata.
-META_KEY = "polars_fair.profile"
-#: Key of the name of the long table's column naming each row's table (``table``
-#: when absent: files written before a key could be named ``table``).
-LAYOUT_KEY = "polars_fair.table_column"
-#: Report options a profile leaves free (they act on the derivation only).
-REPORT_OPTIONS = (
-    "reference_group", "method", "criteria", "confidence_level", "difference_band",
-    "ratio_band", "min_group_size", "zero_division", "verdict_rule", "frequency_weights",
-)  # fmt: skip
 _COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
 
 
@@ -154,7 +151,7 @@ class FairnessProfile:
     True
     >>> parts.rows
     6
-    >>> round(parts.criterion("demographic_parity_difference", min_group_size=1), 4)
+    >>> round(parts.criterion("demographic_parity_difference"), 4)
     0.3333
     """
 
@@ -216,7 +213,8 @@ class FairnessProfile:
         **options
             Report options that act on the derivation (:data:`REPORT_OPTIONS`, see
             ``df.fair.report``). The columns, ``pos_label``, ``by`` and ``n_bins``
-            are the profile's.
+            are the profile's. ``slices=[...]`` (with ``max_depth``, ``slice_metric``)
+            adds the slices section, derived as :meth:`slices` does.
 
         Returns
         -------
@@ -241,36 +239,7 @@ class FairnessProfile:
         │ b   ┆ 3   ┆ 0.666667       │
         └─────┴─────┴────────────────┘
         """
-        unknown = sorted(set(options) - set(REPORT_OPTIONS))
-        if unknown:
-            fixed = [k for k in unknown if k in (*FIXED, "sensitive_features")]
-            hint = (
-                f"{fixed} are fixed when the profile is made: profile the data again"
-                if fixed
-                else f"the options are {list(REPORT_OPTIONS)}"
-            )
-            msg = f"unknown report option(s) {unknown} for a profile\n\nHint: {hint}"
-            raise InvalidParameterError(msg)
-        spec = self.spec
-        fixed_params = {k: spec[k] for k in FIXED if k != "score_bins"}
-        report_spec = ReportSpec.of(**fixed_params, **options)
-        # the stored tables are the spec's `report_reductions`, in their order
-        tables = [self.tables[name] for name in self.meta["tables"]]
-        try:
-            report = derive_report(report_spec, tables, self.schema)
-        except InvalidParameterError as exc:
-            if "reductions, got" not in str(exc):
-                raise
-            msg = (
-                "these report options need reductions the profile does not keep"
-                "\n\nHint: profile the data again with the same options"
-            )
-            raise ProfileError(msg) from exc
-        given = {**report.params, "score_bins": self.meta["score_bins"], "rows": self.rows}
-        for name in _COLUMNS:
-            if spec[name] is not None:
-                given[name] = shown(self.meta["spec"][name])
-        return dataclasses.replace(report, params=given)
+        return profile_report(self, options)
 
     def by_group(self, **options: Any) -> pl.DataFrame:
         """The report's ``by_group`` table from the profile (see :meth:`report`).
@@ -297,20 +266,31 @@ class FairnessProfile:
 
     def criterion(self, name: str, **options: Any) -> float | None | pl.DataFrame:
         """
-        One criterion by name, from the profile alone.
+        One criterion by name, from the profile alone: what ``df.fair.<name>`` returns.
 
         Parameters
         ----------
         name
             A criterion of the catalogue, e.g. ``"equalized_odds_difference"``.
         **options
-            Report options (see :meth:`report`), e.g. ``reference_group``.
+            The options of ``df.fair.<name>`` other than the columns: ``method``,
+            ``reference_group``, ``zero_division`` (and ``agg`` where it has one).
 
         Returns
         -------
         float, None or DataFrame
-            The value without batch keys; with them, a DataFrame of the keys and a
-            column named after the criterion (as ``df.fair.<name>(...)``).
+            The value of ``df.fair.<name>(...)`` on the rows: without batch keys, a
+            float; with them, a DataFrame of the keys and a column named after the
+            criterion. Every group counts, however small (``profile.summary`` leaves
+            small groups out and may define a statistic differently, e.g. the
+            four-fifths rule against a reference).
+
+        Notes
+        -----
+        The namespace method's own derivation runs over the profile's statistics
+        table (see :mod:`polars_fair.namespace._profile_derive`). A method reading
+        fewer columns than the profile also counts, on the rows, rows whose other
+        columns are null: the two agree when the profile excluded no row.
 
         Examples
         --------
@@ -320,16 +300,71 @@ class FairnessProfile:
         >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
         >>> prof.criterion("demographic_parity_difference")
         0.3333333333333333
+        >>> prof.criterion("four_fifths_rule", reference_group="a") == df.fair.four_fifths_rule(
+        ...     y_pred="p", sensitive_features="g", reference_group="a")
+        True
         """
-        if name not in CRITERIA:
-            msg = f"unknown criterion {name!r}\n\nHint: one of {sorted(CRITERIA)}"
-            raise InvalidParameterError(msg)
-        # every group by default, as ``df.fair.<name>`` (the summary leaves out small ones)
-        summary = self.report(**{"min_group_size": 0, **options, "criteria": [name]}).summary
-        table = summary.select(*self.by, pl.col("value").alias(name))
-        if not self.by:
-            return table.item(0, name) if table.height else None
-        return table
+        return profile_criterion(self, name, options)
+
+    def slices(
+        self,
+        *,
+        candidates: Sequence[str],
+        metric: str = "false_positive_rate",
+        max_depth: int = 2,
+        min_size: float = 30,
+        alpha: float = 0.05,
+        top: int | None = None,
+        correction: Literal["bh", "holm"] = "bh",
+        direction: Literal["both", "higher", "lower"] = "both",
+        **rows_only: Any,
+    ) -> pl.DataFrame:
+        """
+        The worst-treated slices of the candidates, from the profile alone.
+
+        What ``df.fair.slices(...)`` returns on the rows, per batch key of the profile,
+        when the profile was made at a crossing that holds every candidate
+        (``sensitive_features`` = the candidates, or more).
+
+        Parameters
+        ----------
+        candidates, metric, max_depth, min_size, alpha, top, correction, direction
+            As in ``df.fair.slices`` (`metric`: a rate; the means need the rows).
+        **rows_only
+            Refused: the columns, ``by``, ``pos_label`` are the profile's, and
+            ``n_bins``, ``strategy`` need the rows.
+
+        Returns
+        -------
+        DataFrame
+            The table of ``df.fair.slices`` (its ``strategy`` is ``"finest"``).
+
+        Raises
+        ------
+        ProfileError
+            When a candidate is not a sensitive feature of the profile (the message
+            names them and the ``sensitive_features`` to profile with), is numeric (the
+            rows' quantile bins are not kept), or `metric` is a mean.
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"sex": ["F", "M"] * 202, "age": ["young"] * 200 + ["old"] * 204,
+        ...                    "y_true": [0] * 400 + [1] * 4,
+        ...                    "y_pred": [1, 0, 0, 0] * 50 + [0] * 200 + [1] * 4})
+        >>> kw = dict(y_true="y_true", y_pred="y_pred")
+        >>> prof = df.fair.profile(**kw, sensitive_features=["sex", "age"])
+        >>> prof.slices(candidates=["sex", "age"], top=1).item(0, "slice")
+        'sex=F & age=young'
+        >>> prof.slices(candidates=["sex", "age"]).equals(df.fair.slices(**kw, candidates=["sex", "age"]))
+        True
+        """
+        options = {
+            "metric": metric, "max_depth": max_depth, "min_size": min_size, "alpha": alpha,
+            "top": top, "correction": correction, "direction": direction,
+        }  # fmt: skip
+        return profile_slices(self, candidates=candidates, options=options, rows_only=rows_only)
 
     def auc_error_bound(self) -> pl.DataFrame:
         """
@@ -660,7 +695,7 @@ def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ())
         msg = "`merge_profiles` needs at least one profile, got none"
         raise InvalidParameterError(msg)
     metas = [p.meta for p in items]
-    _check_compatible(metas, sources)
+    check_compatible(metas, sources)
     if len(items) == 1:
         return items[0]
     tables = {
@@ -668,55 +703,6 @@ def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ())
         for name in items[0].meta["tables"]
     }
     return FairnessProfile(tables, merged_meta(metas))
-
-
-def _check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = ()) -> None:
-    for i, other in enumerate(metas[1:], start=1):
-        diff = differences(metas[0], other)
-        if diff:
-            which = f"{sources[0]!r} and {sources[i]!r}" if sources else f"profiles 0 and {i}"
-            hint = "merge only profiles made with the same columns and options"
-            if any(d.startswith("key dtypes:") for d in diff):
-                hint = (
-                    "give the key one dtype in every piece before profiling (in Python, "
-                    "e.g. `.with_columns(pl.col(key).cast(pl.Float64))`; CSV shards whose "
-                    "types are inferred differently: write them with one schema, e.g. as "
-                    "Parquet)"
-                )
-            msg = f"{which} cannot be merged: they differ in {'; '.join(diff)}\n\nHint: {hint}"
-            raise ProfileError(msg)
-
-
-def _read_meta(path: str) -> tuple[dict[str, Any], str]:
-    """A profile file's metadata and the name of its layout column."""
-    try:
-        raw = pl.read_parquet_metadata(path)
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        msg = f"cannot read a profile from {path!r}: {exc}"
-        raise ProfileError(msg) from exc
-    if META_KEY not in raw:
-        msg = (
-            f"{path!r} is not a fairness profile (no {META_KEY!r} metadata)"
-            "\n\nHint: write profiles with `profile.write_parquet(path)`"
-        )
-        raise ProfileError(msg)
-    return parse_meta(raw[META_KEY], path, FORMAT_VERSION), raw.get(LAYOUT_KEY, "table")
-
-
-def _read_tables(
-    paths: Sequence[str], layouts: Sequence[str], meta: dict[str, Any]
-) -> list[dict[str, pl.DataFrame]]:
-    """The tables of compatible files, read together (in parallel) per layout column."""
-    groups: dict[str, list[str]] = {}
-    for path, layout in zip(paths, layouts, strict=True):
-        groups.setdefault(layout, []).append(path)
-    try:
-        return [
-            split_layout(pl.read_parquet(group), meta, layout) for layout, group in groups.items()
-        ]
-    except (pl.exceptions.PolarsError, OSError, ValueError, KeyError) as exc:
-        msg = f"cannot read the profile tables of {list(paths)}: {exc}"
-        raise ProfileError(msg) from exc
 
 
 def read_profile(source: str | Path | Sequence[str | Path]) -> FairnessProfile:
@@ -746,10 +732,10 @@ def read_profile(source: str | Path | Sequence[str | Path]) -> FairnessProfile:
     4
     """
     paths = profile_paths(source)
-    metas, layouts = zip(*(_read_meta(p) for p in paths), strict=True)
-    _check_compatible(metas, paths)  # before any table is read
+    metas, layouts = zip(*(read_meta(p) for p in paths), strict=True)
+    check_compatible(metas, paths)  # before any table is read
     # compatible files have the same columns: read them together (in parallel) and sum
-    parts = _read_tables(paths, layouts, metas[0])
+    parts = read_tables(paths, layouts, metas[0])
     tables = parts[0]
     if len(paths) > 1:
         tables = {name: merge_group_stats(*(p[name] for p in parts)).collect() for name in tables}

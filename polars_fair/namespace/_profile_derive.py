@@ -1,0 +1,291 @@
+"""What a profile derives through the ``fair`` namespace's own plans: criteria, slices, report.
+
+``profile.criterion(name)`` promises what ``df.fair.<name>(...)`` returns on the rows
+the profile came from, and ``profile.slices(...)`` what ``df.fair.slices(...)``
+returns. Rather than a second implementation (the summary's values, which define the
+four-fifths rule, the 2-SD rule and Cohen's d differently, were one), both build the
+namespace method's own :class:`~polars_fair.plans._plan.Plan` over an empty frame of
+the profile's schema (reading nothing), replace its reduction by the table the profile
+keeps, and run it as the DataFrame namespace does: the same parameter checks,
+warnings, derivation and return value.
+
+**The reduction from the profile.** A method reads the statistics table of its own
+columns. The profile's is made with all of them (labels, predictions, and the score
+for the balance criteria), so a method of the predictions alone reads
+``pred_pos = tp + fp`` and ``pred_neg = fn + tn``, one of the labels alone
+``pos = tp + fn`` and ``neg = fp + tn``; the other columns (``n``, ``n_null``, the
+weight and score sums) are the profile's. Slices over a subset of the profile's
+sensitive features read its table summed over the others (counts add exactly).
+
+**Rows with nulls.** A profile counts a row only when every column it reads is set;
+a method on the rows that reads fewer columns (``cohen_d`` reads no labels) also counts
+rows whose other columns are null. The two agree whenever the profile excluded no row
+(``n_null`` is 0 everywhere).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from polars_fair._utils import find_stacklevel
+from polars_fair.exceptions import InvalidParameterError, ProfileError
+from polars_fair.metrics._registry import CRITERIA
+from polars_fair.metrics._slices import MEAN_MEASURES, check_slice_parameters
+from polars_fair.namespace._report import ReportSpec, derive_report
+from polars_fair.plans._profile_meta import FIXED, shown
+
+if TYPE_CHECKING:
+    from polars_fair.namespace._profile import FairnessProfile
+    from polars_fair.plans._plan import Plan
+    from polars_fair.report import FairnessReport
+
+__all__ = [
+    "REPORT_OPTIONS",
+    "ROWS_ONLY",
+    "profile_criterion",
+    "profile_report",
+    "profile_slices",
+]
+
+#: Report options a profile leaves free (they act on the derivation only).
+REPORT_OPTIONS = (
+    "reference_group", "method", "criteria", "confidence_level", "difference_band",
+    "ratio_band", "min_group_size", "zero_division", "verdict_rule", "frequency_weights",
+    "slices", "max_depth", "slice_metric",
+)  # fmt: skip
+#: The report options of the slices section (derived by :func:`profile_slices`).
+_SLICE_OPTIONS = ("slices", "max_depth", "slice_metric")
+#: Parameters of ``df.fair.slices`` that only the rows can answer, and why.
+ROWS_ONLY: dict[str, str] = {
+    "y_true": "fixed when the profile is made",
+    "y_pred": "fixed when the profile is made",
+    "sample_weight": "fixed when the profile is made",
+    "pos_label": "fixed when the profile is made",
+    "by": "fixed when the profile is made (its batch keys are used)",
+    "n_bins": "numeric candidates are cut into quantile bins of the rows",
+    "strategy": "the slices are derived from the profile's table at the finest crossing",
+}
+#: The columns a profile reads, and the column parameters of a method: a profile fixes them.
+_COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
+_FIXED_COLUMNS = (*_COLUMNS, "pos_label")
+_KEYS = ("sensitive_features", "by")
+#: The counts of a statistics table of one label column, from the confusion counts.
+_DERIVED = {
+    "pred_pos": pl.col("tp") + pl.col("fp"),
+    "pred_neg": pl.col("fn") + pl.col("tn"),
+    "pos": pl.col("tp") + pl.col("fn"),
+    "neg": pl.col("fp") + pl.col("tn"),
+}
+
+
+def _namespace(prof: FairnessProfile) -> Any:
+    """The planning namespace over an empty frame of the profile's schema (reads nothing)."""
+    from polars_fair.namespace import PlanningNamespace  # built on this module
+
+    return PlanningNamespace(pl.DataFrame(schema=prof.schema).lazy(), check=False)
+
+
+def _stats_table(prof: FairnessProfile, scored: bool) -> pl.DataFrame:
+    """The profile's statistics table with (`scored`) or without the score sums."""
+    tables = [
+        prof.tables[name] for name in prof.meta["tables"]
+        if "tp" in prof.tables[name].columns and "bin" not in prof.tables[name].columns
+    ]  # fmt: skip
+    for table in tables:
+        if ("sum_prob_pos" in table.columns) == scored:
+            return table
+    if not scored and tables:  # older profiles: one table, with the score sums
+        return tables[0]
+    msg = "this profile has no statistics table with score sums\n\nHint: profile with `y_prob=`"
+    raise ProfileError(msg)
+
+
+def _reduction(prof: FairnessProfile, schema: pl.Schema, keys: Sequence[str]) -> pl.DataFrame:
+    """The table a plan reducing to `schema` (keyed by `keys`) reads, from the profile."""
+    source = _stats_table(prof, "sum_prob_pos" in schema)
+    needed = [c for c in schema if c not in keys]
+    missing = [c for c in needed if c not in source.columns and c not in _DERIVED]
+    if missing:
+        msg = (
+            f"the profile's statistics table has no column(s) {missing}"
+            "\n\nHint: profile the data again with this version of polars_fair"
+        )
+        raise ProfileError(msg)
+    exprs = [(pl.col(c) if c in source.columns else _DERIVED[c]).alias(c) for c in needed]
+    table = source.lazy().select(*keys, *exprs)
+    if len(keys) < len(prof.by) + len(prof.meta["spec"]["sensitive_features"]):
+        table = table.group_by(keys).agg(pl.col(needed).sum()).sort(keys, nulls_last=True)
+    return table.select(pl.col(c).cast(schema[c]) for c in schema).collect()
+
+
+def _run(prof: FairnessProfile, plan: Plan) -> Any:
+    """Run `plan` as the DataFrame namespace does, its reduction read from the profile."""
+    table = _reduction(prof, plan.schema, plan.keys)
+    return dataclasses.replace(plan, reduction=table.lazy()).collect("in-memory")
+
+
+def profile_criterion(
+    prof: FairnessProfile, name: str, options: Mapping[str, Any]
+) -> float | None | pl.DataFrame:
+    """``df.fair.<name>(**options)`` on the rows of `prof` (see ``FairnessProfile.criterion``)."""
+    if name not in CRITERIA:
+        msg = f"unknown criterion {name!r}\n\nHint: one of {sorted(CRITERIA)}"
+        raise InvalidParameterError(msg)
+    method = getattr(_namespace(prof), name)
+    params = inspect.signature(method).parameters
+    free = [p for p in params if p not in (*_FIXED_COLUMNS, *_KEYS)]
+    fixed = sorted(k for k in options if k in (*_FIXED_COLUMNS, *_KEYS))
+    if fixed:
+        msg = (
+            f"{fixed} are fixed when the profile is made\n\nHint: drop them, or profile the "
+            "data again with other columns"
+        )
+        raise InvalidParameterError(msg)
+    unknown = sorted(set(options) - set(free))
+    if unknown:
+        msg = (
+            f"`profile.criterion({name!r})` is `df.fair.{name}(...)` on the rows, which takes "
+            f"no {unknown}\n\nHint: its options are {free}; for the summary's value (small "
+            f"groups left out, with an interval and a verdict) use "
+            f"`profile.summary(criteria=[{name!r}], ...)`"
+        )
+        raise InvalidParameterError(msg)
+    spec = prof.spec
+    if "y_prob" in params and spec["y_prob"] is None:
+        msg = f"criterion {name!r} compares mean scores, and this profile has no score\n\nHint: profile with `y_prob=`"
+        raise ProfileError(msg)
+    columns = {k: spec[k] for k in _FIXED_COLUMNS if k in params}
+    keys = {"sensitive_features": list(spec["sensitive_features"]), "by": prof.by or None}
+    result: float | None | pl.DataFrame = _run(prof, method(**columns, **keys, **options))
+    return result
+
+
+def profile_slices(
+    prof: FairnessProfile,
+    *,
+    candidates: Sequence[str],
+    options: Mapping[str, Any],
+    rows_only: Mapping[str, Any],
+) -> pl.DataFrame:
+    """``df.fair.slices(...)`` on the rows of `prof` (see ``FairnessProfile.slices``)."""
+    unknown = sorted(k for k in rows_only if k not in ROWS_ONLY)
+    if unknown:
+        msg = (
+            f"unknown parameter(s) {unknown} of `profile.slices`\n\nHint: its parameters are "
+            f"['candidates', {', '.join(repr(k) for k in options)}]"
+        )
+        raise InvalidParameterError(msg)
+    if rows_only:
+        given = sorted(rows_only)
+        reasons = "; ".join(f"`{k}`: {ROWS_ONLY[k]}" for k in given)
+        msg = (
+            f"{given} cannot be given to `profile.slices` ({reasons})\n\nHint: drop them "
+            "(the profile's are used), or call `df.fair.slices(...)` on the rows"
+        )
+        raise InvalidParameterError(msg)
+    names, metric, *_ = check_slice_parameters(
+        candidates=candidates, metric=options["metric"], max_depth=options["max_depth"],
+        min_size=options["min_size"], alpha=options["alpha"], top=options["top"],
+        correction=options["correction"],
+    )  # fmt: skip
+    sensitive = list(prof.meta["spec"]["sensitive_features"])
+    missing = [c for c in names if c not in sensitive]
+    if missing:
+        wanted = [*sensitive, *missing]
+        msg = (
+            f"the profile was not made at the crossing of the candidates: {missing} are not "
+            f"among its sensitive features {sensitive}\n\nHint: profile the rows with "
+            f"`sensitive_features={wanted}` (a crossing that holds every candidate)"
+        )
+        raise ProfileError(msg)
+    schema = prof.schema
+    for c in names:
+        if schema[c].is_numeric() and schema[c] != pl.Boolean:
+            msg = (
+                f"candidate {c!r} is numeric ({schema[c]}): slices on the rows cut it into "
+                "quantile bins of the rows, which a profile does not keep\n\nHint: profile "
+                f"a column of categories instead, e.g. `pl.col({c!r}).cast(pl.String)` "
+                "(its values) or binned with your own edges"
+            )
+            raise ProfileError(msg)
+    if metric in MEAN_MEASURES:
+        msg = (
+            f"`metric`={metric!r} is a mean of the regression sums, which a profile does not "
+            "keep\n\nHint: a rate such as 'false_positive_rate', or `df.fair.slices(...)` "
+            "on the rows"
+        )
+        raise ProfileError(msg)
+    spec = prof.spec
+    plan = _namespace(prof).slices(
+        y_true=spec["y_true"], y_pred=spec["y_pred"], candidates=names,
+        sample_weight=spec["sample_weight"], by=prof.by or None, pos_label=spec["pos_label"],
+        strategy="finest", **options,
+    )  # fmt: skip
+    result: pl.DataFrame = _run(prof, plan)
+    return result
+
+
+def profile_report(prof: FairnessProfile, options: Mapping[str, Any]) -> FairnessReport:
+    """The report from `prof` alone (see ``FairnessProfile.report``)."""
+    unknown = sorted(set(options) - set(REPORT_OPTIONS))
+    if unknown:
+        fixed = [k for k in unknown if k in (*FIXED, "sensitive_features")]
+        hint = (
+            f"{fixed} are fixed when the profile is made: profile the data again"
+            if fixed
+            else f"the options are {list(REPORT_OPTIONS)}"
+        )
+        msg = f"unknown report option(s) {unknown} for a profile\n\nHint: {hint}"
+        raise InvalidParameterError(msg)
+    spec = prof.spec
+    fixed_params = {k: spec[k] for k in FIXED if k != "score_bins"}
+    full = ReportSpec.of(**fixed_params, **options)
+    # the slices section has a reduction of its own on the rows; here it is derived
+    # from the statistics table (`profile_slices`), and the rest from the stored tables
+    report_spec = dataclasses.replace(full, slices=None)
+    # the stored tables are the spec's `report_reductions`, in their order
+    tables = [prof.tables[name] for name in prof.meta["tables"]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            report = derive_report(report_spec, tables, prof.schema)
+        except InvalidParameterError as exc:
+            if "reductions, got" not in str(exc):
+                raise
+            msg = (
+                "these report options need reductions the profile does not keep"
+                "\n\nHint: profile the data again with the same options"
+            )
+            raise ProfileError(msg) from exc
+        slices = None
+        if full.slices:  # as `report(slices=...)` on the rows
+            slices = profile_slices(
+                prof, candidates=list(full.slices), rows_only={}, options={
+                    "metric": full.slice_metric, "max_depth": full.max_depth,
+                    "min_size": full.min_group_size, "alpha": 1 - full.confidence_level,
+                    "top": None, "correction": "bh", "direction": "both",
+                },
+            )  # fmt: skip
+    _warn_once(caught)
+    given = {**report.params, "score_bins": prof.meta["score_bins"], "rows": prof.rows}
+    if full.slices is not None:  # recorded only when asked for, as on the rows
+        given.update({k: full.to_dict()[k] for k in _SLICE_OPTIONS})
+    for name in _COLUMNS:
+        if spec[name] is not None:
+            given[name] = shown(prof.meta["spec"][name])
+    return dataclasses.replace(report, slices=slices, params=given)
+
+
+def _warn_once(caught: Sequence[warnings.WarningMessage]) -> None:
+    """Give each caught warning once (the report's tables and its slices read one table)."""
+    seen: set[tuple[type[Warning], str]] = set()
+    for w in caught:
+        if (w.category, str(w.message)) not in seen:
+            seen.add((w.category, str(w.message)))
+            warnings.warn(w.message, w.category, stacklevel=find_stacklevel())
