@@ -186,19 +186,24 @@ def _parser() -> argparse.ArgumentParser:
         help="table, markdown and html: show at most N groups per table, the largest "
         "(default 50; 0 shows all); json always has every row",
     )  # fmt: skip
-    audit.add_argument(
-        "--null-values", metavar="VALUES",
-        help='CSV: values read as missing, comma-separated (e.g. "N/A,NA"); rows with a '
-        "missing label or prediction are excluded and counted",
-    )  # fmt: skip
-    audit.add_argument(
-        "--infer-schema-length", type=int, metavar="ROWS",
-        help=f"CSV: rows used to infer column types (default {INFER_SCHEMA_LENGTH}; 0: all rows)",
-    )  # fmt: skip
+    _csv_arguments(audit)
     from polars_fair.io.cli_profile import add_commands  # profile, compare, audit --profile
 
     add_commands(sub, audit)
     return parser
+
+
+def _csv_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the CSV reading options (see :func:`_csv_options`) to a command reading files."""
+    parser.add_argument(
+        "--null-values", metavar="VALUES",
+        help='CSV: values read as missing, comma-separated (e.g. "N/A,NA"); rows with a '
+        "missing label or prediction are excluded and counted",
+    )  # fmt: skip
+    parser.add_argument(
+        "--infer-schema-length", type=int, metavar="ROWS",
+        help=f"CSV: rows used to infer column types (default {INFER_SCHEMA_LENGTH}; 0: all rows)",
+    )  # fmt: skip
 
 
 def _names(value: str | None) -> list[str]:
@@ -209,13 +214,29 @@ def _names(value: str | None) -> list[str]:
 
 
 def _files(patterns: Sequence[str]) -> list[Path]:
+    """The files of `patterns` (paths or globs), each once: a file given twice would count twice.
+
+    Files are told apart by their resolved paths, as :func:`~polars_fair.read_profile`
+    tells profiles apart: overlapping globs, one file spelled two ways or a link to it.
+    """
     files: list[Path] = []
+    seen: dict[Path, str] = {}
     for pattern in patterns:
         matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
         if not matches:
             msg = f"no file matches {pattern!r}\nHint: check the path, and quote globs"
             raise UsageError(msg)
-        files += [check_path(match) for match in matches]
+        for match in matches:
+            resolved = check_path(match).resolve()
+            if resolved in seen:
+                also = f" (as {seen[resolved]!r} too)" if seen[resolved] != match else ""
+                msg = (
+                    f"file {match!r} is given twice{also}: its rows would be counted twice"
+                    "\nHint: give each file once (check overlapping globs)"
+                )
+                raise UsageError(msg)
+            seen[resolved] = match
+            files.append(Path(match))
     return files
 
 
@@ -581,10 +602,12 @@ def _unjudged(summary: pl.DataFrame, verdicts: Sequence[str]) -> str | None:
     )
 
 
-def _open(args: argparse.Namespace) -> tuple[list[Path], list[pl.LazyFrame], list[pl.Schema]]:
-    """The files given, their scans and their schemas (read without a pass over the data)."""
+def _open(
+    args: argparse.Namespace, patterns: Sequence[str]
+) -> tuple[list[Path], list[pl.LazyFrame], list[pl.Schema]]:
+    """The files of `patterns`, their scans and schemas (read without a pass over the data)."""
     options = _csv_options(args)
-    kept, schemas, notes = file_schemas(_files(args.paths), **options)
+    kept, schemas, notes = file_schemas(_files(patterns), **options)
     for note in notes:  # a file with a header and no rows, among others with rows
         print(f"polars-fair: note: left out {note}", file=sys.stderr)
     return kept, [scan_file(f, **options) for f in kept], schemas
@@ -636,7 +659,7 @@ def _audit(args: argparse.Namespace) -> int:
         ):
             args.reference_group = "Caucasian"
     elif args.paths:
-        files, frames, schemas = _open(args)
+        files, frames, schemas = _open(args, args.paths)
     else:
         msg = "nothing to audit\nHint: give PATH... or --example compas"
         raise UsageError(msg)

@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair.io import cli
-from polars_fair.io.sources import read_error, scan_file
+from polars_fair.io.sources import read_error
 from polars_fair.namespace._profile import (
     DEFAULT_SCORE_BINS,
     META_KEY,
@@ -36,12 +36,13 @@ from polars_fair.namespace._profile import (
 
 __all__ = ["add_commands", "audit_profile", "run"]
 
-_COLUMN_FLAGS = (
-    "y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "by", "sample_weight",
-    "pos_label",
+#: The options a profile fixes (its columns, and how its files were read): refused by
+#: ``audit --profile``, and by ``compare`` of two profiles.
+_PROFILE_FIXES = (
+    "y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "sensitive_feature", "by",
+    "sample_weight", "pos_label", "pos_label_pred", "null_values", "infer_schema_length",
+    "score_bins", "exact_scores",
 )  # fmt: skip
-#: Options that act only when a side is profiled from data files (``compare``).
-_PROFILING_FLAGS = (*_COLUMN_FLAGS, "score_bins", "exact_scores")
 
 
 def _column_options(parser: argparse.ArgumentParser) -> None:
@@ -59,6 +60,7 @@ def _column_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exact-scores", action="store_true", help="keep exact per-score ROC tables"
     )
+    cli._csv_arguments(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -123,8 +125,7 @@ def _expand(pattern: str) -> list[Path]:
 
 def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessProfile:
     """Profile data files one by one (additive), with a progress bar on a terminal."""
-    files = cli._files(patterns)
-    frames = [scan_file(p) for p in files]
+    files, frames, schemas = cli._open(args, patterns)  # read as audit reads them
     defaults = {
         "example": None, "reference_group": None, "min_group_size": 30, "slices": None,
         "max_depth": 2, "slice_metric": "false_positive_rate",
@@ -132,11 +133,7 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
     for name, default in defaults.items():
         if not hasattr(args, name):
             setattr(args, name, default)
-    try:
-        schema = frames[0].collect_schema()
-    except (pl.exceptions.PolarsError, OSError) as exc:
-        raise read_error(files[0], exc) from exc
-    spec = cli._params(args, schema)
+    spec = cli._params(args, schemas[0])
     kw = {k: getattr(spec, k) for k in ("y_true", "y_pred", "y_prob", "sample_weight",
                                          "pos_label")}  # fmt: skip
     kw["sensitive_features"] = list(spec.sensitive_features)
@@ -169,9 +166,18 @@ def _side(args: argparse.Namespace, pattern: str, profiles: bool) -> FairnessPro
     return _profile_files(args, [pattern])
 
 
-def _unused_flags(args: argparse.Namespace, flags: tuple[str, ...]) -> list[str]:
-    """The options among `flags` given on the command line."""
-    return [f"--{f.replace('_', '-')}" for f in flags if getattr(args, f, None)]
+def _given(args: argparse.Namespace, flags: tuple[str, ...]) -> list[str]:
+    """The options among `flags` given on the command line.
+
+    An option is given when it is off its default (None, False, or [] for a repeatable
+    one), so a falsy value such as ``--threshold 0`` counts.
+    """
+    given = []
+    for flag in flags:
+        value = getattr(args, flag, None)
+        if value is not None and value is not False and value != []:
+            given.append(f"--{flag.replace('_', '-')}")
+    return given
 
 
 def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
@@ -201,7 +207,7 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
 def audit_profile(args: argparse.Namespace) -> int:
     """``audit --profile``: the report of merged profiles (no rows are read)."""
     # slices need the finest crossing of their attributes, which a profile does not keep
-    given = _unused_flags(args, (*_PROFILING_FLAGS, "slices", "fail_on_slices"))
+    given = _given(args, (*_PROFILE_FIXES, "slices", "fail_on_slices"))
     if args.paths or args.example or given:
         extra = [
             *given,
@@ -250,7 +256,7 @@ def _compare_command(args: argparse.Namespace) -> int:
         msg = f"--tolerance must be a finite number >= 0, got {args.tolerance}\nHint: e.g. 0.02"
         raise cli.UsageError(msg)
     profiles = [_is_profiles(args.baseline), _is_profiles(args.candidate)]
-    given = _unused_flags(args, _PROFILING_FLAGS)
+    given = _given(args, _PROFILE_FIXES)
     if all(profiles) and given:
         msg = (
             f"{', '.join(given)} cannot be combined with two profiles: each profile fixes "
