@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import glob
 import math
 import re
 import sys
@@ -57,6 +56,7 @@ from polars_fair.namespace._report import (
     report_reductions,
     sum_reductions,
 )
+from polars_fair.plans._profile_meta import distinct_matches
 from polars_fair.report import (
     GATE_VERDICTS,
     Condition,
@@ -219,25 +219,8 @@ def _files(patterns: Sequence[str]) -> list[Path]:
     Files are told apart by their resolved paths, as :func:`~polars_fair.read_profile`
     tells profiles apart: overlapping globs, one file spelled two ways or a link to it.
     """
-    files: list[Path] = []
-    seen: dict[Path, str] = {}
-    for pattern in patterns:
-        matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
-        if not matches:
-            msg = f"no file matches {pattern!r}\nHint: check the path, and quote globs"
-            raise UsageError(msg)
-        for match in matches:
-            resolved = check_path(match).resolve()
-            if resolved in seen:
-                also = f" (as {seen[resolved]!r} too)" if seen[resolved] != match else ""
-                msg = (
-                    f"file {match!r} is given twice{also}: its rows would be counted twice"
-                    "\nHint: give each file once (check overlapping globs)"
-                )
-                raise UsageError(msg)
-            seen[resolved] = match
-            files.append(Path(match))
-    return files
+    found = distinct_matches(patterns, noun="file", error=UsageError, check=check_path, gap="\n")
+    return [Path(match) for match in found]
 
 
 def _csv_options(args: argparse.Namespace) -> dict[str, Any]:

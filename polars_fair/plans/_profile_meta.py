@@ -13,7 +13,7 @@ import datetime as dt
 import glob
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -293,28 +293,46 @@ def _missing(meta: dict[str, Any]) -> list[str]:
     return missing
 
 
-def profile_paths(source: str | Path | Sequence[str | Path]) -> list[str]:
-    """The files of `source`, each once (a file given twice would count twice)."""
-    items = [source] if isinstance(source, (str, Path)) else list(source)
+def distinct_matches(
+    patterns: Sequence[str],
+    *,
+    noun: str,
+    error: type[Exception],
+    check: Callable[[str], Path] = Path,
+    gap: str = "\n\n",
+) -> list[str]:
+    """The files the paths or globs `patterns` match, each once.
+
+    A file matched twice (overlapping globs, one file spelled two ways, a link to it)
+    would be counted twice: `error` names it (`noun`: what a file is, e.g.
+    ``"profile"``); so does a pattern matching nothing. `check` turns a match into a
+    path (and may raise for one that cannot be read); `gap` precedes the hint.
+    """
     paths: list[str] = []
     seen: dict[Path, str] = {}
-    for item in items:
-        text = str(item)
+    for text in patterns:
         matches = sorted(glob.glob(text)) if glob.has_magic(text) else [text]
         if not matches:
-            msg = f"no profile matches {text!r}\n\nHint: check the path, and quote globs"
-            raise ProfileError(msg)
+            msg = f"no {noun} matches {text!r}{gap}Hint: check the path, and quote globs"
+            raise error(msg)
         for match in matches:
-            resolved = Path(match).resolve()
+            resolved = check(match).resolve()
             if resolved in seen:
                 also = f" (as {seen[resolved]!r} too)" if seen[resolved] != match else ""
                 msg = (
-                    f"profile {match!r} is given twice{also}: it would be counted twice"
-                    "\n\nHint: give each file once (check overlapping globs)"
+                    f"{noun} {match!r} is given twice{also}: it would be counted twice"
+                    f"{gap}Hint: give each file once (check overlapping globs)"
                 )
-                raise ProfileError(msg)
+                raise error(msg)
             seen[resolved] = match
             paths.append(match)
+    return paths
+
+
+def profile_paths(source: str | Path | Sequence[str | Path]) -> list[str]:
+    """The files of `source`, each once (a file given twice would count twice)."""
+    items = [source] if isinstance(source, (str, Path)) else list(source)
+    paths = distinct_matches([str(item) for item in items], noun="profile", error=ProfileError)
     if not paths:
         msg = "no profile given\n\nHint: pass a path or a glob"
         raise InvalidParameterError(msg)
