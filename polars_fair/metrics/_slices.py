@@ -32,7 +32,24 @@ the p-values. With weights the counts are weight sums, treated as frequency weig
 (as in :mod:`polars_fair.metrics._intervals`), unless the statistics table carries
 ``sum_w2`` (the sum of squared weights per group): then each side's sums are
 rescaled to its Kish effective size ``n**2 / sum_w2`` before the test and the
-interval (the rates do not change), and ``min_size`` applies to the effective sizes.
+interval (the rates and means do not change), and ``min_size`` applies to the
+effective sizes. The weighted statistics table has ``sum_w2``, and so do the
+regression sums that :meth:`~polars_fair.FairNamespace.slices` reduces (sampling
+weights, for rates and means alike: rescaling every weight changes no test). For a
+mean the rescaled sums give the weighted mean, the variance
+``n_eff / (n_eff - 1) * sum w (y - mean)**2 / sum w`` and the standard error
+:math:`\sqrt{s_s^2/n_{eff,s} + s_r^2/n_{eff,r}}`.
+
+Slices that repeat a parent
+---------------------------
+A slice whose counted rows are those of one of its parents (the slice without one
+of its attributes; for a one-attribute slice, all the data of its batch key) is not
+a slice of its own: it is left out, neither tested nor counted, so that it does not
+enter the correction twice. That is every slice of a candidate of a single value
+(a constant column, or a numeric one in a single bin: the eager path warns, naming
+it), and a slice such as ``race=X & sex=Male`` where every ``race=X`` row is male.
+When no slice of a batch key is tested the result is empty for it and the eager
+path warns with the number of slices left untested and `min_size`.
 
 Multiple testing
 ----------------
@@ -51,14 +68,15 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
 import polars as pl
 
-from polars_fair._validate import INTERNAL_PREFIX, MSG_INTERNAL_NAME, as_python
-from polars_fair.exceptions import InvalidParameterError
+from polars_fair._utils import check_in_plan, warn_data
+from polars_fair._validate import INTERNAL_PREFIX, MSG_INTERNAL_NAME, as_python, format_values
+from polars_fair.exceptions import DegenerateDataWarning, InvalidParameterError
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
     newcombe_difference,
@@ -117,6 +135,21 @@ _TN, _TM, _TA, _TB = "__pf_tn", "__pf_tm", "__pf_ta", "__pf_tb"
 #: The sum of squared weights (a weighted statistics table's ``sum_w2``), and its total.
 WEIGHT_SQUARES: Final = "sum_w2"
 _W2, _TW2 = "__pf_sw2", "__pf_tw2"
+#: Flags a slice whose rows (those counted) are those of a parent: not a slice of its own.
+_SAME = "__pf_same"
+
+MSG_SINGLE_VALUE = (
+    "candidate(s) {names} take a single value{where} (a numeric candidate: all its values "
+    "in one quantile bin), so every slice fixing them is the whole data or a slice "
+    "without them: they add no slice, tested or counted\n\nHint: drop them from "
+    "`candidates`"
+)
+MSG_NONE_TESTED = (
+    "no slice was tested{where}: each of the {count} slices, or its complement, has fewer "
+    "than `min_size`={min_size:g} rows (the Kish effective size with `sample_weight`), or "
+    "the measure is undefined on one side; the result is empty\n\nHint: lower "
+    "`min_size`, or pass fewer candidates or a smaller `max_depth`"
+)
 
 
 @dataclass(frozen=True)
@@ -333,7 +366,25 @@ def _subset_part(
         _label(subset).alias("slice"),
         pl.lit(len(subset), dtype=pl.Int64).alias("depth"),
         pl.lit(list(subset), dtype=pl.List(pl.String)).alias("attributes"),
-    ).select(*by, "slice", "depth", "attributes", *candidates, *sums)
+        _same_as_parent(subset, by).alias(_SAME),
+    ).select(*by, "slice", "depth", "attributes", *candidates, *sums, _SAME)
+
+
+def _same_as_parent(subset: Sequence[str], by: Sequence[str]) -> pl.Expr:
+    """A non-empty slice that is the only non-empty one of some parent: the same rows.
+
+    The parent of a slice drops one of its attributes (of a one-attribute slice: the
+    whole data of its batch key). Among the slices of `subset` sharing a parent's
+    values, the parent's counted rows are split; if only one of them has any, it is
+    the parent (a candidate of a single value, or one value implying another).
+    """
+    filled = (pl.col(_N) > 0).cast(pl.Int64)
+    alone = []
+    for name in subset:
+        parent = [*by, *(c for c in subset if c != name)]
+        siblings = filled.sum().over(parent) if parent else filled.sum()
+        alone.append(siblings <= 1)
+    return pl.any_horizontal(alone) & (pl.col(_N) > 0)
 
 
 def slice_table(
@@ -473,6 +524,9 @@ def _rank(
         & (pl.col("__pf_ern") >= min_size)
     )
     table = table.with_columns(tested.alias("__pf_tested"))
+    # the warnings (eager path) read the small table of every slice, in the plan
+    table = check_in_plan(table, _untested_warnings(by, min_size))
+    table = table.filter(~pl.col(_SAME))
     counts = [
         pl.col("__pf_tested").sum().cast(pl.Int64),
         (~pl.col("__pf_tested")).sum().cast(pl.Int64),
@@ -508,6 +562,37 @@ def _rank(
     if top is not None:
         table = table.filter(pl.col("rank") <= top)
     return table.select(*by, *SLICE_COLUMNS, *candidates, "n_tested", "n_untested")
+
+
+def _untested_warnings(by: list[str], min_size: float) -> Callable[[pl.DataFrame], None]:
+    """The warnings about the slices: candidates of one value; nothing tested."""
+
+    def where(rows: pl.DataFrame) -> str:
+        if not by:
+            return ""
+        keys = rows.select(by).unique(maintain_order=True).rows()
+        return f" for the batch key(s) {format_values(k[0] if len(k) == 1 else k for k in keys)}"
+
+    def check(table: pl.DataFrame) -> None:
+        single = table.filter(pl.col(_SAME) & (pl.col("depth") == 1))
+        if single.height:
+            names = single.get_column("attributes").list.first().unique(maintain_order=True)
+            msg = MSG_SINGLE_VALUE.format(names=format_values(names), where=where(single))
+            warn_data(msg, DegenerateDataWarning)
+        kept = table.filter(~pl.col(_SAME))
+        tested = pl.col("__pf_tested")
+        summary = (
+            kept.group_by(by, maintain_order=True).agg(tested.any(), pl.len())
+            if by
+            else kept.select(tested.any(), pl.len())
+        )
+        none = summary.filter(~tested & (pl.col("len") > 0))
+        if none.height:
+            count = int(none.get_column("len").sum())
+            msg = MSG_NONE_TESTED.format(where=where(none), count=count, min_size=min_size)
+            warn_data(msg, DegenerateDataWarning)
+
+    return check
 
 
 def slices_from_stats(
@@ -550,8 +635,9 @@ def slices_from_stats(
     max_depth
         Largest number of attributes in a slice (lowered to the number of candidates).
     min_size
-        Slices, or complements, with fewer rows (total weight) are not tested; they
-        are counted in ``n_untested``.
+        Slices, or complements, with fewer rows (with ``sum_w2`` in `stats`, a smaller
+        Kish effective size; else the total weight) are not tested; they are counted
+        in ``n_untested``.
     alpha
         The false discovery rate (``"bh"``) or family-wise error rate (``"holm"``) of
         the slices flagged ``significant``; the intervals have level ``1 - alpha``.

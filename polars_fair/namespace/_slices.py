@@ -71,8 +71,10 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
             Column (or expression) of predicted labels (predictions for the means).
         candidates
             Attribute columns whose values define slices. Numeric columns are cut into
-            `n_bins` quantile bins (labelled ``age=[25, 34)``); cast a numeric code to
-            ``pl.String`` or ``pl.Enum`` to keep its values instead.
+            `n_bins` quantile bins (labelled ``age=[25, 34)``; a value that several
+            quantiles share is a bin of its own, ``juv_fel_count={0}``); cast a numeric
+            code to ``pl.String`` or ``pl.Enum`` to keep its values instead. A slice
+            with the same rows as a slice of fewer attributes is left out.
         metric
             A proportion rate (``"false_positive_rate"``, ``"selection_rate"``,
             ``"true_positive_rate"``, ...) or a mean of the regression sums
@@ -80,15 +82,18 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
         max_depth
             Largest number of attributes in a slice (lowered to the number of candidates).
         min_size
-            Slices, or complements, with fewer rows (total weight) are not tested and are
-            counted in ``n_untested``.
+            Slices, or complements, with fewer rows (with `sample_weight`, a smaller Kish
+            effective size) are not tested and are counted in ``n_untested``.
         alpha
             False discovery rate (``"bh"``) or family-wise error rate (``"holm"``) of the
             slices flagged ``significant``; intervals have level ``1 - alpha``.
         top
             Keep only the `top` best-ranked slices per batch key (None: every tested slice).
         sample_weight
-            Column of non-negative weights (frequency weights). If None, each row counts once.
+            Column of non-negative sampling weights. If None, each row counts once. The
+            values and ``n`` are weighted; the tests, intervals and `min_size` use each
+            side's Kish effective size ``(sum w)**2 / sum w**2``, so rescaling all
+            weights changes nothing (repeat rows to test integer weights as counts).
         by
             Batch key column(s): slices are found, tested and corrected per key.
         correction

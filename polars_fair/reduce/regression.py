@@ -44,6 +44,7 @@ from polars_fair.exceptions import (
     NumericalWarning,
     ValueRangeError,
 )
+from polars_fair.reduce import WEIGHT_SQUARES
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns
@@ -121,6 +122,8 @@ def _finite_checker(
         both = " and ".join(names.values())
         if weight is not None:
             weights = {"n": f"`sample_weight` column {weight!r}"}
+            if WEIGHT_SQUARES in table.columns:
+                weights[WEIGHT_SQUARES] = weights["n"]
             check_sums_finite(table, weights, WEIGHT_HINT, keys)
         sources = {
             "sum_pred": names["y_pred"], "sum_pred_sq": names["y_pred"],
@@ -187,6 +190,7 @@ def regression_stats(
     y_true: IntoColumn | None = None,
     by: IntoColumns | None = None,
     sample_weight: IntoColumn | None = None,
+    weight_squares: bool = False,
 ) -> pl.LazyFrame:
     """
     Reduce continuous predictions to per-group sums, lazily, in one pass.
@@ -206,6 +210,10 @@ def regression_stats(
     sample_weight
         Column of non-negative weights; the sums are weighted and ``n`` is the
         weight total.
+    weight_squares
+        With `sample_weight`, add ``sum_w2``, the sum of squared weights (additive,
+        same ``group_by``): a group's Kish effective size is ``n**2 / sum_w2``. The
+        slice search tests weighted means on those sizes.
 
     Returns
     -------
@@ -270,6 +278,8 @@ def regression_stats(
             kept(err.abs()).sum().alias("sum_abs_error"),
             kept(err * err).sum().alias("sum_sq_error"),
         ]
+    if weight is not None and weight_squares:
+        aggs.append(kept(weight).sum().alias(WEIGHT_SQUARES))
     # validity checks cost one cheap aggregate per column; the precision check one more
     # (the range of each column, read against its mean square from the sums)
     aggs += [(~c.expr.is_finite()).sum().alias(_BAD + c.param) for c in columns]

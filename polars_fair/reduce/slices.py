@@ -21,10 +21,18 @@ possible size) exceeds :data:`MAX_FINEST_CELLS`, ``"subsets"`` runs; otherwise
 ``"finest"``. Pass ``strategy="subsets"`` yourself for many string attributes of
 high cardinality.
 
-Numeric candidates (integer or float, not Boolean) are cut into ``n_bins``
-quantile bins of the whole column (:meth:`polars.Expr.bin_quantiles`, inside the
-same plan: it sorts that column once). Bins are left-closed and labelled by their
-breakpoints, e.g. ``[25, 34)``; the first and last run to ``-inf`` and ``inf``.
+Numeric candidates (integer or float, not Boolean) are cut into at most ``n_bins``
+quantile bins of the whole column, inside the same plan. The breakpoints are the
+"lower" quantiles (values of the column) at the levels ``1/n_bins, ...,
+(n_bins-1)/n_bins``, computed once as one list (one selection over that column) and
+broadcast to the rows; each value is then placed by ``n_bins`` comparisons. Bins are
+left-closed and labelled by their breakpoints, e.g. ``[25, 34)``; the first and last
+run to ``-inf`` and ``inf``. Breakpoints that coincide are merged, so ties give fewer,
+distinct bins and never an empty one: a value that several levels share (the minimum
+counting as level 0) holds at least ``1/n_bins`` of the rows and is a bin of its own,
+``{0}``, and the next bin opens after it, ``(0, 3)``. A mostly-zero count with
+``n_bins=4`` gives ``{0}`` and ``(0, inf)``; a constant column gives one bin, the
+whole data, which defines no slice (see :mod:`polars_fair.metrics._slices`).
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 import polars as pl
 
-from polars_fair._validate import column_not_found, ensure_lazy
+from polars_fair._validate import INTERNAL_PREFIX, column_not_found, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.reduce import group_stats
 from polars_fair.reduce.regression import regression_stats
@@ -106,11 +114,48 @@ def choose_strategy(
     return "subsets" if cells > MAX_FINEST_CELLS else "finest"
 
 
-def _bin(name: str, n_bins: int, dtype: pl.DataType) -> pl.Expr:
-    """Quantile bins of a numeric candidate; a NaN is missing (the null slice), as a null."""
-    labels = [str(i) for i in range(n_bins)]
+def _bin(lf: pl.LazyFrame, name: str, n_bins: int, dtype: pl.DataType) -> pl.LazyFrame:
+    """Quantile bins of a numeric candidate, tied breakpoints merged (see the module docs).
+
+    A NaN is missing (the null slice), as a null. The struct's ``bin`` orders the bins,
+    ``left``/``right`` are their bounds (null: infinite) and ``closed`` says whether
+    the left bound is in the bin; a bin of one value has ``left == right``. The
+    breakpoints are computed once, as one list of quantiles broadcast over the rows
+    (temporary columns), then compared with each value by ``n_bins`` expressions.
+    """
     col = pl.col(name).fill_nan(None) if dtype.is_float() else pl.col(name)
-    return col.bin_quantiles(n_bins, labels=labels, include_intervals=True).alias(name)
+    # the "lower" quantiles at the levels j / n_bins: values of the column; level 0 is
+    # the minimum, which is a breakpoint only where another level shares it
+    levels = [j / n_bins for j in range(n_bins)]
+    temp = f"{INTERNAL_PREFIX}q_{name}"
+    names = [f"{temp}_{j}" for j in range(n_bins)]
+    lf = lf.with_columns(col.quantile(levels, interpolation="lower").alias(temp))
+    lf = lf.with_columns(pl.col(temp).list.get(j).cast(dtype).alias(c) for j, c in enumerate(names))
+    q = [pl.col(c) for c in names]
+    breaks = range(1, n_bins)
+    tied = {j: q[j] == q[j - 1] for j in breaks}
+    new = {j: pl.lit(True) if j == 1 else q[j] != q[j - 1] for j in breaks}
+
+    def is_point(value: pl.Expr) -> pl.Expr:
+        """`value` is a breakpoint that several levels share: a bin of its own."""
+        return pl.any_horizontal(tied[j] & (value == q[j]) for j in breaks).fill_null(False)
+
+    parts = [f"{temp}_{part}" for part in ("point", "lower", "upper", "above")]
+    lf = lf.with_columns(
+        is_point(col).alias(parts[0]),
+        pl.max_horizontal(pl.when(q[j] <= col).then(q[j]) for j in breaks).alias(parts[1]),
+        pl.min_horizontal(pl.when(q[j] > col).then(q[j]) for j in breaks).alias(parts[2]),
+        pl.sum_horizontal(((q[j] <= col) & new[j]).cast(pl.Int64) for j in breaks).alias(parts[3]),
+    )
+    point, lower, upper, above = (pl.col(c) for c in parts)
+    fields = [
+        (2 * above - point.cast(pl.Int64)).alias("bin"),
+        pl.when(point).then(col).otherwise(lower).alias("left"),
+        pl.when(point).then(col).otherwise(upper).alias("right"),
+        (point | ~is_point(lower)).alias("closed"),
+    ]
+    binned = pl.when(col.is_not_null()).then(pl.struct(fields)).alias(name)
+    return lf.with_columns(binned).drop(temp, *names, *parts)
 
 
 def _roots(column: IntoColumn | None) -> list[str]:
@@ -141,17 +186,25 @@ def _check_overlaps(
             raise InvalidParameterError(msg)
 
 
-def bin_labels(stats: pl.LazyFrame, binned: Sequence[str]) -> pl.LazyFrame:
-    """Replace the bin structs of a (small) reduction by their labels, ``[25, 34)``."""
+def _label_exprs(binned: Sequence[str]) -> list[pl.Expr]:
+    """The labels of the bin structs: ``[25, 34)``, ``(-inf, 25)``, ``{0}``, ``(0, 3)``."""
     exprs = []
     for name in binned:
         s = pl.col(name)
-        left = s.struct.field("left").cast(pl.String).fill_null("-inf")
-        right = s.struct.field("right").cast(pl.String).fill_null("inf")
-        opener = pl.when(s.struct.field("left").is_null()).then(pl.lit("(")).otherwise(pl.lit("["))
-        label = pl.concat_str(opener, left, pl.lit(", "), right, pl.lit(")"))
+        low, high = s.struct.field("left"), s.struct.field("right")
+        left = low.cast(pl.String).fill_null("-inf")
+        right = high.cast(pl.String).fill_null("inf")
+        opener = pl.when(s.struct.field("closed") & low.is_not_null()).then(pl.lit("["))
+        label = pl.concat_str(opener.otherwise(pl.lit("(")), left, pl.lit(", "), right, pl.lit(")"))
+        single = pl.concat_str(pl.lit("{"), left, pl.lit("}"))
+        label = pl.when(low.is_not_null() & (low == high)).then(single).otherwise(label)
         exprs.append(pl.when(s.struct.field("bin").is_not_null()).then(label).alias(name))
-    return stats.with_columns(exprs) if exprs else stats
+    return exprs
+
+
+def bin_labels(stats: pl.LazyFrame, binned: Sequence[str]) -> pl.LazyFrame:
+    """Replace the bin structs of a (small) reduction by their labels, ``[25, 34)``."""
+    return stats.with_columns(_label_exprs(binned)) if binned else stats
 
 
 class SliceReduction:
@@ -193,10 +246,10 @@ class SliceReduction:
         ]
 
     def warn_rows(self, table: pl.DataFrame) -> pl.DataFrame:
-        """The rows of the collected reduction that count each data row once."""
-        if self.strategy == "finest":
-            return table
-        return table.filter(pl.col(PART) == 0)
+        """The rows of the collected reduction that count each data row once, bins labelled."""
+        if self.strategy != "finest":
+            table = table.filter(pl.col(PART) == 0)
+        return table.with_columns(_label_exprs(self.binned)) if self.binned else table
 
 
 def slice_reduction(
@@ -263,8 +316,8 @@ def slice_reduction(
     binned = [c for c in candidates if _is_binned(schema[c])]
     columns = {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight}
     _check_overlaps(candidates, binned, columns)
-    if binned:
-        lf = lf.with_columns(_bin(c, n_bins, schema[c]) for c in binned)
+    for c in binned:
+        lf = _bin(lf, c, n_bins, schema[c])
 
     def reduce(source: pl.LazyFrame, attributes: Sequence[str]) -> pl.LazyFrame:
         if metric in _MEANS:
@@ -276,7 +329,7 @@ def slice_reduction(
                 raise InvalidParameterError(msg)
             return regression_stats(
                 source, y_pred=y_pred, y_true=y_true, sensitive_features=list(attributes),
-                by=by_ or None, sample_weight=sample_weight,
+                by=by_ or None, sample_weight=sample_weight, weight_squares=True,
             )  # fmt: skip
         return group_stats(
             source, y_true=y_true, y_pred=y_pred, sensitive_features=list(attributes),
