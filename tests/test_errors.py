@@ -21,6 +21,7 @@ import pytest
 from polars.io.plugins import register_io_source
 
 import polars_fair
+from polars_fair.datasets import load_compas
 from polars_fair import exceptions as exc
 from polars_fair._validate import (
     MSG_AGG,
@@ -211,14 +212,20 @@ def test_key_named_like_an_output_column(df: pl.DataFrame, name: str, param: str
 # ---- label dtypes and values ------------------------------------------------------------
 
 
+BOOL_HINT = (
+    "boolean labels use `pos_label=True` (the default 1 means True); to make False the"
+    ' positive label, negate `{param}`, e.g. `{param}=~pl.col("flag")`'
+)
+
+
 @pytest.mark.parametrize(
     ("dtype", "pos_label", "hint"),
     [
         (pl.String, 1, 'string labels need a string `pos_label`, e.g. `pos_label="yes"`'),
         (pl.Int64, "yes", "numeric labels need a numeric `pos_label`, e.g. `pos_label=1`"),
         (pl.Float64, "1", "numeric labels need a numeric `pos_label`, e.g. `pos_label=1`"),
-        (pl.Boolean, 0, "boolean labels use `pos_label=True` (the default 1 means True)"),
-        (pl.Boolean, "True", "boolean labels use `pos_label=True` (the default 1 means True)"),
+        (pl.Boolean, 0, BOOL_HINT),
+        (pl.Boolean, "True", BOOL_HINT),
         (pl.Date, 1, "labels must be boolean, numeric or string"),
     ],
 )
@@ -229,24 +236,69 @@ def test_label_dtype_vs_pos_label(
     frame = df.with_columns(pl.col("y").cast(dtype).alias("label"))
     kwargs = {"y_true": "label", "y_pred": "label", "sensitive_features": "g"}
     msg = MSG_LABEL_DTYPE.format(
-        param="y_true", name="label", dtype=dtype, pos_label=pos_label, hint=hint
-    )
+        param="y_true", name="label", dtype=dtype, pos_label=pos_label,
+        hint=hint.format(param="y_true"),
+    )  # fmt: skip
     with pytest.raises(exc.LabelError, match=re.escape(msg)):
         frame.fair.by_group(**kwargs, pos_label=pos_label)
     # one label alone is checked the same way, before anything is read
+    # (a boolean prediction alone too: `pos_label` is then its own, and False, 0 or
+    # "True" would be silently read as True)
     alone = {param: "label", "sensitive_features": "g", "pos_label": pos_label}
-    if param == "y_pred" and dtype == pl.Boolean:
-        # but a boolean prediction (a rule) is True for the positive label, whatever
-        # `pos_label` the true labels use: True is counted as predicted positive
-        stats = frame.fair.group_stats(**alone).sort("g")
-        expected = frame.group_by("g").agg(pl.col("label").sum()).sort("g")
-        assert stats["pred_pos"].to_list() == expected["label"].to_list()
-        return
     msg = MSG_LABEL_DTYPE.format(
-        param=param, name="label", dtype=dtype, pos_label=pos_label, hint=hint
-    )
+        param=param, name="label", dtype=dtype, pos_label=pos_label,
+        hint=hint.format(param=param),
+    )  # fmt: skip
     with pytest.raises(exc.LabelError, match=re.escape(msg)):
         _unreadable(frame.schema).fair.group_stats(**alone)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pos_label", [0, 1])
+def test_a_boolean_rule_is_true_for_the_true_labels_pos_label(
+    df: pl.DataFrame, engine: str, pos_label: int
+) -> None:
+    """With `y_true`, a rule's True is the positive label, whichever value that is."""
+    rule = pl.col("s") >= 0.5
+    got = collect(df, engine, "group_stats", y_true="y", y_pred=rule, sensitive_features="g",
+                  pos_label=pos_label).sort("g")  # fmt: skip
+    y = df.get_column("y").to_numpy() == pos_label
+    p = df.get_column("s").to_numpy() >= 0.5
+    for g in ("a", "b"):
+        in_g = df.get_column("g").to_numpy() == g
+        row = got.filter(pl.col("g") == g).row(0, named=True)
+        assert row["tp"] == int((in_g & y & p).sum())
+        assert row["fp"] == int((in_g & ~y & p).sum())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("pos_label", [False, 0])
+def test_a_boolean_prediction_alone_refuses_a_false_pos_label(
+    engine: str, pos_label: Any
+) -> None:
+    """Without `y_true`, `pos_label=False` asked for False as positive: it was read as True.
+
+    On COMPAS the disparate impact of ``decile_score >= 5`` was reported where that of
+    ``decile_score < 5`` was asked for; the fix the message gives, negating the rule,
+    gives the asked-for number (checked against numpy).
+    """
+    compas = load_compas()
+    rule = pl.col("decile_score") >= 5
+    msg = MSG_LABEL_DTYPE.format(
+        param="y_pred", name="decile_score", dtype=pl.Boolean, pos_label=pos_label,
+        hint=BOOL_HINT.format(param="y_pred"),
+    )  # fmt: skip
+    with pytest.raises(exc.LabelError, match=re.escape(msg)):
+        collect(compas, engine, "disparate_impact_ratio", y_pred=rule,
+                sensitive_features="race", pos_label=pos_label)  # fmt: skip
+    got = collect(compas, engine, "disparate_impact_ratio", y_pred=~rule,
+                  sensitive_features="race")  # fmt: skip
+    if isinstance(got, pl.DataFrame):
+        got = got.item()
+    low = compas.get_column("decile_score").to_numpy() < 5
+    race = compas.get_column("race").to_numpy()
+    rates = [low[race == r].mean() for r in np.unique(race)]
+    assert got == pytest.approx(min(rates) / max(rates), rel=1e-12)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -345,9 +345,10 @@ def resolve_inputs(
             f"pass the {'true label' if param == 'y_true' else 'prediction'} column as `{param}=`"
         )
         expr, dtype, name = resolve_column(lf, schema, spec, param, hint)
-        if not (param == "y_pred" and dtype == pl.Boolean):
+        if not (param == "y_pred" and dtype == pl.Boolean and y_true is not None):
             # a boolean prediction (a rule such as `score >= 0.5`) is True for the
-            # positive label, whatever `pos_label` the true labels use
+            # positive label, whatever `pos_label` the true labels use; without
+            # true labels `pos_label` is the prediction's own, and must be True
             check_label_dtype(dtype, pos_label, param, name)
         labels.append(_Label(param, name, alias, expr.alias(alias), dtype == pl.Boolean))
     weight, weight_name = resolve_weight(lf, schema, sample_weight)
