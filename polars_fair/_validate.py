@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,7 @@ __all__ = [
     "as_python",
     "check_name_list",
     "check_sums_finite",
+    "weight_scale_problem",
     "check_reference_dtypes",
     "resolve_keys",
     "resolve_weight",
@@ -344,6 +346,40 @@ def check_sums_finite(
                 hint=hint,
             )  # fmt: skip
             raise ValueRangeError(msg)
+
+
+MSG_WEIGHT_SCALE = (
+    "`sample_weight` column {name!r} holds weights too {size} for float64: {detail}. "
+    "The rates are right, but the Kish effective sizes (n**2 / sum of squared weights) "
+    "behind every interval, p-value and verdict cannot be computed accurately: those may "
+    "be null, `undefined` or off\n\nHint: " + WEIGHT_HINT
+)
+#: The largest total weight whose square is finite in float64 (sqrt of the largest float).
+_MAX_TOTAL_WEIGHT = math.sqrt(sys.float_info.max)
+
+
+def weight_scale_problem(name: str, total: float, squares: float, smallest: float) -> str | None:
+    """The message of a :class:`NumericalWarning` when the weights' squares leave float64.
+
+    `total` and `squares` are the sums of the counted weights and of their squares
+    over the whole input (they bound every group's); `smallest` is the smallest sum of
+    squared weights of a partial row (a group and label cell) whose weights sum to
+    more than 0. The weights were checked finite and non-negative before. Too large:
+    ``sum w**2`` or ``(sum w)**2`` overflows to inf. Too small: the squares underflow
+    (``sum w**2`` is 0 or subnormal while ``sum w`` is positive). Either way every
+    effective size would be 0, inf or NaN, and every verdict ``undefined`` without a
+    word. None when the weights are fine.
+    """
+    if not math.isfinite(squares) or total > _MAX_TOTAL_WEIGHT:
+        detail = (
+            f"their squares sum to {squares!r}" if not math.isfinite(squares)
+            else f"their total {total:.4g} squared is {total * total!r}"
+        )  # fmt: skip
+        return MSG_WEIGHT_SCALE.format(name=name, size="large", detail=detail)
+    if smallest < sys.float_info.min:
+        detail = f"their squares underflow (a sum of squared weights of {smallest!r})"
+        return MSG_WEIGHT_SCALE.format(name=name, size="small", detail=detail)
+    return None
 
 
 _METHODS = ("between_groups", "to_overall", "to_reference")

@@ -42,11 +42,13 @@ from polars_fair._validate import (
     resolve_column,
     resolve_keys,
     resolve_weight,
+    weight_scale_problem,
 )
 from polars_fair.exceptions import (
     DegenerateDataWarning,
     InvalidParameterError,
     LabelError,
+    NumericalWarning,
     ValueRangeError,
 )
 
@@ -184,6 +186,14 @@ def _label_checker(
             # every count is a sum of weights at most their total: check the total
             total = pl.DataFrame({"n": [partial.get_column(_WSUM).sum()]})
             check_sums_finite(total, {"n": f"`sample_weight` column {weight!r}"}, WEIGHT_HINT)
+            squares = partial.get_column(_W2SUM)
+            smallest = squares.filter(partial.get_column(_WSUM) > 0).min()
+            problem = weight_scale_problem(
+                weight, float(total.item()), float(squares.sum()),
+                float("inf") if smallest is None else float(smallest),  # type: ignore[arg-type]
+            )  # fmt: skip
+            if problem is not None:
+                warn_data(problem, NumericalWarning)
         if score is not None and partial.height:
             low = partial.get_column(_SMIN).min()
             high = partial.get_column(_SMAX).max()
