@@ -545,7 +545,7 @@ def check_label_dtype(dtype: pl.DataType, pos_label: PosLabel, param: str, name:
         ok = pos_label is True or (not isinstance(pos_label, (str, float)) and pos_label == 1)
         hint = (
             "boolean labels use `pos_label=True` (the default 1 means True); to make"
-            f" False the positive label, negate `{param}`, e.g. `{param}=~pl.col(\"flag\")`"
+            f' False the positive label, negate `{param}`, e.g. `{param}=~pl.col("flag")`'
         )
     elif dtype.is_numeric():
         ok = isinstance(pos_label, (int, float)) and not (

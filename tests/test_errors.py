@@ -21,7 +21,6 @@ import pytest
 from polars.io.plugins import register_io_source
 
 import polars_fair
-from polars_fair.datasets import load_compas
 from polars_fair import exceptions as exc
 from polars_fair._validate import (
     MSG_AGG,
@@ -42,6 +41,7 @@ from polars_fair._validate import (
     MSG_ZERO_DIVISION,
     format_values,
 )
+from polars_fair.datasets import load_compas
 
 ENGINES = ("eager", "in-memory", "streaming")
 PAIR = {"y_true": "y", "y_pred": "p"}
@@ -273,9 +273,7 @@ def test_a_boolean_rule_is_true_for_the_true_labels_pos_label(
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("pos_label", [False, 0])
-def test_a_boolean_prediction_alone_refuses_a_false_pos_label(
-    engine: str, pos_label: Any
-) -> None:
+def test_a_boolean_prediction_alone_refuses_a_false_pos_label(engine: str, pos_label: Any) -> None:
     """Without `y_true`, `pos_label=False` asked for False as positive: it was read as True.
 
     On COMPAS the disparate impact of ``decile_score >= 5`` was reported where that of

@@ -80,9 +80,7 @@ KISH = [
 
 @pytest.mark.parametrize("name", KISH)
 @pytest.mark.parametrize(("scale", "size"), [(1e300, "large"), (1e-200, "small")])
-def test_weights_whose_squares_leave_float64_are_named(
-    name: str, scale: float, size: str
-) -> None:
+def test_weights_whose_squares_leave_float64_are_named(name: str, scale: float, size: str) -> None:
     """The sums of squared weights (Kish sizes) overflowed or underflowed without a word.
 
     Every interval and verdict then came out null or ``undefined``; now a
