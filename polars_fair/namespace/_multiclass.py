@@ -16,7 +16,13 @@ import polars as pl
 
 from polars_fair._utils import as_names
 from polars_fair._validate import check_method
-from polars_fair.metrics import disparity_table, rates_table, require_nonempty, resolve_reference
+from polars_fair.metrics import (
+    disparity_table,
+    rates_table,
+    require_nonempty,
+    resolve_reference,
+    warn_one_group,
+)
 from polars_fair.metrics._multiclass import worst_class_table
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._verdicts import criteria_long
@@ -320,6 +326,7 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
             checked, reference = checked_reference(stats, method_, reference_group, keys, sens)
+            checked = warn_one_group(checked, sens, by_, several_rows=True)
             return criteria_long(
                 checked.cache(), criteria=wanted, method=method_, by=keys, sensitive=sens,
                 reference=reference if reference_group is not None else None,
