@@ -21,8 +21,7 @@ import polars.selectors as cs
 import pytest
 from hardening_cases import collect, frame, lazy_methods, method_kwargs
 
-from polars_fair._names import MSG_RESERVED
-from polars_fair._validate import key_error
+from polars_fair._names import MSG_RESERVED, key_error
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.namespace import LazyFrameFairNamespace
 

@@ -202,18 +202,29 @@ def require_rows(table: pl.DataFrame, build: Callable[[pl.LazyFrame], pl.LazyFra
         raise EmptyDataError(MSG_EMPTY.format(where=""))
 
 
-def warn_one_group(
-    stats: pl.LazyFrame, sensitive: Sequence[str], by: list[str], *, several_rows: bool = False
-) -> pl.LazyFrame:
+def warn_one_group(stats: pl.LazyFrame, sensitive: Sequence[str], by: list[str]) -> pl.LazyFrame:
     """Warn at collect time when a batch key has fewer than two groups with rows.
 
     A criterion then compares a group with itself (0 or 1, fairlearn's value) and
     says nothing about fairness: an all-null sensitive column is the usual cause.
-    `several_rows`: the table holds several rows per group (a quantile grid's
-    levels, a multiclass table's classes, a score histogram's bins); a group counts
-    when any of its rows has ``n > 0``.
     """
+    return check_in_plan(stats, _one_group_check(sensitive, by, several_rows=False))
 
+
+def warn_one_group_rows(
+    stats: pl.LazyFrame, sensitive: Sequence[str], by: list[str]
+) -> pl.LazyFrame:
+    """:func:`warn_one_group` for a table with several rows per group.
+
+    A quantile grid's levels, a multiclass table's classes, a score histogram's bins:
+    a group counts when any of its rows has ``n > 0`` (or has a row, without ``n``).
+    """
+    return check_in_plan(stats, _one_group_check(sensitive, by, several_rows=True))
+
+
+def _one_group_check(
+    sensitive: Sequence[str], by: list[str], *, several_rows: bool
+) -> Callable[[pl.DataFrame], None]:
     def check(df: pl.DataFrame) -> None:
         if several_rows:  # one row per (batch key, group) with rows
             counted = df.filter(pl.col("n") > 0) if "n" in df.columns else df
@@ -239,4 +250,4 @@ def warn_one_group(
         )
         warn_data(msg, DegenerateDataWarning)
 
-    return check_in_plan(stats, check)
+    return check

@@ -74,15 +74,9 @@ from typing import Final, Literal
 
 import polars as pl
 
+from polars_fair._names import check_key_name, key_error
 from polars_fair._utils import check_in_plan, warn_data
-from polars_fair._validate import (
-    INTERNAL_PREFIX,
-    MSG_INTERNAL_NAME,
-    as_python,
-    check_key_name,
-    format_values,
-    key_error,
-)
+from polars_fair._validate import INTERNAL_PREFIX, MSG_INTERNAL_NAME, as_python, format_values
 from polars_fair.exceptions import DegenerateDataWarning, InvalidParameterError
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,

@@ -50,7 +50,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
-from polars_fair._validate import check_key_exprs, ensure_lazy
+from polars_fair._names import check_key_exprs
+from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
 from polars_fair.metrics._trend import trend_table

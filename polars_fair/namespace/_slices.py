@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Literal
 
 import polars as pl
 
-from polars_fair._validate import ensure_lazy, key_error
+from polars_fair._names import key_error
+from polars_fair._validate import ensure_lazy
 from polars_fair.metrics._slices import (
     attribute_subsets,
     check_direction,

@@ -44,7 +44,8 @@ from typing import TYPE_CHECKING, Final, Literal
 
 import polars as pl
 
-from polars_fair._validate import INTERNAL_PREFIX, column_not_found, ensure_lazy, key_error
+from polars_fair._names import key_error
+from polars_fair._validate import INTERNAL_PREFIX, column_not_found, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.reduce import group_stats
 from polars_fair.reduce.regression import regression_stats
