@@ -49,7 +49,7 @@ CASES = {
     "disjoint": (
         pl.when(pl.col("race") == "Asian").then(pl.col("age_cat")),
         pl.when(pl.col("race") != "Asian").then(pl.col("age_cat")),
-        "`y_true` column 'y' or `y_pred` column 'p' is",
+        "`y_true` column 'y' or `y_pred` column 'p' (one or the other) is",
     ),
 }
 

@@ -79,7 +79,10 @@ def _all_null_labels(cells: pl.DataFrame, names: dict[str, str]) -> None:
         (p, a) for a, p in ((_T, "y_true"), (_P, "y_pred")) if cells[a].null_count() == cells.height
     ]
     if not null:  # each has values, never in the same row
-        columns = f"`y_true` column {names['y_true']!r} or `y_pred` column {names['y_pred']!r} is"
+        columns = (
+            f"`y_true` column {names['y_true']!r} or `y_pred` column {names['y_pred']!r} "
+            "(one or the other) is"
+        )
     else:
         listed = " and ".join(f"`{p}` column {names[p]!r}" for p, _ in null)
         columns = listed + (" are" if len(null) > 1 else " is")
