@@ -26,7 +26,9 @@ __all__ = [
     "TABLE_NAMES",
     "check_key_name",
     "check_single_output",
+    "check_key_exprs",
     "check_table_keys",
+    "key_error",
 ]
 
 MSG_RESERVED = (
@@ -188,3 +190,83 @@ def check_single_output(expr: pl.Expr, param: str) -> None:
     if expr.meta.has_multiple_outputs():
         msg = MSG_MULTI_OUTPUT.format(param=param, expr=expr)
         raise InvalidParameterError(msg)
+
+
+# ---- key columns given as expressions (sensitive_features, by, candidates) ----------------
+
+MSG_KEY_SELECTOR = (
+    "`{param}` must be {takes}, got the expression {expr}, which selects "
+    "{selected}\n\nHint: pass the names of the key columns only, e.g. `{param}={example!r}`"
+)
+MSG_KEY_EXPR = "`{param}` must be {takes}, got the expression {expr}\n\nHint: {fix}"
+MSG_KEY_VALUE = "`{param}` must be {takes}, got {value!r}\n\nHint: e.g. `{param}=['race', 'sex']`"
+
+
+def _takes(param: str) -> str:
+    """What a key parameter takes, in its messages."""
+    return "a list of column names" if param == "candidates" else "a column name or a list of names"
+
+
+def key_error(
+    value: object, param: str, schema: pl.Schema | None = None, *, exprs: bool = False
+) -> InvalidParameterError:
+    """The error for what was given in place of a key name (`sensitive_features`, `by`, ...).
+
+    The one wording of every method's key check. A multi-output expression
+    (``pl.all()``, ``pl.col("a", "b")``, a selector) is refused with the columns it
+    selects in `schema` (from the schema alone, nothing read); another expression
+    with its column's name or, where only names are taken (`exprs` False), the
+    column to add first.
+
+    >>> import polars as pl
+    >>> schema = pl.Schema({"race": pl.String, "sex": pl.String, "y": pl.Int64})
+    >>> print(key_error(pl.all(), "by", schema))
+    `by` must be a column name or a list of names, got the expression cs.all(), which selects 3 columns: ['race', 'sex', 'y']
+    <BLANKLINE>
+    Hint: pass the names of the key columns only, e.g. `by=['race', 'sex']`
+    """
+    if isinstance(value, pl.Expr) and value.meta.has_multiple_outputs():
+        names: list[str] = []
+        if schema is not None:
+            try:
+                names = pl.LazyFrame(schema=schema).select(value).collect_schema().names()
+            except pl.exceptions.PolarsError:
+                names = []
+        shown = f"{names[:8]}"[:-1] + (", ...]" if len(names) > 8 else "]")
+        selected = f"{len(names)} columns: {shown}" if names else "several columns"
+        example = names[:2] if len(names) >= 2 else ["race", "sex"]
+        msg = MSG_KEY_SELECTOR.format(
+            param=param, takes=_takes(param), expr=value, selected=selected, example=example
+        )
+        return InvalidParameterError(msg)
+    if isinstance(value, pl.Expr):
+        name = value.meta.output_name(raise_if_undetermined=False) or "key"
+        if value.meta.is_column():
+            fix = f"pass the column's name, `{param}=[{name!r}]`"
+        elif exprs:
+            fix = f"give it one output name, e.g. `{param}=({value}).alias('{name}_key')`"
+        else:
+            fix = (
+                f"add it as a column first, e.g. `.with_columns(({value}).alias('{name}_key'))`"
+                f", and pass its name, `{param}=['{name}_key']`"
+            )
+        return InvalidParameterError(
+            MSG_KEY_EXPR.format(param=param, takes=_takes(param), expr=value, fix=fix)
+        )
+    return InvalidParameterError(
+        MSG_KEY_VALUE.format(param=param, takes=_takes(param), value=value)
+    )
+
+
+def check_key_exprs(param: str, items: Sequence[object], schema: pl.Schema | None = None) -> None:
+    """Refuse key expressions that are not one named column each (a profile's `by`).
+
+    A key given as an expression becomes a column named after its output: an
+    expression with several outputs, or without a name of its own, cannot.
+    """
+    for item in items:
+        if isinstance(item, pl.Expr) and (
+            item.meta.has_multiple_outputs()
+            or item.meta.output_name(raise_if_undetermined=False) is None
+        ):
+            raise key_error(item, param, schema, exprs=True)

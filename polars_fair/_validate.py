@@ -30,6 +30,7 @@ from polars_fair._names import (
     check_key_name,
     check_single_output,
     check_table_keys,
+    key_error,
 )
 from polars_fair._utils import as_names
 from polars_fair.exceptions import (
@@ -491,8 +492,7 @@ def check_keys(
     for param, names in (("by", by), ("sensitive_features", sensitive)):
         for name in names:
             if not isinstance(name, str):
-                msg = f"`{param}` must be a column name or a list of names, got {name!r}"
-                raise InvalidParameterError(msg)
+                raise key_error(name, param, schema)
             if name not in schema:
                 hint = f"pass an existing column as `{param}=`"
                 raise column_not_found(name, param, schema, hint)

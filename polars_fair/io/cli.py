@@ -273,13 +273,13 @@ def _check_group_dtypes(spec: ReportSpec, schema: pl.Schema) -> None:
         raise UsageError(msg)
 
 
-def _check_output(output: str | None) -> None:
-    """`--output` can be written (checked before the audit runs)."""
+def _check_output(output: str | None, example: str = "report.html") -> None:
+    """`--output` can be written (checked before any data is read: audit, profile, compare)."""
     if output is None:
         return
     path = Path(output)
     if path.is_dir():
-        msg = f"--output {output!r} is a directory\nHint: give a file name, e.g. {str(path / 'report.html')!r}"
+        msg = f"--output {output!r} is a directory\nHint: give a file name, e.g. {str(path / example)!r}"
         raise UsageError(msg)
     if not path.parent.is_dir():
         msg = (

@@ -221,6 +221,7 @@ def audit_profile(args: argparse.Namespace) -> int:
         raise cli.UsageError(msg)
     conditions = cli._conditions(args.fail_on)
     verdicts = cli._verdicts(args.fail_on_verdict)
+    cli._check_output(args.output)  # before the profiles are read
     prof = read_profile(args.profile)
     options = _options(args, prof)
     scored = prof.meta["spec"].get("y_prob") is not None
@@ -245,6 +246,7 @@ def _profile_command(args: argparse.Namespace) -> int:
     if args.score_bins is not None and args.score_bins < 1:
         msg = f"--score-bins must be a positive integer, got {args.score_bins}\nHint: e.g. 1000"
         raise cli.UsageError(msg)
+    cli._check_output(args.output, example="profile.parquet")  # before any data is read
     prof = _profile_files(args, args.paths)
     prof.write_parquet(args.output)
     print(f"polars-fair: wrote {prof!r} to {args.output}", file=sys.stderr)
@@ -255,6 +257,7 @@ def _compare_command(args: argparse.Namespace) -> int:
     if not math.isfinite(args.tolerance) or args.tolerance < 0:
         msg = f"--tolerance must be a finite number >= 0, got {args.tolerance}\nHint: e.g. 0.02"
         raise cli.UsageError(msg)
+    cli._check_output(args.output, example="comparison.txt")  # before any data is read
     profiles = [_is_profiles(args.baseline), _is_profiles(args.candidate)]
     given = _given(args, _PROFILE_FIXES)
     if all(profiles) and given:

@@ -302,22 +302,58 @@ def file_schema(
     """
     file = check_path(path)
     frame = scan_file(file, null_values=null_values, infer_schema_length=infer_schema_length)
+    window = INFER_SCHEMA_LENGTH if infer_schema_length is None else infer_schema_length
     try:
         schema = frame.collect_schema()
         # a CSV with a header only: one row read settles it (not a pass over the data)
-        empty = file.suffix.lower() == ".csv" and frame.head(1).collect().height == 0
+        blank = _blank_rows(frame, schema, window) if file.suffix.lower() == ".csv" else None
     except pl.exceptions.NoDataError as exc:
         msg = f"cannot read {str(path)!r}: no data ({exc})\n\nHint: check the path"
         raise EmptyDataError(msg) from exc
     except (pl.exceptions.PolarsError, OSError) as exc:
         raise read_error(path, exc) from exc
-    if empty:
+    if blank == 0:
         msg = (
             f"{str(path)!r} has a header and no rows: nothing to audit\n\nHint: check that "
             "the file was written completely, or leave it out"
         )
         raise EmptyDataError(msg)
+    if blank is not None and blank < window:  # blank lines, read as rows of nulls
+        msg = (
+            f"{str(path)!r} has a header and no rows: nothing to audit (the {blank} line(s) "
+            "after the header hold no value)\n\nHint: check that the file was written "
+            "completely, or leave it out"
+        )
+        raise EmptyDataError(msg)
+    if blank is not None:
+        msg = (
+            f"{str(path)!r} has no value in its first {blank} rows (empty lines), so no "
+            "column type can be inferred\n\nHint: remove the empty lines, or raise "
+            "--infer-schema-length"
+        )
+        raise FileReadError(msg)
     return schema
+
+
+def _blank_rows(frame: pl.LazyFrame, schema: pl.Schema, window: int) -> int | None:
+    """How many rows without any value a CSV starts with (None: it has values).
+
+    0 is a header and no rows. Polars reads a blank line as a row of nulls, and with
+    no value in the rows it infers types from, every column as String: such a file
+    would be audited as a String label column. Only then are the inference rows read
+    again (at most `window`); otherwise one row settles it.
+    """
+    first = frame.head(1).collect()
+    if first.height == 0:
+        return 0
+    if any(dtype != pl.String for dtype in schema.dtypes()) or any(
+        first.get_column(c).null_count() == 0 for c in first.columns
+    ):
+        return None
+    rows = frame.head(window).collect()
+    if rows.select(pl.any_horizontal(pl.all().is_not_null().any())).item():
+        return None
+    return rows.height
 
 
 def check_columns(
@@ -429,7 +465,9 @@ def file_schemas(
             continue
         kept.append(file)
     if not kept:
-        msg = f"every file is empty ({len(files)} given)\n\nHint: check the paths"
+        shown = ", ".join(repr(str(f)) for f in files[:5])
+        more = f" and {len(files) - 5} more" if len(files) > 5 else ""
+        msg = f"every file is empty ({len(files)} given): {shown}{more}\n\nHint: check the paths"
         raise EmptyDataError(msg)
     return kept, schemas, notes
 

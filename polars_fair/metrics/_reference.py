@@ -208,8 +208,27 @@ def warn_one_group(stats: pl.LazyFrame, sensitive: Sequence[str], by: list[str])
     A criterion then compares a group with itself (0 or 1, fairlearn's value) and
     says nothing about fairness: an all-null sensitive column is the usual cause.
     """
+    return check_in_plan(stats, _one_group_check(sensitive, by, several_rows=False))
 
+
+def warn_one_group_rows(
+    stats: pl.LazyFrame, sensitive: Sequence[str], by: list[str]
+) -> pl.LazyFrame:
+    """:func:`warn_one_group` for a table with several rows per group.
+
+    A quantile grid's levels, a multiclass table's classes, a score histogram's bins:
+    a group counts when any of its rows has ``n > 0`` (or has a row, without ``n``).
+    """
+    return check_in_plan(stats, _one_group_check(sensitive, by, several_rows=True))
+
+
+def _one_group_check(
+    sensitive: Sequence[str], by: list[str], *, several_rows: bool
+) -> Callable[[pl.DataFrame], None]:
     def check(df: pl.DataFrame) -> None:
+        if several_rows:  # one row per (batch key, group) with rows
+            counted = df.filter(pl.col("n") > 0) if "n" in df.columns else df
+            df = counted.select(*by, *sensitive).unique(maintain_order=True)
         if by:
             counted = df.filter(pl.col("n") > 0) if "n" in df.columns else df
             per_key = counted.group_by(by).agg(
@@ -231,4 +250,4 @@ def warn_one_group(stats: pl.LazyFrame, sensitive: Sequence[str], by: list[str])
         )
         warn_data(msg, DegenerateDataWarning)
 
-    return check_in_plan(stats, check)
+    return check

@@ -74,6 +74,7 @@ from typing import Final, Literal
 
 import polars as pl
 
+from polars_fair._names import check_key_name, key_error
 from polars_fair._utils import check_in_plan, warn_data
 from polars_fair._validate import INTERNAL_PREFIX, MSG_INTERNAL_NAME, as_python, format_values
 from polars_fair.exceptions import DegenerateDataWarning, InvalidParameterError
@@ -218,6 +219,8 @@ def check_slice_parameters(
             f"\n\nHint: `candidates=[{candidates!r}]`"
         )
         raise InvalidParameterError(msg)
+    if isinstance(candidates, pl.Expr):  # the one wording of every key parameter
+        raise key_error(candidates, "candidates")
     if not isinstance(candidates, Sequence) or not candidates:
         msg = (
             f"`candidates` must be a non-empty list of column names, got {candidates!r}"
@@ -227,14 +230,18 @@ def check_slice_parameters(
     names: list[str] = []
     for c in candidates:
         if not isinstance(c, str):
-            msg = f"`candidates` must hold column names, got {c!r}\n\nHint: pass names, not expressions"
-            raise InvalidParameterError(msg)
+            raise key_error(c, "candidates")
         if c in names:
             msg = f"column {c!r} appears more than once in `candidates`\n\nHint: name each column once"
             raise InvalidParameterError(msg)
         names.append(c)
     check_free_names(names, "candidates")
     metric_ = check_metric(metric)
+    # the candidates are the keys of the statistics table the slices are sums of: a
+    # candidate named like one of its columns is refused here, under its own name
+    family = "regression" if metric_ in MEAN_MEASURES else "binary"
+    for c in names:
+        check_key_name(c, "candidates", family)
     max_depth = as_python(max_depth)  # a numpy integer is an integer
     if not isinstance(max_depth, int) or isinstance(max_depth, bool) or max_depth < 1:
         msg = (

@@ -14,7 +14,7 @@ import polars as pl
 
 from polars_fair._validate import as_python
 from polars_fair.exceptions import InvalidParameterError
-from polars_fair.metrics import require_nonempty
+from polars_fair.metrics import require_nonempty, warn_one_group
 from polars_fair.metrics._inequality import entropy_table
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.plans._audit import Audit
@@ -69,8 +69,11 @@ class InequalityMethods(NamespaceBase[TableT, ScalarT]):
         audit = population_audit(self._frame, **kwargs)
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
+            stats = require_nonempty(stats)
+            if between:  # a comparison of groups: say when there is only one
+                stats = warn_one_group(stats, audit.sensitive, audit.by)
             return entropy_table(
-                require_nonempty(stats), by=audit.by, alpha=alpha, between_groups=between,
+                stats, by=audit.by, alpha=alpha, between_groups=between,
                 name=name, root=root,
             )  # fmt: skip
 

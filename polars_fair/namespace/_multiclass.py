@@ -18,6 +18,7 @@ from polars_fair._utils import as_names
 from polars_fair._validate import check_method
 from polars_fair.metrics import disparity_table, rates_table, require_nonempty, resolve_reference
 from polars_fair.metrics._multiclass import worst_class_table
+from polars_fair.metrics._reference import warn_one_group_rows
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._verdicts import criteria_long
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
@@ -320,6 +321,7 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
 
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
             checked, reference = checked_reference(stats, method_, reference_group, keys, sens)
+            checked = warn_one_group_rows(checked, sens, by_)
             return criteria_long(
                 checked.cache(), criteria=wanted, method=method_, by=keys, sensitive=sens,
                 reference=reference if reference_group is not None else None,

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
+from polars_fair._names import check_key_exprs
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
@@ -581,6 +582,8 @@ def profile(
         raise InvalidParameterError(msg)
     check_json({"spec": {"pos_label": pos_label}})  # it travels in the metadata
     lf, items = ensure_lazy(frame), by_items(by)
+    if any(isinstance(b, pl.Expr) for b in items):  # each key expression is one named column
+        check_key_exprs("by", items, lf.collect_schema())
     by_names = [b.meta.output_name() if isinstance(b, pl.Expr) else b for b in items]
     spec = ReportSpec.of(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,

@@ -17,6 +17,7 @@ import polars as pl
 from polars_fair._utils import as_names
 from polars_fair._validate import as_python, check_method, check_ratio_band
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics._reference import warn_one_group_rows
 from polars_fair.metrics._regression import (
     grid_criterion_table,
     no_disparate_impact_level_table,
@@ -82,6 +83,7 @@ class QuantileMethods(NamespaceBase[TableT, ScalarT]):
         def build(stats: pl.LazyFrame) -> pl.LazyFrame:
             keys = [*by_, "quantile"]
             checked, reference = checked_reference(stats, method_, reference_group, keys, sens)
+            checked = warn_one_group_rows(checked, sens, by_)
             return table(checked, method=method_, by=by_, sensitive=sens, reference=reference)
 
         return self._derive_scalar(grid, [*by_, *sens], build, by_, warn_rows=_one_level)

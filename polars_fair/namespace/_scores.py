@@ -16,6 +16,7 @@ import polars as pl
 from polars_fair._utils import as_names, shareable
 from polars_fair._validate import check_min_size
 from polars_fair.metrics import resolve_reference
+from polars_fair.metrics._reference import warn_one_group_rows
 from polars_fair.metrics._scores import (
     abroca_table,
     calibration_difference_table,
@@ -290,6 +291,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
 
         def build(h: pl.LazyFrame) -> pl.LazyFrame:
             h, reference = resolve_reference(h, reference_group, sens, by_, pair=True)
+            h = warn_one_group_rows(h, sens, by_)
             return calibration_difference_table(
                 calibration_table(h, keys=keys, edges=edges), by=by_, sensitive=sens,
                 reference=reference, min_bin_size=size or 0.0, name="calibration_difference",
@@ -493,6 +495,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
 
         def build(r: pl.LazyFrame) -> pl.LazyFrame:
             r, reference = resolve_reference(r, reference_group, sens, by_, pair=True)
+            r = warn_one_group_rows(r, sens, by_)
             return abroca_table(r, by=by_, sensitive=sens, reference=reference, name="abroca")
 
         return self._derive_scalar(roc, keys, build, by_)

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Literal
 
 import polars as pl
 
+from polars_fair._names import key_error
+from polars_fair._validate import ensure_lazy
 from polars_fair.metrics._slices import (
     attribute_subsets,
     check_direction,
@@ -158,6 +160,8 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
         │ 2    ┆ age=old           ┆ 1     ┆ 0.0   ┆ 0.25       ┆ -0.25      │
         └──────┴───────────────────┴───────┴───────┴────────────┴────────────┘
         """
+        if isinstance(candidates, pl.Expr):  # named with the columns it selects
+            raise key_error(candidates, "candidates", ensure_lazy(self._frame).collect_schema())
         names, metric_, depth, size, alpha_, top_, corr = check_slice_parameters(
             candidates=candidates, metric=metric, max_depth=max_depth, min_size=min_size,
             alpha=alpha, top=top, correction=correction,

@@ -60,10 +60,41 @@ def _label_dtype(dtype: pl.DataType) -> bool:
     )
 
 
+MSG_LABELS_ALL_NULL = (
+    "{columns} null in every row ({rows} rows), so no row has a true and a predicted "
+    "class to audit\n\nHint: check the label column(s) upstream (a join that matched "
+    "nothing, a cast that failed, a wrong column); rows with a null label are left out"
+)
+
+
+def _all_null_labels(cells: pl.DataFrame, names: dict[str, str]) -> None:
+    """Refuse input with rows none of which has both labels (every row would be excluded).
+
+    The message names the label column(s) null in every row: without it the classes
+    found are none and the result reads as an empty input.
+    """
+    if cells.height == 0 or (cells[_T].is_not_null() & cells[_P].is_not_null()).any():
+        return
+    null = [
+        (p, a) for a, p in ((_T, "y_true"), (_P, "y_pred")) if cells[a].null_count() == cells.height
+    ]
+    if not null:  # each has values, never in the same row
+        columns = (
+            f"`y_true` column {names['y_true']!r} or `y_pred` column {names['y_pred']!r} "
+            "(one or the other) is"
+        )
+    else:
+        listed = " and ".join(f"`{p}` column {names[p]!r}" for p, _ in null)
+        columns = listed + (" are" if len(null) > 1 else " is")
+    rows = int(cells.get_column("__pf_rows").sum())
+    raise LabelError(MSG_LABELS_ALL_NULL.format(columns=columns, rows=rows))
+
+
 def _checker(
     names: dict[str, str], classes: Sequence[object] | None, weight: str | None
 ) -> Callable[[pl.DataFrame], None]:
     def check(cells: pl.DataFrame) -> None:
+        _all_null_labels(cells, names)
         if classes is not None:
             allowed = set(classes)
             for alias, param in ((_T, "y_true"), (_P, "y_pred")):

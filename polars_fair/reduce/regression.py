@@ -18,6 +18,7 @@ Two reductions, both lazy:
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -138,6 +139,7 @@ def _finite_checker(
         for column in columns:
             if _RANGE + column.param in table.columns:
                 warn_cancellation(table, column, keys)
+        warn_underflow(table, columns, keys)
 
     def _check_values(table: pl.DataFrame) -> None:
         for column in columns:
@@ -180,6 +182,78 @@ def warn_cancellation(table: pl.DataFrame, column: _Column, keys: Sequence[str])
         centre=float(f"{centre:.3g}"),
     )  # fmt: skip
     warn_data(msg, NumericalWarning)
+
+
+MSG_UNDERFLOW = (
+    "values too small for float64 to hold their squares: {found}, in groups {groups}; "
+    "{measures} computed from those sums come out 0 or null there\n\nHint: rescale the "
+    "values, e.g. `{example}` (predictions and true values by the same factor): ratios "
+    "and correlations do not change, differences and RMSE scale by the factor"
+)
+#: The smallest positive normal float64: a mean square below it is made of squares
+#: that underflowed (to 0, or to subnormals, which keep few digits).
+_TINY = sys.float_info.min
+
+
+def warn_underflow(table: pl.DataFrame, columns: Sequence[_Column], keys: Sequence[str]) -> None:
+    """Warn (once) about groups whose values are so small that their squares underflow.
+
+    Values below about 1.5e-154 have squares below the smallest normal float64, so
+    ``sum_pred_sq``, ``sum_true_sq`` and ``sum_sq_error`` come out 0 or imprecise, and
+    the standard deviation, RMSE and correlation would read 0 or null without a word.
+    Read from the sums already aggregated (and each column's range): no extra pass.
+    Computing scaled squares instead would change the additive table (profiles,
+    merges); a rescaled input gives exact results, so the warning says how.
+    """
+    if "n" not in table.columns or "sum_pred_sq" not in table.columns:  # not a sums table
+        return
+    n = pl.col("n")
+    names = {c.param: c.name for c in columns}
+    checks = [
+        (f"`y_pred` column {names['y_pred']!r}", "sum_pred_sq", pl.col("sum_pred") / n,
+         (pl.col("sum_pred") != 0) | (pl.col(_RANGE + "y_pred") > 0),
+         "the standard deviation, correlation and z-score"),
+    ]  # fmt: skip
+    if "y_true" in names:
+        checks += [
+            (f"`y_true` column {names['y_true']!r}", "sum_true_sq", pl.col("sum_true") / n,
+             (pl.col("sum_true") != 0) | (pl.col(_RANGE + "y_true") > 0), "the correlation"),
+            ("their errors", "sum_sq_error", pl.col("sum_abs_error") / n,
+             pl.col("sum_abs_error") > 0, "the RMSE"),
+        ]  # fmt: skip
+    found: list[str] = []
+    measures: list[str] = []
+    groups: dict[object, None] = {}
+    sizes: list[float] = []
+    for what, squares, size, nonzero, measure in checks:
+        flagged = table.filter((n > 0) & nonzero & (pl.col(squares) / n < _TINY))
+        if not flagged.height:
+            continue
+        if keys:
+            flagged = flagged.sort(keys, nulls_last=True)
+            for row in flagged.select(keys).rows():
+                groups[row[0] if len(row) == 1 else row] = None
+        value = float(flagged.select(size.abs()).item(0, 0))
+        found.append(f"{what} (values near {value:.3g})")
+        measures.append(measure)
+        sizes.append(value)
+    if not found:
+        return
+    # a power of ten that brings the smallest values found near 1
+    factor = f"1e{-math.floor(math.log10(min(sizes)))}" if min(sizes) > 0 else "1e150"
+    example = ", ".join(f"{param}=pl.col({name!r}) * {factor}" for param, name in names.items())
+    msg = MSG_UNDERFLOW.format(
+        found=", ".join(found), groups=format_values(list(groups) or ["all"]),
+        measures=_join(measures), example=example,
+    )  # fmt: skip
+    warn_data(msg, NumericalWarning)
+
+
+def _join(measures: list[str]) -> str:
+    """The measures named once each, in order ("a, b and c")."""
+    words = list(dict.fromkeys(m.removeprefix("the ") for part in measures for m in
+                               part.replace(" and ", ", ").split(", ")))  # fmt: skip
+    return "the " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1])
 
 
 def regression_stats(

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 import polars as pl
 
+from polars_fair._names import key_error
 from polars_fair._validate import INTERNAL_PREFIX, column_not_found, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.reduce import group_stats
@@ -280,13 +281,7 @@ def slice_reduction(
     given: list[object] = [] if by is None else list(by) if isinstance(by, (list, tuple)) else [by]
     for name in given:
         if not isinstance(name, str):
-            msg = (
-                f"`by` must be a column name or a list of names, got "
-                f"{name if isinstance(name, pl.Expr) else repr(name)}"
-                "\n\nHint: add an expression as a column first, e.g. "
-                "`.with_columns(expr.alias('window'))`, and pass its name"
-            )
-            raise InvalidParameterError(msg)
+            raise key_error(name, "by", schema)
         if name in _OUTPUT_NAMES:
             msg = (
                 f"column {name!r} (given as `by`) clashes with an output column of `slices`"
