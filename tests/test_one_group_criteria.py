@@ -39,18 +39,6 @@ def _compares_groups(name: str) -> bool:
 
 
 CASES = sorted({*CATALOGUE, *CRITERIA_TABLES, *(n for n in lazy_methods() if _compares_groups(n))})
-#: Being changed on another branch (a `method` parameter): it returns None, silently.
-_ELSEWHERE = {"zscore_difference"}
-
-
-def _param(name: str, kind: str = "eager") -> Any:
-    """A case; the ones fixed elsewhere fail on the eager path (lazy is silent anyway)."""
-    if name in _ELSEWHERE and kind == "eager":
-        reason = "zscore_difference is edited on another branch; add warn_one_group there"
-        return pytest.param(name, kind, marks=pytest.mark.xfail(strict=True, reason=reason))
-    return pytest.param(name, kind)
-
-
 def _one_group(kind: str) -> pl.DataFrame | pl.LazyFrame:
     df = frame().with_columns(pl.lit("a").alias("g"))
     return df if kind == "eager" else df.lazy()
@@ -79,7 +67,7 @@ def test_cases_cover_the_catalogue_and_the_other_criteria() -> None:
     assert "theil_index" not in CASES
 
 
-@pytest.mark.parametrize(("name", "kind"), [_param(n, k) for n in CASES for k in KINDS])
+@pytest.mark.parametrize(("name", "kind"), [(n, k) for n in CASES for k in KINDS])
 def test_one_group_warns_on_eager_only(name: str, kind: str) -> None:
     caught = _run(kind, name, **method_kwargs(name))
     found = _one_group_warnings(caught)
@@ -90,8 +78,8 @@ def test_one_group_warns_on_eager_only(name: str, kind: str) -> None:
     assert found == [expected], [str(w.message) for w in caught]
 
 
-@pytest.mark.parametrize(("name", "kind"), [_param(n) for n in CASES])
-def test_one_group_in_one_batch_names_the_batch(name: str, kind: str) -> None:
+@pytest.mark.parametrize("name", CASES)
+def test_one_group_in_one_batch_names_the_batch(name: str) -> None:
     params = inspect.signature(getattr(LazyFrameFairNamespace, name)).parameters
     if "by" not in params:
         pytest.skip("no batch keys")
@@ -105,7 +93,7 @@ def test_one_group_in_one_batch_names_the_batch(name: str, kind: str) -> None:
     assert _one_group_warnings(caught) == [expected], [str(w.message) for w in caught]
 
 
-@pytest.mark.parametrize("name", [n for n in CASES if n not in _ELSEWHERE])
+@pytest.mark.parametrize("name", CASES)
 def test_two_groups_do_not_warn_one_group(name: str) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -23,6 +23,7 @@ from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, resolve_reference
 from polars_fair.metrics._catalogue import Criterion
 from polars_fair.metrics._measures import measure_table
+from polars_fair.metrics._reference import warn_one_group
 from polars_fair.metrics._regression import (
     LABEL_MEASURES,
     PREDICTION_MEASURES,
@@ -505,6 +506,7 @@ class RegressionMethods(NamespaceBase[TableT, ScalarT]):
             checked, reference = resolve_reference(
                 require_nonempty(stats), reference_group, sens, by_, pair=True
             )
+            checked = warn_one_group(checked, sens, by_)
             return zscore_table(checked, by=by_, sensitive=sens, reference=reference)
 
         return self._derive_scalar(reduced, [*by_, *sens], build, by_)
