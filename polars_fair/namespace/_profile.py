@@ -242,8 +242,11 @@ class FairnessProfile:
         return profile_report(self, options)
 
     def by_group(self, **options: Any) -> pl.DataFrame:
-        """The report's ``by_group`` table from the profile (see :meth:`report`).
+        """
+        The report's ``by_group`` table from the profile (see :meth:`report`).
 
+        Examples
+        --------
         >>> import polars as pl
         >>> import polars_fair
         >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
@@ -257,11 +260,38 @@ class FairnessProfile:
         return self.report(**options).by_group
 
     def disparities(self, **options: Any) -> pl.DataFrame:
-        """The report's ``disparities`` table from the profile (see :meth:`by_group`)."""
+        """
+        The report's ``disparities`` table from the profile (see :meth:`report`).
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
+        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
+        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        >>> prof.disparities(min_group_size=0).equals(
+        ...     df.fair.report(y_true="y", y_pred="p", sensitive_features="g",
+        ...                    min_group_size=0).disparities)
+        True
+        """
         return self.report(**options).disparities
 
     def summary(self, **options: Any) -> pl.DataFrame:
-        """The report's ``summary`` table from the profile (see :meth:`by_group`)."""
+        """
+        The report's ``summary`` table from the profile (see :meth:`report`).
+
+        Examples
+        --------
+        >>> import polars as pl
+        >>> import polars_fair
+        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
+        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
+        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        >>> summary = prof.summary(min_group_size=0)
+        >>> summary.filter(criterion="demographic_parity_difference").item(0, "value")
+        0.25
+        """
         return self.report(**options).summary
 
     def criterion(self, name: str, **options: Any) -> float | None | pl.DataFrame:
@@ -399,8 +429,11 @@ class FairnessProfile:
     def compare(
         self, baseline: FairnessProfile, *, tolerance: float = 0.02, **options: Any
     ) -> pl.DataFrame:
-        """Each criterion of this profile against `baseline`'s (see ``FairnessReport.compare``).
+        """
+        Each criterion of this profile against `baseline`'s (see ``FairnessReport.compare``).
 
+        Examples
+        --------
         >>> import polars as pl
         >>> import polars_fair
         >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
@@ -479,6 +512,8 @@ class FairnessProfile:
 
         Needs the ``plot`` extra; `criterion`, `time`, `**options` as in :meth:`trend`.
 
+        Examples
+        --------
         >>> import polars as pl
         >>> import polars_fair
         >>> df = pl.DataFrame({"g": ["a", "b"] * 4, "y": [1, 1, 0, 0] * 2, "p": [1, 1, 0, 0] * 2})
