@@ -54,7 +54,7 @@ from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
 from polars_fair.metrics._trend import trend_table
-from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.namespace._profile_derive import (
     REPORT_OPTIONS,
     profile_criterion,
@@ -108,6 +108,13 @@ __all__ = [
 
 #: Equal-width score bins of a profile's ROC histogram (see the module docstring).
 DEFAULT_SCORE_BINS = 1000
+# the example of the methods that take the report's options (``>>> DATA``)
+_example = with_example("""
+    >>> import polars as pl
+    >>> import polars_fair
+    >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
+    ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
+    >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")""")  # fmt: skip
 _COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
 
 
@@ -241,55 +248,38 @@ class FairnessProfile:
         """
         return profile_report(self, options)
 
+    @_example
     def by_group(self, **options: Any) -> pl.DataFrame:
-        """
-        The report's ``by_group`` table from the profile (see :meth:`report`).
+        """The report's ``by_group`` table from the profile (see :meth:`report`).
 
         Examples
         --------
-        >>> import polars as pl
-        >>> import polars_fair
-        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
-        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
-        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        >>> DATA
         >>> prof.by_group()["selection_rate"].to_list()
         [0.5, 0.75]
-        >>> prof.summary(min_group_size=0).item(0, "value")
-        0.25
         """
         return self.report(**options).by_group
 
+    @_example
     def disparities(self, **options: Any) -> pl.DataFrame:
-        """
-        The report's ``disparities`` table from the profile (see :meth:`report`).
+        """The report's ``disparities`` table from the profile (see :meth:`report`).
 
         Examples
         --------
-        >>> import polars as pl
-        >>> import polars_fair
-        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
-        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
-        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
-        >>> prof.disparities(min_group_size=0).equals(
-        ...     df.fair.report(y_true="y", y_pred="p", sensitive_features="g",
-        ...                    min_group_size=0).disparities)
-        True
+        >>> DATA
+        >>> prof.disparities(min_group_size=0).filter(metric="selection_rate")["difference"].to_list()
+        [0.0, 0.25]
         """
         return self.report(**options).disparities
 
+    @_example
     def summary(self, **options: Any) -> pl.DataFrame:
-        """
-        The report's ``summary`` table from the profile (see :meth:`report`).
+        """The report's ``summary`` table from the profile (see :meth:`report`).
 
         Examples
         --------
-        >>> import polars as pl
-        >>> import polars_fair
-        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
-        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
-        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
-        >>> summary = prof.summary(min_group_size=0)
-        >>> summary.filter(criterion="demographic_parity_difference").item(0, "value")
+        >>> DATA
+        >>> prof.summary(min_group_size=0).item(0, "value")
         0.25
         """
         return self.report(**options).summary
@@ -426,19 +416,15 @@ class FairnessProfile:
 
     # ---- baselines and time --------------------------------------------------------
 
+    @_example
     def compare(
         self, baseline: FairnessProfile, *, tolerance: float = 0.02, **options: Any
     ) -> pl.DataFrame:
-        """
-        Each criterion of this profile against `baseline`'s (see ``FairnessReport.compare``).
+        """Each criterion of this profile against `baseline`'s (see ``FairnessReport.compare``).
 
         Examples
         --------
-        >>> import polars as pl
-        >>> import polars_fair
-        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
-        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
-        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        >>> DATA
         >>> prof.compare(prof, min_group_size=0).item(0, "change")  # no change
         0.0
         """
