@@ -154,3 +154,28 @@ def test_site_is_offline(build: Build) -> None:
         text = page.read_text(encoding="utf-8")
         assert "fonts.googleapis.com" not in text, page
         assert not remote.search(text), f"{page} loads a remote resource"
+
+
+@pytest.mark.parametrize(
+    "page", ["api/namespace/index.html", "api/profile/index.html", "api/expressions/index.html"]
+)
+def test_every_function_renders_its_examples(build: Build, page: str) -> None:
+    """Each documented function and method shows an "Examples:" section.
+
+    A docstring whose example was inserted at another indentation than its text
+    keeps every section header indented after ``inspect.cleandoc``: the page then
+    shows Parameters, Returns and Examples as one block of text, with no sections.
+    """
+    assert build.returncode == 0, build.output
+    html = build.page(page)
+    objects = list(
+        re.finditer(r'<div class="doc doc-object doc-(\w+)">\s*<h\d id="([\w.]+)"', html)
+    )
+    functions = [
+        (match.group(2), html[match.start() : nxt.start() if nxt else len(html)])
+        for match, nxt in zip(objects, [*objects[1:], None], strict=True)
+        if match.group(1) == "function"
+    ]
+    assert functions
+    broken = [name for name, body in functions if 'doc-section-title">Examples:' not in body]
+    assert broken == [], f"no Examples section rendered: {broken}"

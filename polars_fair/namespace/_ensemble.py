@@ -22,7 +22,14 @@ from polars_fair.metrics import require_nonempty
 from polars_fair.metrics._catalogue import Criterion
 from polars_fair.metrics._ensemble import ENSEMBLE_MEASURES, ensemble_formula
 from polars_fair.metrics._measures import measure_table
-from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, criterion_stub, with_example
+from polars_fair.namespace._base import (
+    NamespaceBase,
+    ScalarT,
+    TableT,
+    criterion_stub,
+    fill_example,
+    with_example,
+)
 from polars_fair.plans._audit import check_names, check_zd, measure_disparities_plan
 from polars_fair.reduce.ensemble import ensemble_stats as reduce_ensemble
 
@@ -110,10 +117,10 @@ def _ensemble_doc(entry: Criterion) -> str:
         if entry.kind == "difference"
         else "smallest over largest (<= 1)"
     )
-    return _CRITERION_DOC.format(
+    return fill_example(_CRITERION_DOC.format(
         title=title, measure=entry.words, definition=_DEFINITIONS[measure], between=between,
         name=entry.name, example=entry.example,
-    ).replace("    >>> DATA", _DATA.strip("\n"))  # fmt: skip
+    ), _DATA)  # fmt: skip
 
 
 def _run(namespace: Any, entry: Criterion, params: dict[str, Any]) -> Any:

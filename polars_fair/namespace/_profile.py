@@ -55,7 +55,7 @@ from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
 from polars_fair.metrics._trend import trend_table
-from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
+from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.namespace._profile_derive import (
     REPORT_OPTIONS,
     profile_criterion,
@@ -109,6 +109,13 @@ __all__ = [
 
 #: Equal-width score bins of a profile's ROC histogram (see the module docstring).
 DEFAULT_SCORE_BINS = 1000
+# the example of the methods that take the report's options (``>>> DATA``)
+_example = with_example("""
+    >>> import polars as pl
+    >>> import polars_fair
+    >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
+    ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
+    >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")""")  # fmt: skip
 _COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
 
 
@@ -242,27 +249,40 @@ class FairnessProfile:
         """
         return profile_report(self, options)
 
+    @_example
     def by_group(self, **options: Any) -> pl.DataFrame:
         """The report's ``by_group`` table from the profile (see :meth:`report`).
 
-        >>> import polars as pl
-        >>> import polars_fair
-        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
-        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
-        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        Examples
+        --------
+        >>> DATA
         >>> prof.by_group()["selection_rate"].to_list()
         [0.5, 0.75]
-        >>> prof.summary(min_group_size=0).item(0, "value")
-        0.25
         """
         return self.report(**options).by_group
 
+    @_example
     def disparities(self, **options: Any) -> pl.DataFrame:
-        """The report's ``disparities`` table from the profile (see :meth:`by_group`)."""
+        """The report's ``disparities`` table from the profile (see :meth:`report`).
+
+        Examples
+        --------
+        >>> DATA
+        >>> prof.disparities(min_group_size=0).filter(metric="selection_rate")["difference"].to_list()
+        [0.0, 0.25]
+        """
         return self.report(**options).disparities
 
+    @_example
     def summary(self, **options: Any) -> pl.DataFrame:
-        """The report's ``summary`` table from the profile (see :meth:`by_group`)."""
+        """The report's ``summary`` table from the profile (see :meth:`report`).
+
+        Examples
+        --------
+        >>> DATA
+        >>> prof.summary(min_group_size=0).item(0, "value")
+        0.25
+        """
         return self.report(**options).summary
 
     def criterion(self, name: str, **options: Any) -> float | None | pl.DataFrame:
@@ -397,16 +417,15 @@ class FairnessProfile:
 
     # ---- baselines and time --------------------------------------------------------
 
+    @_example
     def compare(
         self, baseline: FairnessProfile, *, tolerance: float = 0.02, **options: Any
     ) -> pl.DataFrame:
         """Each criterion of this profile against `baseline`'s (see ``FairnessReport.compare``).
 
-        >>> import polars as pl
-        >>> import polars_fair
-        >>> df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 4, "y": [1, 1, 0, 0] * 2,
-        ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
-        >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+        Examples
+        --------
+        >>> DATA
         >>> prof.compare(prof, min_group_size=0).item(0, "change")  # no change
         0.0
         """
@@ -480,6 +499,8 @@ class FairnessProfile:
 
         Needs the ``plot`` extra; `criterion`, `time`, `**options` as in :meth:`trend`.
 
+        Examples
+        --------
         >>> import polars as pl
         >>> import polars_fair
         >>> df = pl.DataFrame({"g": ["a", "b"] * 4, "y": [1, 1, 0, 0] * 2, "p": [1, 1, 0, 0] * 2})

@@ -683,7 +683,9 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         pos_label
             Label value treated as positive.
         reference_group
-            The reference group (a value, tuple or dict); default the largest group.
+            The reference group (a value, tuple or dict). If None, ``disparities``
+            and ``tradeoffs`` compare with the largest group while the summary (its
+            verdicts, the gates) compares between groups: the pair farthest apart.
         method
             Comparison method of the summary's criteria (default ``"between_groups"``
             without `reference_group`, ``"to_reference"`` with it).
