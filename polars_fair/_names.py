@@ -78,7 +78,8 @@ _BINARY_CRITERIA = (
     "conditional_use_accuracy_ratio", "treatment_equality_difference",
     "treatment_equality_ratio", "cohen_d", "two_sd_rule", "four_fifths_rule",
     "generalized_entropy_index", "theil_index", "coefficient_of_variation",
-    "between_group_generalized_entropy_index", "between_group_theil_index", "abroca",
+    "between_group_generalized_entropy_index", "between_group_theil_index",
+    "between_group_coefficient_of_variation", "abroca",
     "calibration_difference", "expected_calibration_error", "roc_auc",
 )  # fmt: skip
 _BINARY_TABLE_COLUMNS = (

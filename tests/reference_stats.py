@@ -156,6 +156,17 @@ def between_group_generalized_entropy_index(rows: Rows, alpha: float) -> float |
     return ge_of_vector(group_mean_benefit(rows), rows.w, alpha)
 
 
+def between_group_coefficient_of_variation(rows: Rows) -> float | None:
+    """Population std / mean of the group-mean benefit vector, written directly."""
+    b, w = group_mean_benefit(rows), rows.w
+    if w.sum() == 0:
+        return None
+    mean = np.average(b, weights=w)
+    if mean == 0:
+        return None
+    return math.sqrt(float(np.average((b - mean) ** 2, weights=w))) / float(mean)
+
+
 def between_group_theil_index(rows: Rows) -> float | None:
     return between_group_generalized_entropy_index(rows, 1.0)
 

@@ -139,6 +139,13 @@ def test_between_group_theil_index(run: Any, case: Any) -> None:
     assert _close(got, want), (got, want)
 
 
+def test_between_group_coefficient_of_variation(run: Any, case: Any) -> None:
+    df, kw, rows, sens = case
+    want = ref.between_group_coefficient_of_variation(rows)
+    got = run(df, "between_group_coefficient_of_variation", sensitive_features=sens, **kw)
+    assert _close(got, want), (got, want)
+
+
 def test_between_group_default_alpha_is_two(run: Any, case: Any) -> None:
     df, kw, rows, sens = case
     want = ref.between_group_generalized_entropy_index(rows, 2.0)
@@ -187,13 +194,17 @@ def test_by_batches(run: Any, alpha: float, weighted: bool) -> None:
         ("theil_index", ref.theil_index),
         ("coefficient_of_variation", ref.coefficient_of_variation),
         ("between_group_theil_index", ref.between_group_theil_index),
+        ("between_group_coefficient_of_variation", ref.between_group_coefficient_of_variation),
     ):
         extra = {"sensitive_features": "g"} if name.startswith("between") else {}
         got = run(df, name, **kw, **extra)
         assert got.columns == ["batch", name]
         for b, value in got.iter_rows():
             rows = ref.rows_of(ref.subset(data, "batch", b), ["g"], weighted=weighted)
-            assert _close(value, fn1(rows)), (name, b, value)
+            # a between-group CV is the root of GE(2)'s cancelling sum: near 0 its
+            # relative precision is ~eps / CV**2 (1e-12 at CV = 0.009), not eps
+            rel = 1e-9 if name == "between_group_coefficient_of_variation" else REL
+            assert _close(value, fn1(rows), rel=rel), (name, b, value)
 
 
 @pytest.mark.parametrize("alpha", ALPHAS)
@@ -345,6 +356,10 @@ def test_aif360_theil_and_cv(run: Any, aif_data: Any) -> None:
     # as the textbook, NOT 2*sqrt(GE(2)) as api3.md suspected.
     cv = run(df, "coefficient_of_variation", **kw)
     assert _close(cv, float(aif.coefficient_of_variation()))
+    assert _close(
+        run(df, "between_group_coefficient_of_variation", sensitive_features="g", **kw),
+        float(aif.between_group_coefficient_of_variation()),
+    )
     ge2 = float(aif.generalized_entropy_index(alpha=2))
     assert not _close(float(aif.coefficient_of_variation()), 2 * math.sqrt(ge2), rel=1e-3)
 

@@ -39,6 +39,8 @@ def _compares_groups(name: str) -> bool:
 
 
 CASES = sorted({*CATALOGUE, *CRITERIA_TABLES, *(n for n in lazy_methods() if _compares_groups(n))})
+
+
 def _one_group(kind: str) -> pl.DataFrame | pl.LazyFrame:
     df = frame().with_columns(pl.lit("a").alias("g"))
     return df if kind == "eager" else df.lazy()

@@ -299,6 +299,67 @@ class InequalityMethods(NamespaceBase[TableT, ScalarT]):
         )  # fmt: skip
 
     @_example
+    def between_group_coefficient_of_variation(
+        self,
+        *,
+        y_true: IntoColumn,
+        y_pred: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None = None,
+        sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1,
+    ) -> ScalarT:
+        r"""
+        Between-group coefficient of variation: :math:`\sqrt{2\,GE_{between}(2)}`.
+
+        The coefficient of variation of :meth:`coefficient_of_variation` after
+        replacing each :math:`b_i` by the mean benefit of its group: the population
+        standard deviation of the group means (weighted by group size) over the
+        overall mean, as AIF360's ``between_group_coefficient_of_variation``.
+
+        Parameters
+        ----------
+        y_true
+            Column (or expression) of true labels.
+        y_pred
+            Column (or expression) of predicted labels.
+        sensitive_features
+            Column name(s) defining the groups.
+        by
+            Batch key column(s).
+        sample_weight
+            Column of non-negative weights (frequency weights).
+        pos_label
+            Label value treated as positive.
+
+        Returns
+        -------
+        float or DataFrame or LazyFrame
+            As for every criterion.
+
+        Examples
+        --------
+        >>> DATA
+        >>> round(df.fair.between_group_coefficient_of_variation(
+        ...     y_true="y_true", y_pred="y_pred", sensitive_features="group"
+        ... ), 4)
+        0.0
+
+        Group means of 1.4 and 1.0 around 1.2: ``0.2 / 1.2``.
+
+        >>> lenient = pl.when(pl.col("group") == "a").then(1).otherwise("y_pred")
+        >>> round(df.fair.between_group_coefficient_of_variation(
+        ...     y_true="y_true", y_pred=lenient, sensitive_features="group"
+        ... ), 4)
+        0.1667
+        """
+        return self._entropy(
+            "between_group_coefficient_of_variation", 2.0, True, True, y_true=y_true,
+            y_pred=y_pred, sensitive_features=sensitive_features, by=by,
+            sample_weight=sample_weight, pos_label=pos_label,
+        )  # fmt: skip
+
+    @_example
     def between_group_theil_index(
         self,
         *,

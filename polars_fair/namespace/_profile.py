@@ -67,8 +67,7 @@ from polars_fair.namespace._profile_files import (
     LAYOUT_KEY,
     META_KEY,
     check_compatible,
-    read_meta,
-    read_tables,
+    read_files,
 )
 from polars_fair.namespace._report import ReportSpec, report_reductions
 from polars_fair.plans._profile_meta import (
@@ -755,15 +754,7 @@ def read_profile(source: str | Path | Sequence[str | Path]) -> FairnessProfile:
     >>> pf.read_profile(str(folder / "*.parquet")).rows
     4
     """
-    paths = profile_paths(source)
-    metas, layouts = zip(*(read_meta(p) for p in paths), strict=True)
-    check_compatible(metas, paths)  # before any table is read
-    # compatible files have the same columns: read them together (in parallel) and sum
-    parts = read_tables(paths, layouts, metas[0])
-    tables = parts[0]
-    if len(paths) > 1:
-        tables = {name: merge_group_stats(*(p[name] for p in parts)).collect() for name in tables}
-    return FairnessProfile(tables, metas[0] if len(paths) == 1 else merged_meta(metas))
+    return FairnessProfile(*read_files(profile_paths(source)))
 
 
 class ProfileMethods(NamespaceBase[TableT, ScalarT]):

@@ -14,13 +14,15 @@ from typing import Any
 import polars as pl
 
 from polars_fair.exceptions import ProfileError
-from polars_fair.plans._profile_meta import differences, parse_meta, split_layout
+from polars_fair.plans._profile_meta import differences, merged_meta, parse_meta, split_layout
+from polars_fair.reduce import merge_group_stats
 
 __all__ = [
     "FORMAT_VERSION",
     "LAYOUT_KEY",
     "META_KEY",
     "check_compatible",
+    "read_files",
     "read_meta",
     "read_tables",
 ]
@@ -85,3 +87,15 @@ def read_tables(
     except (pl.exceptions.PolarsError, OSError, ValueError, KeyError) as exc:
         msg = f"cannot read the profile tables of {list(paths)}: {exc}"
         raise ProfileError(msg) from exc
+
+
+def read_files(paths: Sequence[str]) -> tuple[dict[str, pl.DataFrame], dict[str, Any]]:
+    """The tables and metadata of the profile files `paths`, merged (checked first)."""
+    metas, layouts = zip(*(read_meta(p) for p in paths), strict=True)
+    check_compatible(metas, paths)  # before any table is read
+    # compatible files have the same columns: read them together (in parallel) and sum
+    parts = read_tables(paths, layouts, metas[0])
+    tables = parts[0]
+    if len(paths) > 1:
+        tables = {name: merge_group_stats(*(p[name] for p in parts)).collect() for name in tables}
+    return tables, metas[0] if len(paths) == 1 else merged_meta(metas)

@@ -35,6 +35,7 @@ from polars_fair.namespace._base import (
     ScalarT,
     TableT,
     criterion_stub,
+    fill_example,
     with_example,
 )
 from polars_fair.plans._audit import (
@@ -115,20 +116,23 @@ def _regression_doc(entry: Criterion) -> str:
         if entry.kind == "difference"
         else "smallest over largest (<= 1)"
     )
-    return _CRITERION_DOC.format(
-        title=entry.title,
-        measure=entry.words,
-        definition=entry.formula,
-        y_true=(
-            "    y_true\n        Column (or expression) of numeric true values (required).\n"
-            if needs_true
-            else ""
+    return fill_example(
+        _CRITERION_DOC.format(
+            title=entry.title,
+            measure=entry.words,
+            definition=entry.formula,
+            y_true=(
+                "    y_true\n        Column (or expression) of numeric true values (required).\n"
+                if needs_true
+                else ""
+            ),
+            between=between,
+            name=entry.name,
+            args='y_pred="pred", y_true="y", ' if needs_true else 'y_pred="pred", ',
+            example=entry.example,
         ),
-        between=between,
-        name=entry.name,
-        args='y_pred="pred", y_true="y", ' if needs_true else 'y_pred="pred", ',
-        example=entry.example,
-    ).replace("    >>> DATA", _DATA.strip("\n"))
+        _DATA,
+    )
 
 
 def _run(namespace: Any, entry: Criterion, params: dict[str, Any]) -> Any:
