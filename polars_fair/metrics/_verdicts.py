@@ -195,11 +195,26 @@ def group_label(sensitive: Sequence[str]) -> pl.Expr:
 
 
 def size_text(n: pl.Expr) -> pl.Expr:
-    whole = n.round(0)
+    """A group size as text: to 0.1, without the decimal when that rounds to a whole.
+
+    A count prints as ``3696``; a Kish effective size as ``8238.6``, or ``3696``
+    where it is a whole number but for float noise (``3696.0000000001``, weights
+    rescaled by a constant), never ``3696.0``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._verdicts import size_text
+    >>> sizes = pl.DataFrame({"n": [3696.0, 3696.0000001, 8238.64, 0.96, None]})
+    >>> sizes.select(size_text(pl.col("n")))["n"].to_list()
+    ['3696', '3696', '8238.6', '1', None]
+    """
+    tenth = n.cast(pl.Float64).round(1)
+    whole = tenth.round(0)
     return (
-        pl.when(n == whole)
+        pl.when(tenth == whole)
         .then(whole.cast(pl.Int64).cast(pl.String))
-        .otherwise(n.round(1).cast(pl.String))
+        .otherwise(tenth.cast(pl.String))
     )
 
 

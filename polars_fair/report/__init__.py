@@ -23,6 +23,7 @@ import polars as pl
 from polars_fair._validate import SUMMARY_COLUMNS
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import check_comparable, compare_summaries
+from polars_fair.metrics._verdicts import size_text
 from polars_fair.report import _verdicts
 from polars_fair.report._text import flat as _flat
 from polars_fair.report._text import summary_text, undefined_lines
@@ -265,7 +266,7 @@ class FairnessReport:
     def failures(
         self,
         *,
-        verdicts: Iterable[str] = ("unfair",),
+        verdicts: str | Iterable[str] = ("unfair",),
         conditions: Iterable[str | Condition] = (),
         allow_undefined: bool = False,
     ) -> list[str]:
@@ -278,8 +279,9 @@ class FairnessReport:
         Parameters
         ----------
         verdicts
-            Verdicts that fail the gate: any of ``"unfair"``, ``"inconclusive"``,
-            ``"undefined"`` (default ``("unfair",)``; ``()`` for none).
+            Verdicts that fail the gate: one of ``"unfair"``, ``"inconclusive"``,
+            ``"undefined"``, or a list of them (default ``("unfair",)``; ``()`` for
+            none). A single string is one verdict.
         conditions
             Conditions ``"CRITERION OP NUMBER"`` that fail the gate when they hold,
             e.g. ``"disparate_impact_ratio < 0.8"`` (one-sided: add
@@ -318,7 +320,7 @@ class FairnessReport:
     def check(
         self,
         *,
-        verdicts: Iterable[str] = ("unfair",),
+        verdicts: str | Iterable[str] = ("unfair",),
         conditions: Iterable[str | Condition] = (),
         allow_undefined: bool = False,
     ) -> None:
@@ -500,7 +502,7 @@ class FairnessReport:
         sizes: list[str | pl.Expr] = [c for c in ("n",) if c in table.columns]
         if "sum_w2" in table.columns and sizes and not capped.params.get("frequency_weights"):
             # weighted: n is the sum of the weights; the effective size is what is compared
-            sizes.append((pl.col("n") ** 2 / pl.col("sum_w2")).round(1).alias("n_effective"))
+            sizes.append(size_text(pl.col("n") ** 2 / pl.col("sum_w2")).alias("n_effective"))
         rates = table.select(*keys, *sizes, *(c for c in _TEXT_RATES if c in table.columns))
         summary = summary_text(capped.summary, capped.by)
         with pl.Config(
@@ -615,7 +617,10 @@ class FairnessReport:
                     "ci_high", "interval_method", "group", "group_n", "compared_with",
                     "compared_n", "note"]  # fmt: skip
             extra = [c for c in table.columns if c not in (*SUMMARY_COLUMNS, *self.by)]
-            return table.select(*self.by, *(c for c in cols if c in table.columns), *extra)
+            shown = table.select(*self.by, *(c for c in cols if c in table.columns), *extra)
+            # effective sizes as the text writes them (3696, 8238.6), not 3696.0000
+            sizes = [c for c in ("group_n", "compared_n") if c in shown.columns]
+            return shown.with_columns(size_text(pl.col(c)).alias(c) for c in sizes)
         if name == "slices":
             cols = ["rank", "slice", "n", "value", "rest_value", "difference", "ci_low",
                     "ci_high", "q_value", "significant"]  # fmt: skip

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._validate import SUMMARY_COLUMNS
+from polars_fair.metrics._verdicts import size_text
 from polars_fair.report import (
     _RATES_SHOWN,
     _TITLES,
@@ -130,13 +131,8 @@ def _html_summary(report: FairnessReport) -> str:
 
 
 def _size(name: str) -> pl.Expr:
-    """A group size as text: whole numbers without decimals, effective sizes to 0.1."""
-    n = pl.col(name).cast(pl.Float64)
-    return (
-        pl.when(n == n.round(0))
-        .then(n.round(0).cast(pl.Int64).cast(pl.String))
-        .otherwise(n.round(1).cast(pl.String))
-    )
+    """A group size as text: to 0.1, whole numbers without decimals (see ``size_text``)."""
+    return size_text(pl.col(name))
 
 
 def _tally(summary: pl.DataFrame) -> str:

@@ -24,6 +24,7 @@ __all__ = [
     "Condition",
     "excluded_groups",
     "failures",
+    "gate_verdicts",
     "one_sided_misses",
     "orientation",
     "parse_condition",
@@ -87,22 +88,52 @@ def parse_condition(text: str) -> Condition:
     except ValueError:
         msg = f"condition {text!r}: {num!r} is not a number\n\nHint: e.g. 0.8"
         raise InvalidParameterError(msg) from None
-    if not math.isfinite(bound):
+    if math.isnan(bound):
         msg = (
             f"condition {text!r}: the bound must be a finite number, got {num!r} (a "
             'comparison with NaN never holds)\n\nHint: e.g. "disparate_impact_ratio < 0.8"'
         )
         raise InvalidParameterError(msg)
+    if math.isinf(bound):
+        raise InvalidParameterError(_infinite_bound(text, name, op, bound, num))
     return Condition(text, name, op, bound)
+
+
+def _infinite_bound(text: str, name: str, op: str, bound: float, num: str) -> str:
+    """The message refusing an infinite bound: the condition holds always or never."""
+    # a criterion's value is finite (or undefined): compare it with a finite stand-in
+    always = _OPS[op](0.0, bound)
+    what = (
+        "holds for every finite value, so the gate would always fail"
+        if always
+        else "holds for no value, so the gate could never fail"
+    )
+    return (
+        f"condition {text!r}: the bound must be a finite number, got {num!r}: "
+        f"{name} {op} {'-' if bound < 0 else '+'}infinity {what}\n\nHint: give a finite "
+        f'bound, e.g. "{name} < 0.8", or gate on the verdict instead (verdicts="unfair"; on '
+        "the command line --fail-on-verdict unfair)"
+    )
+
+
+def size_str(n: float) -> str:
+    """A group size as text, as ``size_text`` writes it: to 0.1, ``3696`` not ``3696.0``.
+
+    Examples
+    --------
+    >>> from polars_fair.report._verdicts import size_str
+    >>> size_str(3696), size_str(3696.0000001), size_str(8238.64)
+    ('3696', '3696', '8238.6')
+    """
+    tenth = round(float(n), 1)
+    return str(int(tenth)) if tenth.is_integer() else f"{tenth:.1f}"
 
 
 def _pair_text(row: dict[str, Any]) -> str:
     """``group (n=…) vs compared_with (n=…)``, the comparison behind a value."""
 
     def size(n: Any) -> str:
-        if n is None:
-            return "?"
-        return str(int(n)) if float(n).is_integer() else f"{n:.1f}"
+        return "?" if n is None else size_str(n)
 
     if row.get("group") is None:
         return "no groups compared"
@@ -122,19 +153,47 @@ def _value_text(row: dict[str, Any]) -> str:
     return text + f", fair band [{row['fair_low']:g}, {row['fair_high']:g}]"
 
 
+def gate_verdicts(verdicts: str | Iterable[str]) -> list[str]:
+    """The verdicts a gate fails on: one name or several, each among :data:`GATE_VERDICTS`.
+
+    A single string is one verdict (``"unfair"``), not its characters.
+
+    Examples
+    --------
+    >>> from polars_fair.report._verdicts import gate_verdicts
+    >>> gate_verdicts("unfair"), gate_verdicts(["unfair", "inconclusive"])
+    (['unfair'], ['unfair', 'inconclusive'])
+    """
+    hint = (
+        f"\n\nHint: one of {', '.join(GATE_VERDICTS)}, or a list of them, e.g. "
+        "verdicts=['unfair', 'inconclusive'] (() for no verdict gate)"
+    )
+    if isinstance(verdicts, str):
+        wanted = [verdicts]
+    elif isinstance(verdicts, Iterable):
+        wanted = list(verdicts)
+    else:
+        msg = f"`verdicts` must be a verdict or a list of verdicts, got {verdicts!r}{hint}"
+        raise InvalidParameterError(msg)
+    bad = [v for v in wanted if not isinstance(v, str) or v not in GATE_VERDICTS]
+    if bad:
+        msg = (
+            f"`verdicts`: unknown verdict(s) {bad}; the allowed values are "
+            f"{list(GATE_VERDICTS)}{hint}"
+        )
+        raise InvalidParameterError(msg)
+    return wanted
+
+
 def failures(
     summary: pl.DataFrame,
     by: list[str],
-    verdicts: Iterable[str],
+    verdicts: str | Iterable[str],
     conditions: Iterable[str | Condition],
     allow_undefined: bool,
 ) -> list[str]:
     """The failing gates of a summary (see :meth:`FairnessReport.failures`)."""
-    wanted = list(verdicts)
-    bad = [v for v in wanted if v not in GATE_VERDICTS]
-    if bad:
-        msg = f"`verdicts` must be among {list(GATE_VERDICTS)}, got {bad}"
-        raise InvalidParameterError(msg)
+    wanted = gate_verdicts(verdicts)
     parsed = [c if isinstance(c, Condition) else parse_condition(c) for c in conditions]
     known = summary.get_column("criterion").unique(maintain_order=True).to_list()
     for cond in parsed:
