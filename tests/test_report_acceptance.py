@@ -100,3 +100,71 @@ def test_effective_sizes_print_without_a_spurious_decimal(compas: pl.DataFrame) 
     assert "2454.0" not in text  # the rates table's n_effective too
     assert f"| {counts['Caucasian']} " in markdown
     assert "2454.0000" not in markdown
+
+
+# ---- 6: a multi-feature reference group, and the undefined-rate warnings ------------------------
+
+
+def test_multi_feature_reference_reads_like_the_tables(compas: pl.DataFrame) -> None:
+    report = _report(
+        compas, sensitive_features=["race", "sex"], reference_group=("Caucasian", "Male")
+    )
+    for out in (report.to_text(), report.to_markdown(), report.to_html()):
+        assert "('Caucasian', 'Male')" not in out
+        assert "reference group Caucasian / Male" in out
+    # the tables name that group the same way
+    assert "Caucasian / Male" in report.summary["compared_with"].to_list()
+
+
+def _undefined_ppv_groups(df: pl.DataFrame, keys: list[str]) -> list[tuple[str, ...]]:
+    """Groups with no predicted positive (PPV undefined), counted with numpy."""
+    labels = [tuple(r) for r in df.select(keys).iter_rows()]
+    pred = (df["decile_score"].to_numpy() >= 5).astype(int)
+    groups = sorted(set(labels))
+    idx = np.array([groups.index(g) for g in labels])
+    positives = np.bincount(idx, weights=pred, minlength=len(groups))
+    return [g for g, p in zip(groups, positives, strict=True) if p == 0]
+
+
+def test_undefined_rate_warnings_leave_out_excluded_groups(compas: pl.DataFrame) -> None:
+    keys = ["race", "sex"]
+    undefined = _undefined_ppv_groups(compas, keys)
+    sizes = compas.group_by(keys).len()
+    assert undefined  # Asian women: no predicted positive
+    for group in undefined:  # ... and a group too small to be compared
+        n = sizes.filter((pl.col("race") == group[0]) & (pl.col("sex") == group[1]))["len"]
+        assert n.item() < 30
+    kw = {**KW, "sensitive_features": keys, "reference_group": ("Caucasian", "Male")}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = compas.fair.report(**kw)  # type: ignore[arg-type]
+    texts = [str(w.message) for w in caught]
+    assert not [t for t in texts if "positive_predictive_value is undefined" in t], texts
+    # it is listed as left out instead
+    assert " / ".join(undefined[0]) in (report.summary["excluded"][0] or "")
+    # kept in the criteria (min_group_size=0), it is named as the tables name it
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compas.fair.report(**kw, min_group_size=0)  # type: ignore[arg-type]
+    ppv = [str(w.message) for w in caught if "positive_predictive_value is undefined" in str(w.message)]
+    assert len(ppv) == 1
+    assert f"['{' / '.join(undefined[0])}']" in ppv[0]
+    assert "('" not in ppv[0]
+
+
+# ---- 9: expressions in the parameters ----------------------------------------------------------
+
+
+def test_parameters_show_a_readable_expression(compas: pl.DataFrame) -> None:
+    report = _report(compas, sensitive_features="race")
+    assert report.params["y_pred"] == "decile_score >= 5"
+    assert report.params["y_true"] == "two_year_recid"
+    profile = compas.fair.profile(**KW, sensitive_features="race")  # type: ignore[arg-type]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from_profile = profile.report()
+    assert from_profile.params["y_pred"] == "decile_score >= 5"
+    for out in (from_profile.to_markdown(), from_profile.to_json(), from_profile.to_html()):
+        assert "dyn int" not in out
+        assert 'col(\\"decile_score\\")' not in out and 'col("decile_score")' not in out
+    assert "`decile_score >= 5`" in from_profile.to_markdown()

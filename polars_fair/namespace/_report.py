@@ -54,6 +54,7 @@ from polars_fair.plans._plan import Plan, derive_opts, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
 from polars_fair.reduce.regression import REGRESSION_SUMS
 from polars_fair.report import FairnessReport
+from polars_fair.report._text import readable_expr
 
 if TYPE_CHECKING:
     from polars._typing import EngineType
@@ -330,7 +331,7 @@ def _derive(
         built: dict[
             str, tuple[list[warnings.WarningMessage], Exception | None, Future[pl.DataFrame] | None]
         ] = {}
-        for name, build in _derive_all(plans, table_of, flags):
+        for name, build in _derive_all(plans, table_of, flags, _compared_groups(spec)):
             with warnings.catch_warnings(record=True) as seen:
                 warnings.simplefilter("always")
                 try:
@@ -378,10 +379,31 @@ _FLAG = "__pf_flag_"
 _Flags = tuple[dict[str, list[str]], dict[int, dict[str, bool]]]
 
 
+def _compared_groups(spec: ReportSpec) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    """The rows of a statistics table whose groups the criteria compare.
+
+    Groups under ``min_group_size`` effective rows (Kish's size with weights, unless
+    ``frequency_weights``) are left out of the criteria and listed as such: the
+    report's undefined-rate warnings name the other groups only.
+    """
+    smallest = spec.min_group_size or 0
+
+    def compared(table: pl.DataFrame) -> pl.DataFrame:
+        if not smallest or "n" not in table.columns:
+            return table
+        n = pl.col("n").cast(pl.Float64)
+        if "sum_w2" in table.columns and not spec.frequency_weights:
+            n = n**2 / pl.col("sum_w2")
+        return table.filter((n >= smallest).fill_null(False))
+
+    return compared
+
+
 def _derive_all(
     plans: Mapping[str, Plan],
     table_of: Mapping[int, pl.DataFrame],
     flags: _Flags | None = None,
+    listed: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
 ) -> Iterator[tuple[str, Callable[[], pl.LazyFrame]]]:
     """Each plan's derivation over its collected reduction, with its warnings.
 
@@ -408,19 +430,29 @@ def _derive_all(
         if key in warned:
             builds[name] = partial(plan.derive, table, warn=False)
         elif name in rates_of and found is not None and table.height:
-            builds[name] = partial(_flagged_derive, plan, table, [found[m] for m in rates_of[name]])
+            builds[name] = partial(
+                _flagged_derive, plan, table, [found[m] for m in rates_of[name]], listed
+            )
         else:
-            builds[name] = partial(plan.derive, table)
+            builds[name] = partial(_flagged_derive, plan, table, None, listed)
         warned.add(key)
     first = [name for name in _BUILT_FIRST if name in builds]
     for name in [*first, *(n for n in builds if n not in first)]:
         yield name, builds[name]
 
 
-def _flagged_derive(plan: Plan, table: pl.DataFrame, undefined: list[bool]) -> pl.LazyFrame:
-    """:meth:`Plan.derive` with the undefined-rate flags found with the reductions."""
+def _flagged_derive(
+    plan: Plan,
+    table: pl.DataFrame,
+    undefined: list[bool] | None,
+    listed: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+) -> pl.LazyFrame:
+    """:meth:`Plan.derive` with the undefined-rate flags found with the reductions.
+
+    `listed`: the groups the undefined-rate warnings name (see :func:`_compared_groups`).
+    """
     require_rows(table, plan.build)
-    plan.warn(table, undefined)
+    plan.warn(table, undefined, listed)
     return plan.derive(table, warn=False)
 
 
@@ -621,9 +653,14 @@ def _merge(tables: Sequence[pl.DataFrame]) -> pl.DataFrame:
 
 
 def _name(column: IntoColumn | None) -> str | None:
+    """A column as the report's parameters show it: its name, or an expression readably.
+
+    ``pl.col("decile_score") >= 5`` shows as ``decile_score >= 5`` (see
+    :func:`~polars_fair.report._text.readable_expr`), not Polars' repr.
+    """
     if column is None or isinstance(column, str):
         return column
-    return str(column)
+    return readable_expr(str(column))
 
 
 class ReportMethods(NamespaceBase[TableT, ScalarT]):

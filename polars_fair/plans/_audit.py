@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -263,13 +263,16 @@ def warn_about(
     measures: Sequence[str] | None,
     zero_division: float | None,
     undefined: Sequence[bool] | None = None,
+    listed: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
 ) -> None:
     """Eager-path warnings: rows excluded for nulls, rates undefined for some groups.
 
     `stats` is a reduction with an ``n_null`` column: the statistics table, or a score
     histogram (several rows per group; then `measures` is empty). `undefined`, where
     the caller computed it along with `stats`, says for each of the
-    :func:`undefined_rates` whether it is null for some group.
+    :func:`undefined_rates` whether it is null for some group. `listed` selects the
+    groups an undefined rate is warned about (the report: those not left out as too
+    small, which it lists already); no warning when none of them has it undefined.
     """
     if stats.height == 0:
         return
@@ -287,9 +290,12 @@ def warn_about(
     if undefined is None:
         # one pass for the common case (nothing undefined); the groups only where needed
         undefined = stats.select(*(e.is_null().any().alias(m) for m, e in exprs.items())).row(0)
+    candidates = stats if listed is None else listed(stats)
     for m, any_null in zip(exprs, undefined, strict=True):
         if any_null:
-            bad = stats.filter(exprs[m].is_null()).select(keys).rows()
+            bad = candidates.filter(exprs[m].is_null()).select(keys).rows()
+            if not bad:
+                continue
             msg = (
                 f"{m} is undefined (zero denominator) for groups {_show(bad)}; it is "
                 "reported as null and left out of comparisons. Use `zero_division` to "
@@ -299,7 +305,11 @@ def warn_about(
 
 
 def _show(rows: list[tuple[Any, ...]], limit: int = 10) -> str:
-    shown = [r[0] if len(r) == 1 else r for r in rows[:limit]]
+    """Groups as a list: one value each, or several joined by " / " as the tables do."""
+    shown = [
+        r[0] if len(r) == 1 else " / ".join("null" if v is None else str(v) for v in r)
+        for r in rows[:limit]
+    ]
     more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
     return f"{shown}{more}"
 

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.report._text import readable_expr, shown_value
 
 __all__ = [
     "GATE_VERDICTS",
@@ -291,7 +292,7 @@ def orientation(params: dict[str, Any]) -> str:
     if method == "to_overall":
         return "orientation: each group against the whole population (largest gap)"
     if reference is not None or method == "to_reference":
-        shown = reference if reference is not None else "the largest group"
+        shown = shown_value(reference) if reference is not None else "the largest group"
         return (
             f"orientation: signed against the reference group {shown} "
             "(group - reference, group / reference)"
@@ -322,21 +323,13 @@ def excluded_groups(summary: pl.DataFrame, by: list[str], most: int = 10) -> lis
     return out
 
 
-def _pretty_expr(text: str) -> str:
-    """A Polars expression's text without its display noise: ``[(col("s")) >= (dyn int: 5)]``."""
-    if text.startswith("[") and text.endswith("]"):
-        text = text[1:-1]
-    text = re.sub(r"\(dyn \w+: ([^()]*)\)", r"\1", text)
-    return re.sub(r'\((col\("[^"]*"\))\)', r"\1", text)
-
-
 def _describe(params: dict[str, Any], code: str = "`") -> str:
     parts = [f"Groups: {', '.join(params.get('sensitive_features', []))}"]
     if params.get("by"):
         parts.append(f"per {', '.join(params['by'])}")
     for key, label in (("y_true", "labels"), ("y_pred", "predictions"), ("y_prob", "scores")):
         if params.get(key) is not None:
-            parts.append(f"{label}: {code}{_pretty_expr(str(params[key]))}{code}")
+            parts.append(f"{label}: {code}{readable_expr(str(params[key]))}{code}")
     parts.append(orientation(params))
     if params.get("sample_weight") is not None:
         counts = params.get("frequency_weights")
