@@ -122,10 +122,15 @@ def test_one_group_undefined_gate(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "undefined (fewer than two groups compared" in proc.stderr
     assert audit(*base, *gate, "--allow-undefined").returncode == 0
-    passed = audit(*base, "--fail-on-verdict", "unfair")
-    assert passed.returncode == 0  # nothing is unfair: nothing was compared
+    # a verdict gate that could judge no criterion does not pass (nothing was compared)
+    failed = audit(*base, "--fail-on-verdict", "unfair")
+    assert failed.returncode == 1
+    assert "no criterion could be judged (fewer than two groups compared" in failed.stderr
+    assert "--allow-undefined" in failed.stderr  # the way to let it pass
+    passed = audit(*base, "--fail-on-verdict", "unfair", "--allow-undefined")
+    assert passed.returncode == 0  # ... said in a warning, with the stricter gate
     assert "criteria could not be judged (fewer than two groups compared" in passed.stderr
-    assert "--fail-on-verdict unfair,undefined" in passed.stderr  # the fix
+    assert "--fail-on-verdict unfair,undefined" in passed.stderr
     assert audit(*base, "--fail-on-verdict", "unfair,undefined").returncode == 1
 
 

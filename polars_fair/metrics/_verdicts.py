@@ -453,6 +453,7 @@ def _part_inputs(
         *distances,
         "n_groups",
         "excluded",
+        _REF_NOTE,
     )
 
 
@@ -506,6 +507,7 @@ def summary_table(
         [
             big.sum().cast(pl.Int64).alias("n_groups"),
             excluded_text.filter(~big).str.join("; ").alias("excluded"),
+            _reference_left_out(method, ref, by, sensitive, min_group_size),
         ],
         by,
     )
@@ -621,9 +623,50 @@ def summary_table(
         table = table.with_columns(bound_stage)
     table = table.with_columns(bounds)
     smallest = pl.min_horizontal("group_n", "compared_n").alias("min_group_n")
-    return table.with_columns(built_once(_verdict, verdict_rule)).select(
-        *by, *(smallest if c == "min_group_n" else c for c in SUMMARY_COLUMNS)
+    # the reference group left out: every criterion undefined, and the note says why
+    ref_note = pl.col(_REF_NOTE)
+    left_out = [
+        pl.when(ref_note.is_null()).then(pl.col(c)).otherwise(other).alias(c)
+        for c, other in (("verdict", pl.lit("undefined", dtype=VERDICT_DTYPE)), ("note", ref_note))
+    ]
+    return (
+        table.with_columns(built_once(_verdict, verdict_rule))
+        .with_columns(left_out)
+        .select(*by, *(smallest if c == "min_group_n" else c for c in SUMMARY_COLUMNS))
     )
+
+
+#: A summary column (dropped at the end): why no criterion is compared with the
+#: reference group, when it was left out as too small.
+_REF_NOTE = "__pf_ref_note"
+
+
+def _reference_left_out(
+    method: str,
+    reference: tuple[Any, ...] | str,
+    by: list[str],
+    sensitive: Sequence[str],
+    min_group_size: float,
+) -> pl.Expr:
+    """An aggregation per batch key: the note when the reference group is too small.
+
+    Only for a reference given as a group (``"largest"`` is never smaller than the
+    others); null otherwise. The note names the group and its effective size and
+    says what to change: a larger reference group, or ``min_group_size`` at most
+    its size (rounded down to 0.1, so that it is kept).
+    """
+    if method != "to_reference" or not isinstance(reference, tuple):
+        return pl.lit(None, dtype=pl.String).first().alias(_REF_NOTE)
+    small = is_reference(reference, sensitive, by) & (pl.col(_NEFF) < min_group_size)
+    floor = (pl.col(_NEFF) * 10).floor() / 10
+    note = pl.format(
+        "the reference group {} (n={}) is smaller than min_group_size = {} effective rows "
+        "and was left out, so no group is compared with it: choose a larger reference "
+        "group, or lower min_group_size to {} or less",
+        pl.col(_LABEL), size_text(pl.col(_NEFF)), pl.lit(f"{min_group_size:g}"),
+        size_text(floor),
+    )  # fmt: skip
+    return note.filter(small).first().alias(_REF_NOTE)
 
 
 def _part_columns(
@@ -681,6 +724,7 @@ def _part_columns(
         pl.lit(ratio).alias("__pf_ratio"),
         pl.col("n_groups").fill_null(0),
         "excluded",
+        _REF_NOTE,
         part_number(number),
     )
 

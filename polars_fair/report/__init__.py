@@ -287,7 +287,13 @@ class FairnessReport:
             e.g. ``"disparate_impact_ratio < 0.8"`` (one-sided: add
             ``"disparate_impact_ratio > 1.25"`` for the other side).
         allow_undefined
-            A condition on an undefined value fails (saying why) unless True.
+            A condition on an undefined value fails (saying why) unless True. So
+            does a verdict gate that could judge no criterion of a batch key (one
+            group, or the reference group left out as too small): it does not
+            pass for want of a judgement. Criteria it could not judge beside
+            others it could pass the verdict gate with a
+            :class:`~polars_fair.exceptions.DegenerateDataWarning` naming them;
+            add ``"undefined"`` to `verdicts` to fail on them.
 
         Returns
         -------
@@ -345,7 +351,7 @@ class FairnessReport:
         >>> import polars as pl
         >>> import polars_fair
         >>> df = pl.DataFrame(
-        ...     {"g": ["a"] * 100 + ["b"] * 100, "y": [1, 0] * 100, "p": [1, 0] * 100}
+        ...     {"g": ["a"] * 100 + ["b"] * 100, "y": [1, 0] * 100, "p": [1, 1, 0, 0] * 50}
         ... )
         >>> df.fair.report(y_true="y", y_pred="p", sensitive_features="g").check()
         """
@@ -453,7 +459,8 @@ class FairnessReport:
         '1 of 2 groups left out (shown: the 1 largest). Every row: `report.by_group`...'
         """
         capped, notes = self._capped(max_rows)
-        lines = ["# Fairness report", "", _describe(self.params), ""]
+        criteria = self.summary.get_column("criterion").unique(maintain_order=True).to_list()
+        lines = ["# Fairness report", "", _describe(self.params, "`", criteria), ""]
         left_out = excluded_groups(self.summary, self.by)
         if left_out:
             lines += ["Left out of the criteria (too small): " + "; ".join(left_out) + ".", ""]
@@ -511,7 +518,9 @@ class FairnessReport:
         ):  # fmt: skip
             parts = [f"Rates per group\n{_flat(rates)}"]
             parts += _note_lines(notes.get("by_group"), "")
-            parts += [f"\nCriteria and verdicts ({orientation(capped.params)})\n{summary}"]
+            criteria = capped.summary.get_column("criterion").unique(maintain_order=True)
+            header = orientation(capped.params, criteria.to_list())
+            parts += [f"\nCriteria and verdicts ({header})\n{summary}"]
             parts += _note_lines(notes.get("summary"), "")
             parts += undefined_lines(capped.summary, capped.by, MAX_ROWS)
             left_out = excluded_groups(capped.summary, capped.by)

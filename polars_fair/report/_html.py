@@ -223,7 +223,7 @@ def html_body(
     parts = [
         "<div class='pf-report'>",
         "<h1>Fairness report</h1>",
-        f"<p>{_html_code(html.escape(_describe(report.params, _MARK)))}</p>",
+        f"<p>{_html_code(html.escape(_describe(report.params, _MARK, _criteria(report))))}</p>",
         "<section class='pf-verdicts'>",
         f"<h2>{_TITLES['summary']}</h2>",
         _tally(report.summary),
@@ -308,3 +308,8 @@ def html_page(
         "<title>Fairness report</title>\n"
         f"<style>{_CSS}</style>\n</head>\n<body>\n{html_body(report, capped, notes, shown)}\n</body>\n</html>\n"
     )
+
+
+def _criteria(report: FairnessReport) -> list[str]:
+    """The criteria of the report's summary, in order (the header's orientation names some)."""
+    return list(report.summary.get_column("criterion").unique(maintain_order=True))

@@ -37,14 +37,25 @@ def summary_text(summary: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 
 
 def undefined_lines(summary: pl.DataFrame, by: list[str], most: int) -> list[str]:
-    """One line per criterion without a value, saying why (the summary's ``note``)."""
+    """One line per note (why a criterion has no value or no interval), naming its criteria.
+
+    Criteria of a batch key that share a note share its line (``every criterion``
+    when all do: the reference group left out, one group), at most `most` lines.
+    """
     if "note" not in summary.columns:
         return []
-    rows = summary.filter(pl.col("note").is_not_null()).head(most)
-    out = []
-    for row in rows.iter_rows(named=True):
+    lines: dict[tuple[str, str], list[str]] = {}
+    totals: dict[str, int] = {}
+    for row in summary.iter_rows(named=True):
         where = ", ".join(f"{k}={row[k]}" for k in by)
-        out.append(f"{row['criterion']}{f' ({where})' if where else ''}: {row['note']}")
+        totals[where] = totals.get(where, 0) + 1
+        if row["note"] is not None:
+            lines.setdefault((where, row["note"]), []).append(row["criterion"])
+    out = []
+    for (where, note), names in list(lines.items())[:most]:
+        every = len(names) == totals[where] and len(names) > 1
+        which = f"every criterion ({len(names)})" if every else ", ".join(names)
+        out.append(f"{which}{f' ({where})' if where else ''}: {note}")
     return out
 
 
