@@ -168,3 +168,131 @@ def test_parameters_show_a_readable_expression(compas: pl.DataFrame) -> None:
         assert "dyn int" not in out
         assert 'col(\\"decile_score\\")' not in out and 'col("decile_score")' not in out
     assert "`decile_score >= 5`" in from_profile.to_markdown()
+
+
+# ---- 2: the to_overall header is true of every row ----------------------------------------------
+
+
+def test_to_overall_header_names_the_rows_that_compare_two_groups(compas: pl.DataFrame) -> None:
+    report = _report(compas, sensitive_features="race", method="to_overall")
+    header = next(line for line in report.to_text().splitlines() if "orientation:" in line)
+    described = report.to_markdown().splitlines()[2]
+    two_groups = header.split("compare the most and the least selected groups")[0]
+    summary = report.summary
+    # which rows compare a group with the whole population, read from the summary
+    pairwise = summary.filter(pl.col("compared_with") != "overall")["criterion"].to_list()
+    assert set(pairwise) == {"four_fifths_rule", "two_sd_rule", "cohen_d"}
+    for name in summary["criterion"]:
+        assert (name in two_groups) == (name in pairwise), (name, header)
+        assert (name in described) == (name in pairwise)
+    # and those rows do compare the most and the least selected kept groups (numpy)
+    race = compas["race"].to_numpy()
+    pred = (compas["decile_score"].to_numpy() >= 5).astype(float)
+    rates = {g: pred[race == g].mean() for g in np.unique(race) if (race == g).sum() >= 30}
+    high, low = max(rates, key=rates.__getitem__), min(rates, key=rates.__getitem__)
+    row = summary.row(by_predicate=pl.col("criterion") == "four_fifths_rule", named=True)
+    assert {row["group"], row["compared_with"]} == {high, low}
+    assert row["value"] == pytest.approx(rates[low] / rates[high], rel=1e-12)
+    # a summary without those criteria says nothing about them
+    plain = _report(
+        compas, sensitive_features="race", method="to_overall",
+        criteria=["demographic_parity_difference"],
+    )  # fmt: skip
+    assert "least selected" not in plain.to_text()
+
+
+def test_reference_header_says_how_the_statistics_pick_their_group(compas: pl.DataFrame) -> None:
+    report = _report(compas, sensitive_features="race", reference_group="Caucasian")
+    header = next(line for line in report.to_text().splitlines() if "orientation:" in line)
+    assert "two_sd_rule and cohen_d: the group whose statistic" in header
+
+
+# ---- 3: a reference group too small to be compared ---------------------------------------------
+
+
+def test_a_small_reference_group_is_named_and_the_gate_does_not_pass(compas: pl.DataFrame) -> None:
+    n_asian = int((compas["race"].to_numpy() == "Asian").sum())
+    assert 30 <= n_asian < 50
+    report = _report(
+        compas, sensitive_features="race", reference_group="Asian", min_group_size=50
+    )
+    summary = report.summary
+    assert set(summary["verdict"].cast(pl.String)) == {"undefined"}
+    for note in summary["note"]:
+        assert f"reference group Asian (n={n_asian})" in note
+        assert "min_group_size = 50" in note
+        assert f"min_group_size to {n_asian} or less" in note  # the fix
+    assert f"every criterion ({summary.height}): the reference group Asian" in report.to_text()
+    # the gates: a verdict gate that could judge nothing does not pass
+    lines = report.failures(verdicts="unfair")
+    assert len(lines) == 1
+    assert "no criterion could be judged" in lines[0]
+    assert "reference group Asian" in lines[0]
+    with pytest.raises(polars_fair.exceptions.FairnessGateError):
+        report.check()
+    with pytest.warns(polars_fair.exceptions.DegenerateDataWarning, match="could not be judged"):
+        assert report.failures(allow_undefined=True) == []
+    assert len(report.failures(verdicts=["undefined"])) == summary.height
+    # the fix the note gives works: the reference group is compared again
+    fixed = _report(
+        compas, sensitive_features="race", reference_group="Asian", min_group_size=n_asian
+    )
+    assert fixed.summary["note"].null_count() == fixed.summary.height
+    assert "Asian" in fixed.summary["compared_with"].to_list()
+
+
+def test_a_small_reference_in_one_batch_key_fails_that_key_only(compas: pl.DataFrame) -> None:
+    report = _report(compas, sensitive_features="race", by="sex", reference_group="Asian")
+    sizes = compas.filter(pl.col("race") == "Asian").group_by("sex").len()
+    small = sizes.filter(pl.col("len") < 30)["sex"].to_list()
+    assert small == ["Female"]
+    lines = [line for line in report.failures() if "no criterion could be judged" in line]
+    assert len(lines) == 1
+    assert "for sex=Female" in lines[0]
+    male = report.summary.filter(pl.col("sex") == "Male")
+    assert male["note"].str.contains("reference group Asian").not_().all()
+
+
+def test_a_gate_passing_some_unjudged_criteria_warns(compas: pl.DataFrame) -> None:
+    # one of two groups without any predicted negative: NPV is undefined for it, so
+    # negative_predictive_value_difference cannot be judged while the others can
+    df = compas.filter(pl.col("race").is_in(["African-American", "Caucasian"])).with_columns(
+        pl.when(pl.col("race") == "Caucasian").then(10).otherwise(pl.col("decile_score"))
+        .alias("decile_score")
+    )  # fmt: skip
+    report = _report(df, sensitive_features="race")
+    summary = report.summary
+    verdicts = dict(zip(summary["criterion"], summary["verdict"].cast(pl.String), strict=True))
+    unjudged = [c for c, v in verdicts.items() if v == "undefined"]
+    assert "negative_predictive_value_difference" in unjudged
+    assert len(unjudged) < len(verdicts)
+    # not "fair" with a difference of 0 between a group and itself
+    row = report.summary.row(
+        by_predicate=pl.col("criterion") == "negative_predictive_value_difference", named=True
+    )
+    assert row["group"] == row["compared_with"] == "African-American"
+    assert "only African-American has a value" in row["note"]
+    with pytest.warns(polars_fair.exceptions.DegenerateDataWarning) as info:
+        report.failures()
+    message = str(info[0].message)
+    assert f"{len(unjudged)} of {len(verdicts)} criteria could not be judged" in message
+    assert "--fail-on-verdict unfair,undefined" in message
+
+
+# ---- 5: no value, no interval --------------------------------------------------------------------
+
+
+def test_a_criterion_without_a_value_has_no_interval(compas: pl.DataFrame) -> None:
+    one = compas.filter(pl.col("race") == "Caucasian")
+    report = _report(one, sensitive_features="race")
+    row = report.summary.row(by_predicate=pl.col("criterion") == "four_fifths_rule", named=True)
+    assert row["value"] is None
+    assert row["ci_low"] is None and row["ci_high"] is None
+    assert row["verdict"] == "undefined"
+    assert "fewer than two groups" in row["note"]
+    # everywhere: a null value never comes with an interval
+    for options in ({}, {"reference_group": "Asian", "min_group_size": 50}):
+        summary = _report(compas, sensitive_features="race", **options).summary
+        undefined = summary.filter(pl.col("value").is_null() | pl.col("value").is_nan())
+        assert undefined["ci_low"].null_count() == undefined.height
+        assert undefined["ci_high"].null_count() == undefined.height

@@ -623,11 +623,21 @@ def summary_table(
         table = table.with_columns(bound_stage)
     table = table.with_columns(bounds)
     smallest = pl.min_horizontal("group_n", "compared_n").alias("min_group_n")
-    # the reference group left out: every criterion undefined, and the note says why
-    ref_note = pl.col(_REF_NOTE)
+    # the reference group left out: every criterion undefined, and the note says why;
+    # a group compared with itself while others were kept (the only one whose rate is
+    # defined, between groups): nothing compared, not a difference of 0
+    lone = (pl.col("group") == pl.col("compared_with")).fill_null(False) & (
+        pl.col("n_groups") >= 2
+    )
+    lone_note = pl.format(
+        "only {} has a value: the rate is undefined for the other groups compared, so no "
+        "two groups are compared",
+        pl.col("group"),
+    )
+    why = pl.when(pl.col(_REF_NOTE).is_not_null()).then(pl.col(_REF_NOTE)).when(lone).then(lone_note)
     left_out = [
-        pl.when(ref_note.is_null()).then(pl.col(c)).otherwise(other).alias(c)
-        for c, other in (("verdict", pl.lit("undefined", dtype=VERDICT_DTYPE)), ("note", ref_note))
+        pl.when(why.is_null()).then(pl.col(c)).otherwise(other).alias(c)
+        for c, other in (("verdict", pl.lit("undefined", dtype=VERDICT_DTYPE)), ("note", why))
     ]
     return (
         table.with_columns(built_once(_verdict, verdict_rule))
