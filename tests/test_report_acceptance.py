@@ -296,3 +296,29 @@ def test_a_criterion_without_a_value_has_no_interval(compas: pl.DataFrame) -> No
         undefined = summary.filter(pl.col("value").is_null() | pl.col("value").is_nan())
         assert undefined["ci_low"].null_count() == undefined.height
         assert undefined["ci_high"].null_count() == undefined.height
+
+
+# ---- 8: the trend chart's time axis --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [pl.Date, pl.Datetime("us"), pl.Datetime("ms", "UTC")])
+def test_trend_chart_shows_dates(compas: pl.DataFrame, dtype: pl.DataType) -> None:
+    pytest.importorskip("altair")
+    vlc = pytest.importorskip("vl_convert")
+    month = pl.col("screening_date").cast(dtype).dt.truncate("1mo").alias("month")
+    profile = compas.with_columns(month).fair.profile(
+        **KW, sensitive_features="race", by="month"  # type: ignore[arg-type]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        chart = profile.trend_chart("demographic_parity_difference", time="month")
+    spec = chart.to_dict()
+    values = next(iter(spec["datasets"].values()))
+    # the months, written independently from the dates of the data
+    dates = compas["screening_date"].to_list()
+    months = sorted({f"{d.year:04d}-{d.month:02d}-01" for d in dates})
+    assert sorted({v["month"] for v in values}) == months
+    svg = vlc.vegalite_to_svg(chart.to_json())
+    assert months[0] in svg and months[-1] in svg
+    first_ms = str(int(np.datetime64(months[0], "ms").astype("int64")))
+    assert first_ms not in svg  # not epoch milliseconds
