@@ -672,7 +672,7 @@ def _reference_left_out(
     note = pl.format(
         "the reference group {} (n={}) is smaller than min_group_size = {} effective rows "
         "and was left out, so no group is compared with it: choose a larger reference "
-        "group, or lower min_group_size to {} or less",
+        "group, or lower min_group_size (--min-group-size) to {} or less",
         pl.col(_LABEL), size_text(pl.col(_NEFF)), pl.lit(f"{min_group_size:g}"),
         size_text(floor),
     )  # fmt: skip

@@ -126,8 +126,25 @@ def _html_summary(report: FairnessReport) -> str:
         c for c in table.columns if c not in (*SUMMARY_COLUMNS, *report.by)
     ]  # the columns other versions add: shown as they come
     last = [c for c in ("interval_method", "note") if c in table.columns]
+    shared = _shared_note(table)
+    if shared is not None:  # one note for every row: said once, above the table
+        last = [c for c in last if c != "note"]
     compact = table.select(*report.by, *first, *interval, *band, *pair, *extra, *last)
-    return _html_table(compact, "pf-summary", numbers=("interval", "fair_band"))
+    table_html = _html_table(compact, "pf-summary", numbers=("interval", "fair_band"))
+    if shared is None:
+        return table_html
+    above = f"<p class='pf-shared-note'><b>Every criterion:</b> {html.escape(shared)}.</p>"
+    return above + table_html
+
+
+def _shared_note(summary: pl.DataFrame) -> str | None:
+    """The note of every row of `summary` when they all have the same one (else None)."""
+    if "note" not in summary.columns or summary.height < 2:
+        return None
+    notes = summary.get_column("note")
+    if notes.null_count() or notes.n_unique() != 1:
+        return None
+    return str(notes[0])
 
 
 def _size(name: str) -> pl.Expr:
@@ -292,6 +309,7 @@ figure { margin: 0; max-width: 100%; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { font-weight: 600; margin-bottom: 0.25rem; }
 .pf-note { color: #57606a; font-size: 0.85rem; }
+.pf-shared-note { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px; padding: 0.5rem 0.75rem; }
 """
 
 
