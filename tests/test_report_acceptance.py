@@ -223,6 +223,7 @@ def test_a_small_reference_group_is_named_and_the_gate_does_not_pass(compas: pl.
         assert "min_group_size = 50" in note
         assert f"min_group_size (--min-group-size) to {n_asian} or less" in note  # the fix
     assert f"every criterion ({summary.height}): the reference group Asian" in report.to_text()
+    assert "Every criterion:</b> the reference group Asian" in report.to_html()  # said once
     # the gates: a verdict gate that could judge nothing does not pass
     lines = report.failures(verdicts="unfair")
     assert len(lines) == 1
