@@ -146,7 +146,9 @@ def test_undefined_rate_warnings_leave_out_excluded_groups(compas: pl.DataFrame)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         compas.fair.report(**kw, min_group_size=0)  # type: ignore[arg-type]
-    ppv = [str(w.message) for w in caught if "positive_predictive_value is undefined" in str(w.message)]
+    ppv = [
+        str(w.message) for w in caught if "positive_predictive_value is undefined" in str(w.message)
+    ]
     assert len(ppv) == 1
     assert f"['{' / '.join(undefined[0])}']" in ppv[0]
     assert "('" not in ppv[0]
@@ -166,7 +168,8 @@ def test_parameters_show_a_readable_expression(compas: pl.DataFrame) -> None:
     assert from_profile.params["y_pred"] == "decile_score >= 5"
     for out in (from_profile.to_markdown(), from_profile.to_json(), from_profile.to_html()):
         assert "dyn int" not in out
-        assert 'col(\\"decile_score\\")' not in out and 'col("decile_score")' not in out
+        assert 'col(\\"decile_score\\")' not in out
+        assert 'col("decile_score")' not in out
     assert "`decile_score >= 5`" in from_profile.to_markdown()
 
 
@@ -213,9 +216,7 @@ def test_reference_header_says_how_the_statistics_pick_their_group(compas: pl.Da
 def test_a_small_reference_group_is_named_and_the_gate_does_not_pass(compas: pl.DataFrame) -> None:
     n_asian = int((compas["race"].to_numpy() == "Asian").sum())
     assert 30 <= n_asian < 50
-    report = _report(
-        compas, sensitive_features="race", reference_group="Asian", min_group_size=50
-    )
+    report = _report(compas, sensitive_features="race", reference_group="Asian", min_group_size=50)
     summary = report.summary
     assert set(summary["verdict"].cast(pl.String)) == {"undefined"}
     for note in summary["note"]:
@@ -288,7 +289,8 @@ def test_a_criterion_without_a_value_has_no_interval(compas: pl.DataFrame) -> No
     report = _report(one, sensitive_features="race")
     row = report.summary.row(by_predicate=pl.col("criterion") == "four_fifths_rule", named=True)
     assert row["value"] is None
-    assert row["ci_low"] is None and row["ci_high"] is None
+    assert row["ci_low"] is None
+    assert row["ci_high"] is None
     assert row["verdict"] == "undefined"
     assert "fewer than two groups" in row["note"]
     # everywhere: a null value never comes with an interval
@@ -308,7 +310,9 @@ def test_trend_chart_shows_dates(compas: pl.DataFrame, dtype: pl.DataType) -> No
     vlc = pytest.importorskip("vl_convert")
     month = pl.col("screening_date").cast(dtype).dt.truncate("1mo").alias("month")
     profile = compas.with_columns(month).fair.profile(
-        **KW, sensitive_features="race", by="month"  # type: ignore[arg-type]
+        **KW,
+        sensitive_features="race",
+        by="month",  # type: ignore[arg-type]
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -320,6 +324,7 @@ def test_trend_chart_shows_dates(compas: pl.DataFrame, dtype: pl.DataType) -> No
     months = sorted({f"{d.year:04d}-{d.month:02d}-01" for d in dates})
     assert sorted({v["month"] for v in values}) == months
     svg = vlc.vegalite_to_svg(chart.to_json())
-    assert months[0] in svg and months[-1] in svg
+    assert months[0] in svg
+    assert months[-1] in svg
     first_ms = str(int(np.datetime64(months[0], "ms").astype("int64")))
     assert first_ms not in svg  # not epoch milliseconds

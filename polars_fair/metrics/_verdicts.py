@@ -56,6 +56,18 @@ from polars_fair.metrics._score_intervals import (
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._summary_bootstrap import N_RAW, bootstrap_intervals
 from polars_fair.metrics._summary_bounds import summary_bounds
+from polars_fair.metrics._summary_notes import (
+    REF_NOTE as _REF_NOTE,
+)
+from polars_fair.metrics._summary_notes import (
+    VERDICT_DTYPE,
+    left_out_verdicts,
+    reference_left_out,
+    size_text,
+)
+from polars_fair.metrics._summary_notes import (
+    verdict_columns as _verdict,
+)
 
 __all__ = [
     "VERDICT_DTYPE",
@@ -68,8 +80,6 @@ __all__ = [
     "summary_table",
 ]
 
-#: The verdict column: an Enum so that filters on a misspelt verdict fail loudly.
-VERDICT_DTYPE = pl.Enum(["fair", "unfair", "inconclusive", "undefined"])
 #: How verdicts are reached.
 VERDICT_RULES = ("interval", "point")
 #: The column of squared weight sums in a weighted statistics table.
@@ -192,30 +202,6 @@ def group_label(sensitive: Sequence[str]) -> pl.Expr:
     parts = [pl.col(c).cast(pl.String).fill_null("null") for c in sensitive]
     label = parts[0] if len(parts) == 1 else pl.concat_str(parts, separator=" / ")
     return label.alias(_LABEL)
-
-
-def size_text(n: pl.Expr) -> pl.Expr:
-    """A group size as text: to 0.1, without the decimal when that rounds to a whole.
-
-    A count prints as ``3696``; a Kish effective size as ``8238.6``, or ``3696``
-    where it is a whole number but for float noise (``3696.0000000001``, weights
-    rescaled by a constant), never ``3696.0``.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from polars_fair.metrics._verdicts import size_text
-    >>> sizes = pl.DataFrame({"n": [3696.0, 3696.0000001, 8238.64, 0.96, None]})
-    >>> sizes.select(size_text(pl.col("n")))["n"].to_list()
-    ['3696', '3696', '8238.6', '1', None]
-    """
-    tenth = n.cast(pl.Float64).round(1)
-    whole = tenth.round(0)
-    return (
-        pl.when(tenth == whole)
-        .then(whole.cast(pl.Int64).cast(pl.String))
-        .otherwise(tenth.cast(pl.String))
-    )
 
 
 #: Statistics compared group by group with the reference (their pick's kind): the pair
@@ -507,7 +493,7 @@ def summary_table(
         [
             big.sum().cast(pl.Int64).alias("n_groups"),
             excluded_text.filter(~big).str.join("; ").alias("excluded"),
-            _reference_left_out(method, ref, by, sensitive, min_group_size),
+            reference_left_out(method, ref, by, sensitive, min_group_size, _LABEL, _NEFF),
         ],
         by,
     )
@@ -623,60 +609,11 @@ def summary_table(
         table = table.with_columns(bound_stage)
     table = table.with_columns(bounds)
     smallest = pl.min_horizontal("group_n", "compared_n").alias("min_group_n")
-    # the reference group left out: every criterion undefined, and the note says why;
-    # a group compared with itself while others were kept (the only one whose rate is
-    # defined, between groups): nothing compared, not a difference of 0
-    lone = (pl.col("group") == pl.col("compared_with")).fill_null(False) & (
-        pl.col("n_groups") >= 2
-    )
-    lone_note = pl.format(
-        "only {} has a value: the rate is undefined for the other groups compared, so no "
-        "two groups are compared",
-        pl.col("group"),
-    )
-    why = pl.when(pl.col(_REF_NOTE).is_not_null()).then(pl.col(_REF_NOTE)).when(lone).then(lone_note)
-    left_out = [
-        pl.when(why.is_null()).then(pl.col(c)).otherwise(other).alias(c)
-        for c, other in (("verdict", pl.lit("undefined", dtype=VERDICT_DTYPE)), ("note", why))
-    ]
     return (
         table.with_columns(built_once(_verdict, verdict_rule))
-        .with_columns(left_out)
+        .with_columns(built_once(left_out_verdicts))
         .select(*by, *(smallest if c == "min_group_n" else c for c in SUMMARY_COLUMNS))
     )
-
-
-#: A summary column (dropped at the end): why no criterion is compared with the
-#: reference group, when it was left out as too small.
-_REF_NOTE = "__pf_ref_note"
-
-
-def _reference_left_out(
-    method: str,
-    reference: tuple[Any, ...] | str,
-    by: list[str],
-    sensitive: Sequence[str],
-    min_group_size: float,
-) -> pl.Expr:
-    """An aggregation per batch key: the note when the reference group is too small.
-
-    Only for a reference given as a group (``"largest"`` is never smaller than the
-    others); null otherwise. The note names the group and its effective size and
-    says what to change: a larger reference group, or ``min_group_size`` at most
-    its size (rounded down to 0.1, so that it is kept).
-    """
-    if method != "to_reference" or not isinstance(reference, tuple):
-        return pl.lit(None, dtype=pl.String).first().alias(_REF_NOTE)
-    small = is_reference(reference, sensitive, by) & (pl.col(_NEFF) < min_group_size)
-    floor = (pl.col(_NEFF) * 10).floor() / 10
-    note = pl.format(
-        "the reference group {} (n={}) is smaller than min_group_size = {} effective rows "
-        "and was left out, so no group is compared with it: choose a larger reference "
-        "group, or lower min_group_size (--min-group-size) to {} or less",
-        pl.col(_LABEL), size_text(pl.col(_NEFF)), pl.lit(f"{min_group_size:g}"),
-        size_text(floor),
-    )  # fmt: skip
-    return note.filter(small).first().alias(_REF_NOTE)
 
 
 def _part_columns(
@@ -776,58 +713,3 @@ def _interval_method(name: str, method: str, names: Sequence[str] | None = None)
     if name == "average_abs_odds_difference":
         return "bootstrap"
     return interval
-
-
-def _verdict(rule: str) -> list[pl.Expr]:
-    """The ``verdict`` and ``note`` columns."""
-    v, lo, hi = pl.col("value"), pl.col("ci_low"), pl.col("ci_high")
-    fl, fh = pl.col("fair_low"), pl.col("fair_high")
-    few = pl.col("n_groups") < 2
-    point = pl.col("interval_method") == "none"
-    no_interval = lo.is_null() | hi.is_null() | lo.is_nan() | hi.is_nan()
-    inside = (v >= fl) & (v <= fh)
-    # judged on the span of the interval and the value: a value on the other side of
-    # the band from its whole interval (a bootstrap on too little data) is not judged
-    lo, hi = pl.min_horizontal(lo, v), pl.max_horizontal(hi, v)
-    start = pl.when(v.is_null() | v.is_nan() | few).then(pl.lit("undefined"))
-    verdict: pl.Expr
-    if rule == "point":
-        verdict = start.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair"))
-    else:
-        verdict = (
-            start.when(point)
-            .then(pl.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair")))
-            .when(no_interval)
-            .then(pl.lit("inconclusive"))
-            .when((lo >= fl) & (hi <= fh))
-            .then(pl.lit("fair"))
-            .when((hi < fl) | (lo > fh))
-            .then(pl.lit("unfair"))
-            .otherwise(pl.lit("inconclusive"))
-        )
-    note = (
-        pl.when(few)
-        .then(
-            pl.format(
-                "fewer than two groups compared ({} of at least min_group_size)",
-                pl.col("n_groups"),
-            )
-        )
-        .when(v.is_null() | v.is_nan())
-        .then(pl.lit("no value: a rate is undefined, or the reference group was left out"))
-        .when(point & pl.lit(rule == "interval"))
-        .then(
-            pl.lit(
-                "no interval for a score criterion with method='to_overall' or without "
-                "sums of squared scores (an older profile): judged on the point value"
-            )
-        )
-        .when(no_interval & pl.lit(rule == "interval"))
-        .then(
-            pl.lit(
-                "no interval (a zero count, or a rate undefined in most bootstrap redraws): "
-                "inconclusive"
-            )
-        )
-    )
-    return [verdict.cast(VERDICT_DTYPE).alias("verdict"), note.cast(pl.String).alias("note")]

@@ -49,7 +49,7 @@ from polars_fair._validate import (
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_rows
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
-from polars_fair.plans._audit import undefined_rates
+from polars_fair.plans._audit import compared_rows, undefined_rates
 from polars_fair.plans._plan import Plan, derive_opts, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
 from polars_fair.reduce.regression import REGRESSION_SUMS
@@ -331,7 +331,9 @@ def _derive(
         built: dict[
             str, tuple[list[warnings.WarningMessage], Exception | None, Future[pl.DataFrame] | None]
         ] = {}
-        for name, build in _derive_all(plans, table_of, flags, _compared_groups(spec)):
+        for name, build in _derive_all(
+            plans, table_of, flags, compared_rows(spec.min_group_size, spec.frequency_weights)
+        ):
             with warnings.catch_warnings(record=True) as seen:
                 warnings.simplefilter("always")
                 try:
@@ -377,26 +379,6 @@ _FLAG = "__pf_flag_"
 #: Per table, the rates its warnings check; per reduction (by ``id``), which are null
 #: somewhere (see :func:`_undefined_flags`).
 _Flags = tuple[dict[str, list[str]], dict[int, dict[str, bool]]]
-
-
-def _compared_groups(spec: ReportSpec) -> Callable[[pl.DataFrame], pl.DataFrame]:
-    """The rows of a statistics table whose groups the criteria compare.
-
-    Groups under ``min_group_size`` effective rows (Kish's size with weights, unless
-    ``frequency_weights``) are left out of the criteria and listed as such: the
-    report's undefined-rate warnings name the other groups only.
-    """
-    smallest = spec.min_group_size or 0
-
-    def compared(table: pl.DataFrame) -> pl.DataFrame:
-        if not smallest or "n" not in table.columns:
-            return table
-        n = pl.col("n").cast(pl.Float64)
-        if "sum_w2" in table.columns and not spec.frequency_weights:
-            n = n**2 / pl.col("sum_w2")
-        return table.filter((n >= smallest).fill_null(False))
-
-    return compared
 
 
 def _derive_all(
@@ -449,7 +431,7 @@ def _flagged_derive(
 ) -> pl.LazyFrame:
     """:meth:`Plan.derive` with the undefined-rate flags found with the reductions.
 
-    `listed`: the groups the undefined-rate warnings name (see :func:`_compared_groups`).
+    `listed`: the groups the undefined-rate warnings name (see ``compared_rows``).
     """
     require_rows(table, plan.build)
     plan.warn(table, undefined, listed)

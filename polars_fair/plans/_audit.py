@@ -54,6 +54,7 @@ __all__ = [
     "criterion_plan",
     "measure_disparities_plan",
     "check_zd",
+    "compared_rows",
     "undefined_rates",
     "warn_about",
 ]
@@ -302,6 +303,29 @@ def warn_about(
                 "replace it"
             )
             warnings.warn(msg, UndefinedMetricWarning, stacklevel=find_stacklevel())
+
+
+def compared_rows(
+    min_group_size: float | None, frequency_weights: bool
+) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    """The rows of a statistics table whose groups a summary's criteria compare.
+
+    Groups under `min_group_size` effective rows (Kish's size with weights, unless
+    `frequency_weights`) are left out of the criteria and listed as such: a
+    report's undefined-rate warnings (:func:`warn_about`'s `listed`) name the
+    others only. A table without ``n`` (a score histogram) is kept whole.
+    """
+    smallest = min_group_size or 0
+
+    def compared(table: pl.DataFrame) -> pl.DataFrame:
+        if not smallest or "n" not in table.columns:
+            return table
+        n = pl.col("n").cast(pl.Float64)
+        if "sum_w2" in table.columns and not frequency_weights:
+            n = n**2 / pl.col("sum_w2")
+        return table.filter((n >= smallest).fill_null(False))
+
+    return compared
 
 
 def _show(rows: list[tuple[Any, ...]], limit: int = 10) -> str:

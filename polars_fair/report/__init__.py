@@ -23,7 +23,7 @@ import polars as pl
 from polars_fair._validate import SUMMARY_COLUMNS
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import check_comparable, compare_summaries
-from polars_fair.metrics._verdicts import size_text
+from polars_fair.metrics._summary_notes import size_text
 from polars_fair.report import _verdicts
 from polars_fair.report._text import flat as _flat
 from polars_fair.report._text import summary_text, undefined_lines
@@ -266,7 +266,7 @@ class FairnessReport:
     def failures(
         self,
         *,
-        verdicts: str | Iterable[str] = ("unfair",),
+        verdicts: Iterable[str] = ("unfair",),
         conditions: Iterable[str | Condition] = (),
         allow_undefined: bool = False,
     ) -> list[str]:
@@ -326,7 +326,7 @@ class FairnessReport:
     def check(
         self,
         *,
-        verdicts: str | Iterable[str] = ("unfair",),
+        verdicts: Iterable[str] = ("unfair",),
         conditions: Iterable[str | Condition] = (),
         allow_undefined: bool = False,
     ) -> None:

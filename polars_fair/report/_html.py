@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._validate import SUMMARY_COLUMNS
-from polars_fair.metrics._verdicts import size_text
+from polars_fair.metrics._summary_notes import size_text
 from polars_fair.report import (
     _RATES_SHOWN,
     _TITLES,

@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair._validate import SUMMARY_COLUMNS
-from polars_fair.metrics._verdicts import size_text
+from polars_fair.metrics._summary_notes import size_text
 
 #: The summary's columns in the plain-text table, first; other columns follow.
 _SUMMARY_TEXT = (

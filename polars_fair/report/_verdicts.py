@@ -156,7 +156,7 @@ def _value_text(row: dict[str, Any]) -> str:
     return text + f", fair band [{row['fair_low']:g}, {row['fair_high']:g}]"
 
 
-def gate_verdicts(verdicts: str | Iterable[str]) -> list[str]:
+def gate_verdicts(verdicts: Iterable[str]) -> list[str]:
     """The verdicts a gate fails on: one name or several, each among :data:`GATE_VERDICTS`.
 
     A single string is one verdict (``"unfair"``), not its characters.
@@ -191,7 +191,7 @@ def gate_verdicts(verdicts: str | Iterable[str]) -> list[str]:
 def failures(
     summary: pl.DataFrame,
     by: list[str],
-    verdicts: str | Iterable[str],
+    verdicts: Iterable[str],
     conditions: Iterable[str | Condition],
     allow_undefined: bool,
 ) -> list[str]:
