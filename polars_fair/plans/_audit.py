@@ -298,7 +298,7 @@ def warn_about(
             if not bad:
                 continue
             msg = (
-                f"{m} is undefined (zero denominator) for groups {_show(bad)}; it is "
+                f"{m} is undefined (zero denominator) for groups {_show(bad, joined=True)}; it is "
                 "reported as null and left out of comparisons. Use `zero_division` to "
                 "replace it"
             )
@@ -328,10 +328,16 @@ def compared_rows(
     return compared
 
 
-def _show(rows: list[tuple[Any, ...]], limit: int = 10) -> str:
-    """Groups as a list: one value each, or several joined by " / " as the tables do."""
+def _show(rows: list[tuple[Any, ...]], limit: int = 10, *, joined: bool = False) -> str:
+    """Groups as a list: one value each, or a tuple of values.
+
+    `joined`: several values as one text joined by " / ", as the tables name an
+    intersection (the undefined-rate warnings).
+    """
     shown = [
-        r[0] if len(r) == 1 else " / ".join("null" if v is None else str(v) for v in r)
+        r[0]
+        if len(r) == 1
+        else (" / ".join("null" if v is None else str(v) for v in r) if joined else r)
         for r in rows[:limit]
     ]
     more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
