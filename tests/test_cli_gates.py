@@ -91,7 +91,28 @@ def err_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
         ),
         pytest.param(
             ["--example", "compas", "--fail-on", "disparate_impact_ratio > inf"], 2,
-            ["finite number"], id="inf-bound",
+            ["finite number", "> +infinity holds for no value, so the gate could never fail"],
+            id="inf-bound",
+        ),
+        pytest.param(
+            ["--example", "compas", "--fail-on", "disparate_impact_ratio < inf"], 2,
+            ["< +infinity holds for every finite value, so the gate would always fail"],
+            id="inf-bound-always",
+        ),
+        pytest.param(
+            [*COMPAS, "--sensitive-features", "race", "--reference-group", "Asian",
+             "--min-group-size", "50", "--fail-on-verdict", "unfair"], 1,
+            ["fail-on: no criterion could be judged (the reference group Asian (n=32) is "
+             "smaller than min_group_size = 50", "--min-group-size) to 32 or less",
+             "--allow-undefined"],
+            id="reference-too-small-fails",
+        ),
+        pytest.param(
+            [*COMPAS, "--sensitive-features", "race", "--reference-group", "Asian",
+             "--min-group-size", "50", "--fail-on-verdict", "unfair", "--allow-undefined"], 0,
+            ["warning: verdict gate unfair: 13 of 13 criteria could not be judged (the "
+             "reference group Asian (n=32)"],
+            id="reference-too-small-allowed-warns",
         ),
         pytest.param(
             ["--example", "compas", "--fail-on-verdict", "bad"], 2,
@@ -122,10 +143,15 @@ def test_one_group_undefined_gate(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "undefined (fewer than two groups compared" in proc.stderr
     assert audit(*base, *gate, "--allow-undefined").returncode == 0
-    passed = audit(*base, "--fail-on-verdict", "unfair")
-    assert passed.returncode == 0  # nothing is unfair: nothing was compared
+    # a verdict gate that could judge no criterion does not pass (nothing was compared)
+    failed = audit(*base, "--fail-on-verdict", "unfair")
+    assert failed.returncode == 1
+    assert "no criterion could be judged (fewer than two groups compared" in failed.stderr
+    assert "--allow-undefined" in failed.stderr  # the way to let it pass
+    passed = audit(*base, "--fail-on-verdict", "unfair", "--allow-undefined")
+    assert passed.returncode == 0  # ... said in a warning, with the stricter gate
     assert "criteria could not be judged (fewer than two groups compared" in passed.stderr
-    assert "--fail-on-verdict unfair,undefined" in passed.stderr  # the fix
+    assert "--fail-on-verdict unfair,undefined" in passed.stderr
     assert audit(*base, "--fail-on-verdict", "unfair,undefined").returncode == 1
 
 

@@ -146,7 +146,9 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     audit.add_argument(
         "--allow-undefined", action="store_true",
-        help="let a --fail-on condition on an undefined value pass (default: it fails)",
+        help="let a --fail-on condition on an undefined value, and a --fail-on-verdict gate "
+        "that could judge no criterion (one group, the reference group too small), pass "
+        "(default: they fail)",
     )  # fmt: skip
     audit.add_argument(
         "--criteria", help="the summary's criteria, comma-separated (default: a standard set)"
@@ -569,22 +571,6 @@ def _verdicts(text: str | None) -> list[str]:
     return wanted
 
 
-def _unjudged(summary: pl.DataFrame, verdicts: Sequence[str]) -> str | None:
-    """A warning when a verdict gate passes criteria it could not judge (``undefined``)."""
-    if not verdicts or "undefined" in verdicts or "verdict" not in summary.columns:
-        return None
-    undefined = summary.filter(pl.col("verdict").cast(pl.String) == "undefined")
-    if not undefined.height:
-        return None
-    notes = undefined.get_column("note").drop_nulls().unique(maintain_order=True)
-    why = f" ({notes[0]})" if notes.len() else ""
-    return (
-        f"--fail-on-verdict {','.join(verdicts)}: {undefined.height} of {summary.height} "
-        f"criteria could not be judged{why} and pass this gate; add 'undefined' "
-        "(--fail-on-verdict " + ",".join([*verdicts, "undefined"]) + ") to fail on them"
-    )
-
-
 def _open(
     args: argparse.Namespace, patterns: Sequence[str]
 ) -> tuple[list[Path], list[pl.LazyFrame], list[pl.Schema]]:
@@ -679,8 +665,6 @@ def _audit(args: argparse.Namespace) -> int:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     for line in report.one_sided_misses(conditions):
         warnings.warn(line, UserWarning, stacklevel=1)
-    if (unjudged := _unjudged(report.summary, verdicts)) is not None:
-        warnings.warn(unjudged, UserWarning, stacklevel=1)
     crossed = _gate(report, args, verdicts, conditions)
     for line in crossed:
         print(f"polars-fair: fail-on: {line}", file=sys.stderr)
@@ -721,8 +705,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         0 when the audit ran and every gate passes, 1 when a gate fails
-        (``--fail-on`` or ``--fail-on-verdict``; an undefined gated value fails
-        unless ``--allow-undefined``), 2 for usage and input errors (argparse's own
+        (``--fail-on`` or ``--fail-on-verdict``; an undefined gated value, or a
+        verdict gate that could judge no criterion, fails unless
+        ``--allow-undefined``), 2 for usage and input errors (argparse's own
         errors also exit with 2).
 
     Examples

@@ -42,7 +42,8 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
     """``with_columns`` stages, then the ``ci_low`` and ``ci_high`` expressions.
 
     `methods` are the ``interval_method`` values the rows can hold (others get a
-    null interval, as ``"none"`` does). Add the stages in order, then the bounds;
+    null interval, as ``"none"`` does). A row without a value (null or NaN) gets no
+    interval. Add the stages in order, then the bounds;
     the staged ``__pf_b*`` columns are left for the caller's final ``select``.
 
     Examples
@@ -99,10 +100,14 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
     how = pl.col("interval_method")
     chosen = [m for m in INTERVAL_ORDER if m in methods and m in formulas]
     bounds = []
+    # no value, no interval: a criterion undefined on the groups compared (four-fifths
+    # with one group) has no interval either, even where the pair's counts give one
+    undefined = value.is_null() | value.is_nan()
     for i, name in enumerate(("ci_low", "ci_high")):
         bound = pl.lit(None, dtype=pl.Float64)  # no method: no interval
         for m in reversed(chosen):  # nested from the last: the first method tested first
             bound = pl.when(how == m).then(formulas[m][i].cast(pl.Float64)).otherwise(bound)
+        bound = pl.when(undefined).then(None).otherwise(bound)
         bounds.append(bound.cast(pl.Float64).alias(name))
     return stages, bounds
 

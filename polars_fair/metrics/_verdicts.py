@@ -56,6 +56,18 @@ from polars_fair.metrics._score_intervals import (
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._summary_bootstrap import N_RAW, bootstrap_intervals
 from polars_fair.metrics._summary_bounds import summary_bounds
+from polars_fair.metrics._summary_notes import (
+    REF_NOTE as _REF_NOTE,
+)
+from polars_fair.metrics._summary_notes import (
+    VERDICT_DTYPE,
+    left_out_verdicts,
+    reference_left_out,
+    size_text,
+)
+from polars_fair.metrics._summary_notes import (
+    verdict_columns as _verdict,
+)
 
 __all__ = [
     "VERDICT_DTYPE",
@@ -68,8 +80,6 @@ __all__ = [
     "summary_table",
 ]
 
-#: The verdict column: an Enum so that filters on a misspelt verdict fail loudly.
-VERDICT_DTYPE = pl.Enum(["fair", "unfair", "inconclusive", "undefined"])
 #: How verdicts are reached.
 VERDICT_RULES = ("interval", "point")
 #: The column of squared weight sums in a weighted statistics table.
@@ -192,15 +202,6 @@ def group_label(sensitive: Sequence[str]) -> pl.Expr:
     parts = [pl.col(c).cast(pl.String).fill_null("null") for c in sensitive]
     label = parts[0] if len(parts) == 1 else pl.concat_str(parts, separator=" / ")
     return label.alias(_LABEL)
-
-
-def size_text(n: pl.Expr) -> pl.Expr:
-    whole = n.round(0)
-    return (
-        pl.when(n == whole)
-        .then(whole.cast(pl.Int64).cast(pl.String))
-        .otherwise(n.round(1).cast(pl.String))
-    )
 
 
 #: Statistics compared group by group with the reference (their pick's kind): the pair
@@ -438,6 +439,7 @@ def _part_inputs(
         *distances,
         "n_groups",
         "excluded",
+        _REF_NOTE,
     )
 
 
@@ -491,6 +493,7 @@ def summary_table(
         [
             big.sum().cast(pl.Int64).alias("n_groups"),
             excluded_text.filter(~big).str.join("; ").alias("excluded"),
+            reference_left_out(method, ref, by, sensitive, min_group_size, _LABEL, _NEFF),
         ],
         by,
     )
@@ -606,8 +609,10 @@ def summary_table(
         table = table.with_columns(bound_stage)
     table = table.with_columns(bounds)
     smallest = pl.min_horizontal("group_n", "compared_n").alias("min_group_n")
-    return table.with_columns(built_once(_verdict, verdict_rule)).select(
-        *by, *(smallest if c == "min_group_n" else c for c in SUMMARY_COLUMNS)
+    return (
+        table.with_columns(built_once(_verdict, verdict_rule))
+        .with_columns(built_once(left_out_verdicts))
+        .select(*by, *(smallest if c == "min_group_n" else c for c in SUMMARY_COLUMNS))
     )
 
 
@@ -666,6 +671,7 @@ def _part_columns(
         pl.lit(ratio).alias("__pf_ratio"),
         pl.col("n_groups").fill_null(0),
         "excluded",
+        _REF_NOTE,
         part_number(number),
     )
 
@@ -707,58 +713,3 @@ def _interval_method(name: str, method: str, names: Sequence[str] | None = None)
     if name == "average_abs_odds_difference":
         return "bootstrap"
     return interval
-
-
-def _verdict(rule: str) -> list[pl.Expr]:
-    """The ``verdict`` and ``note`` columns."""
-    v, lo, hi = pl.col("value"), pl.col("ci_low"), pl.col("ci_high")
-    fl, fh = pl.col("fair_low"), pl.col("fair_high")
-    few = pl.col("n_groups") < 2
-    point = pl.col("interval_method") == "none"
-    no_interval = lo.is_null() | hi.is_null() | lo.is_nan() | hi.is_nan()
-    inside = (v >= fl) & (v <= fh)
-    # judged on the span of the interval and the value: a value on the other side of
-    # the band from its whole interval (a bootstrap on too little data) is not judged
-    lo, hi = pl.min_horizontal(lo, v), pl.max_horizontal(hi, v)
-    start = pl.when(v.is_null() | v.is_nan() | few).then(pl.lit("undefined"))
-    verdict: pl.Expr
-    if rule == "point":
-        verdict = start.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair"))
-    else:
-        verdict = (
-            start.when(point)
-            .then(pl.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair")))
-            .when(no_interval)
-            .then(pl.lit("inconclusive"))
-            .when((lo >= fl) & (hi <= fh))
-            .then(pl.lit("fair"))
-            .when((hi < fl) | (lo > fh))
-            .then(pl.lit("unfair"))
-            .otherwise(pl.lit("inconclusive"))
-        )
-    note = (
-        pl.when(few)
-        .then(
-            pl.format(
-                "fewer than two groups compared ({} of at least min_group_size)",
-                pl.col("n_groups"),
-            )
-        )
-        .when(v.is_null() | v.is_nan())
-        .then(pl.lit("no value: a rate is undefined, or the reference group was left out"))
-        .when(point & pl.lit(rule == "interval"))
-        .then(
-            pl.lit(
-                "no interval for a score criterion with method='to_overall' or without "
-                "sums of squared scores (an older profile): judged on the point value"
-            )
-        )
-        .when(no_interval & pl.lit(rule == "interval"))
-        .then(
-            pl.lit(
-                "no interval (a zero count, or a rate undefined in most bootstrap redraws): "
-                "inconclusive"
-            )
-        )
-    )
-    return [verdict.cast(VERDICT_DTYPE).alias("verdict"), note.cast(pl.String).alias("note")]

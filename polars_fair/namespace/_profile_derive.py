@@ -39,6 +39,7 @@ from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._slices import MEAN_MEASURES, check_slice_parameters
 from polars_fair.namespace._report import ReportSpec, derive_report
 from polars_fair.plans._profile_meta import FIXED, shown
+from polars_fair.report._text import readable_expr
 
 if TYPE_CHECKING:
     from polars_fair.namespace._profile import FairnessProfile
@@ -278,7 +279,7 @@ def profile_report(prof: FairnessProfile, options: Mapping[str, Any]) -> Fairnes
         given.update({k: full.to_dict()[k] for k in _SLICE_OPTIONS})
     for name in _COLUMNS:
         if spec[name] is not None:
-            given[name] = shown(prof.meta["spec"][name])
+            given[name] = readable_expr(shown(prof.meta["spec"][name]))
     return dataclasses.replace(report, slices=slices, params=given)
 
 

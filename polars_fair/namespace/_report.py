@@ -49,11 +49,12 @@ from polars_fair._validate import (
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_rows
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
-from polars_fair.plans._audit import undefined_rates
+from polars_fair.plans._audit import compared_rows, undefined_rates
 from polars_fair.plans._plan import Plan, derive_opts, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
 from polars_fair.reduce.regression import REGRESSION_SUMS
 from polars_fair.report import FairnessReport
+from polars_fair.report._text import readable_expr
 
 if TYPE_CHECKING:
     from polars._typing import EngineType
@@ -330,7 +331,9 @@ def _derive(
         built: dict[
             str, tuple[list[warnings.WarningMessage], Exception | None, Future[pl.DataFrame] | None]
         ] = {}
-        for name, build in _derive_all(plans, table_of, flags):
+        for name, build in _derive_all(
+            plans, table_of, flags, compared_rows(spec.min_group_size, spec.frequency_weights)
+        ):
             with warnings.catch_warnings(record=True) as seen:
                 warnings.simplefilter("always")
                 try:
@@ -382,6 +385,7 @@ def _derive_all(
     plans: Mapping[str, Plan],
     table_of: Mapping[int, pl.DataFrame],
     flags: _Flags | None = None,
+    listed: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
 ) -> Iterator[tuple[str, Callable[[], pl.LazyFrame]]]:
     """Each plan's derivation over its collected reduction, with its warnings.
 
@@ -408,19 +412,29 @@ def _derive_all(
         if key in warned:
             builds[name] = partial(plan.derive, table, warn=False)
         elif name in rates_of and found is not None and table.height:
-            builds[name] = partial(_flagged_derive, plan, table, [found[m] for m in rates_of[name]])
+            builds[name] = partial(
+                _flagged_derive, plan, table, [found[m] for m in rates_of[name]], listed
+            )
         else:
-            builds[name] = partial(plan.derive, table)
+            builds[name] = partial(_flagged_derive, plan, table, None, listed)
         warned.add(key)
     first = [name for name in _BUILT_FIRST if name in builds]
     for name in [*first, *(n for n in builds if n not in first)]:
         yield name, builds[name]
 
 
-def _flagged_derive(plan: Plan, table: pl.DataFrame, undefined: list[bool]) -> pl.LazyFrame:
-    """:meth:`Plan.derive` with the undefined-rate flags found with the reductions."""
+def _flagged_derive(
+    plan: Plan,
+    table: pl.DataFrame,
+    undefined: list[bool] | None,
+    listed: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+) -> pl.LazyFrame:
+    """:meth:`Plan.derive` with the undefined-rate flags found with the reductions.
+
+    `listed`: the groups the undefined-rate warnings name (see ``compared_rows``).
+    """
     require_rows(table, plan.build)
-    plan.warn(table, undefined)
+    plan.warn(table, undefined, listed)
     return plan.derive(table, warn=False)
 
 
@@ -621,9 +635,14 @@ def _merge(tables: Sequence[pl.DataFrame]) -> pl.DataFrame:
 
 
 def _name(column: IntoColumn | None) -> str | None:
+    """A column as the report's parameters show it: its name, or an expression readably.
+
+    ``pl.col("decile_score") >= 5`` shows as ``decile_score >= 5`` (see
+    :func:`~polars_fair.report._text.readable_expr`), not Polars' repr.
+    """
     if column is None or isinstance(column, str):
         return column
-    return str(column)
+    return readable_expr(str(column))
 
 
 class ReportMethods(NamespaceBase[TableT, ScalarT]):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +54,7 @@ __all__ = [
     "criterion_plan",
     "measure_disparities_plan",
     "check_zd",
+    "compared_rows",
     "undefined_rates",
     "warn_about",
 ]
@@ -263,13 +264,16 @@ def warn_about(
     measures: Sequence[str] | None,
     zero_division: float | None,
     undefined: Sequence[bool] | None = None,
+    listed: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
 ) -> None:
     """Eager-path warnings: rows excluded for nulls, rates undefined for some groups.
 
     `stats` is a reduction with an ``n_null`` column: the statistics table, or a score
     histogram (several rows per group; then `measures` is empty). `undefined`, where
     the caller computed it along with `stats`, says for each of the
-    :func:`undefined_rates` whether it is null for some group.
+    :func:`undefined_rates` whether it is null for some group. `listed` selects the
+    groups an undefined rate is warned about (the report: those not left out as too
+    small, which it lists already); no warning when none of them has it undefined.
     """
     if stats.height == 0:
         return
@@ -287,19 +291,55 @@ def warn_about(
     if undefined is None:
         # one pass for the common case (nothing undefined); the groups only where needed
         undefined = stats.select(*(e.is_null().any().alias(m) for m, e in exprs.items())).row(0)
+    candidates = stats if listed is None else listed(stats)
     for m, any_null in zip(exprs, undefined, strict=True):
         if any_null:
-            bad = stats.filter(exprs[m].is_null()).select(keys).rows()
+            bad = candidates.filter(exprs[m].is_null()).select(keys).rows()
+            if not bad:
+                continue
             msg = (
-                f"{m} is undefined (zero denominator) for groups {_show(bad)}; it is "
+                f"{m} is undefined (zero denominator) for groups {_show(bad, joined=True)}; it is "
                 "reported as null and left out of comparisons. Use `zero_division` to "
                 "replace it"
             )
             warnings.warn(msg, UndefinedMetricWarning, stacklevel=find_stacklevel())
 
 
-def _show(rows: list[tuple[Any, ...]], limit: int = 10) -> str:
-    shown = [r[0] if len(r) == 1 else r for r in rows[:limit]]
+def compared_rows(
+    min_group_size: float | None, frequency_weights: bool
+) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    """The rows of a statistics table whose groups a summary's criteria compare.
+
+    Groups under `min_group_size` effective rows (Kish's size with weights, unless
+    `frequency_weights`) are left out of the criteria and listed as such: a
+    report's undefined-rate warnings (:func:`warn_about`'s `listed`) name the
+    others only. A table without ``n`` (a score histogram) is kept whole.
+    """
+    smallest = min_group_size or 0
+
+    def compared(table: pl.DataFrame) -> pl.DataFrame:
+        if not smallest or "n" not in table.columns:
+            return table
+        n = pl.col("n").cast(pl.Float64)
+        if "sum_w2" in table.columns and not frequency_weights:
+            n = n**2 / pl.col("sum_w2")
+        return table.filter((n >= smallest).fill_null(False))
+
+    return compared
+
+
+def _show(rows: list[tuple[Any, ...]], limit: int = 10, *, joined: bool = False) -> str:
+    """Groups as a list: one value each, or a tuple of values.
+
+    `joined`: several values as one text joined by " / ", as the tables name an
+    intersection (the undefined-rate warnings).
+    """
+    shown = [
+        r[0]
+        if len(r) == 1
+        else (" / ".join("null" if v is None else str(v) for v in r) if joined else r)
+        for r in rows[:limit]
+    ]
     more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
     return f"{shown}{more}"
 

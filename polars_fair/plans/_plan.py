@@ -88,14 +88,22 @@ class Plan:
         """The whole plan, reading nothing (building it checks every parameter; built once)."""
         return self._whole
 
-    def warn(self, table: pl.DataFrame, undefined: Sequence[bool] | None = None) -> None:
+    def warn(
+        self,
+        table: pl.DataFrame,
+        undefined: Sequence[bool] | None = None,
+        listed: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+    ) -> None:
         """The warnings about the collected reduction `table` (excluded rows, undefined rates).
 
         `undefined`: the flags of :func:`~polars_fair.plans._audit.undefined_rates`,
-        where they were collected with the reduction (see :meth:`collect`).
+        where they were collected with the reduction (see :meth:`collect`). `listed`:
+        the groups an undefined rate is warned about (see
+        :func:`~polars_fair.plans._audit.warn_about`; the report leaves out those too
+        small to be compared).
         """
         warned = table if self.warn_rows is None else self.warn_rows(table)
-        warn_about(warned, self.keys, self.measures, self.zero_division, undefined)
+        warn_about(warned, self.keys, self.measures, self.zero_division, undefined, listed)
         if self.inspect_table is not None:
             self.inspect_table(table)
 

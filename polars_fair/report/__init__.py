@@ -23,6 +23,7 @@ import polars as pl
 from polars_fair._validate import SUMMARY_COLUMNS
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import check_comparable, compare_summaries
+from polars_fair.metrics._summary_notes import size_text
 from polars_fair.report import _verdicts
 from polars_fair.report._text import flat as _flat
 from polars_fair.report._text import summary_text, undefined_lines
@@ -278,14 +279,21 @@ class FairnessReport:
         Parameters
         ----------
         verdicts
-            Verdicts that fail the gate: any of ``"unfair"``, ``"inconclusive"``,
-            ``"undefined"`` (default ``("unfair",)``; ``()`` for none).
+            Verdicts that fail the gate: one of ``"unfair"``, ``"inconclusive"``,
+            ``"undefined"``, or a list of them (default ``("unfair",)``; ``()`` for
+            none). A single string is one verdict.
         conditions
             Conditions ``"CRITERION OP NUMBER"`` that fail the gate when they hold,
             e.g. ``"disparate_impact_ratio < 0.8"`` (one-sided: add
             ``"disparate_impact_ratio > 1.25"`` for the other side).
         allow_undefined
-            A condition on an undefined value fails (saying why) unless True.
+            A condition on an undefined value fails (saying why) unless True. So
+            does a verdict gate that could judge no criterion of a batch key (one
+            group, or the reference group left out as too small): it does not
+            pass for want of a judgement. Criteria it could not judge beside
+            others it could pass the verdict gate with a
+            :class:`~polars_fair.exceptions.DegenerateDataWarning` naming them;
+            add ``"undefined"`` to `verdicts` to fail on them.
 
         Returns
         -------
@@ -343,7 +351,7 @@ class FairnessReport:
         >>> import polars as pl
         >>> import polars_fair
         >>> df = pl.DataFrame(
-        ...     {"g": ["a"] * 100 + ["b"] * 100, "y": [1, 0] * 100, "p": [1, 0] * 100}
+        ...     {"g": ["a"] * 100 + ["b"] * 100, "y": [1, 0] * 100, "p": [1, 1, 0, 0] * 50}
         ... )
         >>> df.fair.report(y_true="y", y_pred="p", sensitive_features="g").check()
         """
@@ -451,7 +459,8 @@ class FairnessReport:
         '1 of 2 groups left out (shown: the 1 largest). Every row: `report.by_group`...'
         """
         capped, notes = self._capped(max_rows)
-        lines = ["# Fairness report", "", _describe(self.params), ""]
+        criteria = self.summary.get_column("criterion").unique(maintain_order=True).to_list()
+        lines = ["# Fairness report", "", _describe(self.params, "`", criteria), ""]
         left_out = excluded_groups(self.summary, self.by)
         if left_out:
             lines += ["Left out of the criteria (too small): " + "; ".join(left_out) + ".", ""]
@@ -500,7 +509,7 @@ class FairnessReport:
         sizes: list[str | pl.Expr] = [c for c in ("n",) if c in table.columns]
         if "sum_w2" in table.columns and sizes and not capped.params.get("frequency_weights"):
             # weighted: n is the sum of the weights; the effective size is what is compared
-            sizes.append((pl.col("n") ** 2 / pl.col("sum_w2")).round(1).alias("n_effective"))
+            sizes.append(size_text(pl.col("n") ** 2 / pl.col("sum_w2")).alias("n_effective"))
         rates = table.select(*keys, *sizes, *(c for c in _TEXT_RATES if c in table.columns))
         summary = summary_text(capped.summary, capped.by)
         with pl.Config(
@@ -509,7 +518,9 @@ class FairnessReport:
         ):  # fmt: skip
             parts = [f"Rates per group\n{_flat(rates)}"]
             parts += _note_lines(notes.get("by_group"), "")
-            parts += [f"\nCriteria and verdicts ({orientation(capped.params)})\n{summary}"]
+            criteria = capped.summary.get_column("criterion").unique(maintain_order=True)
+            header = orientation(capped.params, criteria.to_list())
+            parts += [f"\nCriteria and verdicts ({header})\n{summary}"]
             parts += _note_lines(notes.get("summary"), "")
             parts += undefined_lines(capped.summary, capped.by, MAX_ROWS)
             left_out = excluded_groups(capped.summary, capped.by)
@@ -615,7 +626,10 @@ class FairnessReport:
                     "ci_high", "interval_method", "group", "group_n", "compared_with",
                     "compared_n", "note"]  # fmt: skip
             extra = [c for c in table.columns if c not in (*SUMMARY_COLUMNS, *self.by)]
-            return table.select(*self.by, *(c for c in cols if c in table.columns), *extra)
+            shown = table.select(*self.by, *(c for c in cols if c in table.columns), *extra)
+            # effective sizes as the text writes them (3696, 8238.6), not 3696.0000
+            sizes = [c for c in ("group_n", "compared_n") if c in shown.columns]
+            return shown.with_columns(size_text(pl.col(c)).alias(c) for c in sizes)
         if name == "slices":
             cols = ["rank", "slice", "n", "value", "rest_value", "difference", "ci_low",
                     "ci_high", "q_value", "significant"]  # fmt: skip

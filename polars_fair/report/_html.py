@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._validate import SUMMARY_COLUMNS
+from polars_fair.metrics._summary_notes import size_text
 from polars_fair.report import (
     _RATES_SHOWN,
     _TITLES,
@@ -125,18 +126,30 @@ def _html_summary(report: FairnessReport) -> str:
         c for c in table.columns if c not in (*SUMMARY_COLUMNS, *report.by)
     ]  # the columns other versions add: shown as they come
     last = [c for c in ("interval_method", "note") if c in table.columns]
+    shared = _shared_note(table)
+    if shared is not None:  # one note for every row: said once, above the table
+        last = [c for c in last if c != "note"]
     compact = table.select(*report.by, *first, *interval, *band, *pair, *extra, *last)
-    return _html_table(compact, "pf-summary", numbers=("interval", "fair_band"))
+    table_html = _html_table(compact, "pf-summary", numbers=("interval", "fair_band"))
+    if shared is None:
+        return table_html
+    above = f"<p class='pf-shared-note'><b>Every criterion:</b> {html.escape(shared)}.</p>"
+    return above + table_html
+
+
+def _shared_note(summary: pl.DataFrame) -> str | None:
+    """The note of every row of `summary` when they all have the same one (else None)."""
+    if "note" not in summary.columns or summary.height < 2:
+        return None
+    notes = summary.get_column("note")
+    if notes.null_count() or notes.n_unique() != 1:
+        return None
+    return str(notes[0])
 
 
 def _size(name: str) -> pl.Expr:
-    """A group size as text: whole numbers without decimals, effective sizes to 0.1."""
-    n = pl.col(name).cast(pl.Float64)
-    return (
-        pl.when(n == n.round(0))
-        .then(n.round(0).cast(pl.Int64).cast(pl.String))
-        .otherwise(n.round(1).cast(pl.String))
-    )
+    """A group size as text: to 0.1, whole numbers without decimals (see ``size_text``)."""
+    return size_text(pl.col(name))
 
 
 def _tally(summary: pl.DataFrame) -> str:
@@ -227,7 +240,7 @@ def html_body(
     parts = [
         "<div class='pf-report'>",
         "<h1>Fairness report</h1>",
-        f"<p>{_html_code(html.escape(_describe(report.params, _MARK)))}</p>",
+        f"<p>{_html_code(html.escape(_describe(report.params, _MARK, _criteria(report))))}</p>",
         "<section class='pf-verdicts'>",
         f"<h2>{_TITLES['summary']}</h2>",
         _tally(report.summary),
@@ -296,6 +309,7 @@ figure { margin: 0; max-width: 100%; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { font-weight: 600; margin-bottom: 0.25rem; }
 .pf-note { color: #57606a; font-size: 0.85rem; }
+.pf-shared-note { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px; padding: 0.5rem 0.75rem; }
 """
 
 
@@ -312,3 +326,8 @@ def html_page(
         "<title>Fairness report</title>\n"
         f"<style>{_CSS}</style>\n</head>\n<body>\n{html_body(report, capped, notes, shown)}\n</body>\n</html>\n"
     )
+
+
+def _criteria(report: FairnessReport) -> list[str]:
+    """The criteria of the report's summary, in order (the header's orientation names some)."""
+    return list(report.summary.get_column("criterion").unique(maintain_order=True))

@@ -6,10 +6,13 @@ other renderings (``flat``).
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import polars as pl
 
 from polars_fair._validate import SUMMARY_COLUMNS
-from polars_fair.metrics._verdicts import size_text
+from polars_fair.metrics._summary_notes import size_text
 
 #: The summary's columns in the plain-text table, first; other columns follow.
 _SUMMARY_TEXT = (
@@ -34,14 +37,25 @@ def summary_text(summary: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 
 
 def undefined_lines(summary: pl.DataFrame, by: list[str], most: int) -> list[str]:
-    """One line per criterion without a value, saying why (the summary's ``note``)."""
+    """One line per note (why a criterion has no value or no interval), naming its criteria.
+
+    Criteria of a batch key that share a note share its line (``every criterion``
+    when all do: the reference group left out, one group), at most `most` lines.
+    """
     if "note" not in summary.columns:
         return []
-    rows = summary.filter(pl.col("note").is_not_null()).head(most)
-    out = []
-    for row in rows.iter_rows(named=True):
+    lines: dict[tuple[str, str], list[str]] = {}
+    totals: dict[str, int] = {}
+    for row in summary.iter_rows(named=True):
         where = ", ".join(f"{k}={row[k]}" for k in by)
-        out.append(f"{row['criterion']}{f' ({where})' if where else ''}: {row['note']}")
+        totals[where] = totals.get(where, 0) + 1
+        if row["note"] is not None:
+            lines.setdefault((where, row["note"]), []).append(row["criterion"])
+    out = []
+    for (where, note), names in list(lines.items())[:most]:
+        every = len(names) == totals[where] and len(names) > 1
+        which = f"every criterion ({len(names)})" if every else ", ".join(names)
+        out.append(f"{which}{f' ({where})' if where else ''}: {note}")
     return out
 
 
@@ -57,3 +71,105 @@ def flat(table: pl.DataFrame) -> pl.DataFrame:
         else:
             exprs.append(col)
     return table.select(exprs)
+
+
+_DYN = re.compile(r"\(dyn \w+: ([^()]*)\)")
+_DYN_BARE = re.compile(r"dyn \w+: ([^()\s,]+)")
+_STRING = re.compile(r'(?<![\w.])\("((?:[^"\\]|\\.)*)"\)')
+_COL = re.compile(r'col\("((?:[^"\\]|\\.)*)"\)')
+_ATOM = re.compile(r"(?<![\w.])\(([^()\s]+|'[^']*'|\"[^\"]*\")\)")
+_DOUBLE = re.compile(r"\(\(([^()]*(?:\([^()]*\)[^()]*)*)\)\)")
+_QUOTED = re.compile(r'"(?:[^"]|"")*"|\'[^\']*\'')
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def readable_expr(text: str) -> str:
+    """
+    A Polars expression's text as a person reads it: ``decile_score >= 5``.
+
+    Polars prints ``pl.col("decile_score") >= 5`` as
+    ``[(col("decile_score")) >= (dyn int: 5)]``. This keeps the meaning and drops
+    the noise: a column is its name (in double quotes where it is not a plain
+    identifier, as in SQL: ``"education-num" >= 13``), a literal its value (a
+    string in single quotes), and brackets and parentheses that only wrap one
+    operand or the whole go. Methods and anything else stay as Polars prints them
+    (``race.is_in([...])``). A plain column name is returned unchanged.
+
+    Parameters
+    ----------
+    text
+        ``str(expr)`` of a Polars expression, or a column name.
+
+    Returns
+    -------
+    str
+        The readable form (the reports' parameters and headers show it).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.report._text import readable_expr
+    >>> readable_expr(str(pl.col("decile_score") >= 5))
+    'decile_score >= 5'
+    >>> readable_expr(str((pl.col("a") == 1) & (pl.col("b c") > 0.3)))
+    '(a == 1) & ("b c" > 0.3)'
+    >>> readable_expr(str(pl.col("race") == "Caucasian"))
+    "race == 'Caucasian'"
+    >>> readable_expr("two_year_recid")
+    'two_year_recid'
+    """
+    out = _DYN_BARE.sub(r"\1", _DYN.sub(r"(\1)", text))
+    out = _STRING.sub(lambda m: f"('{m.group(1)}')", out)
+    out = _COL.sub(lambda m: f"({_column(m.group(1))})", out)
+    # quoted names and strings aside (their parentheses are text), then a binary
+    # operation, printed "[(left) op (right)]", gets parentheses for brackets
+    quoted: list[str] = []
+
+    def aside(match: re.Match[str]) -> str:
+        quoted.append(match.group(0))
+        return f"\x00{len(quoted) - 1}\x00"
+
+    out = _QUOTED.sub(aside, out).replace("[(", "((").replace(")]", "))")
+    for _ in range(100):  # until nothing changes (each pass removes a level)
+        new = _DOUBLE.sub(r"(\1)", _ATOM.sub(r"\1", out))
+        if new == out:
+            break
+        out = new
+    out = _unwrap(out)
+    return re.sub("\x00(\\d+)\x00", lambda m: quoted[int(m.group(1))], out)
+
+
+def _column(name: str) -> str:
+    """A column name as SQL writes it: bare when an identifier, else in double quotes."""
+    return name if _IDENTIFIER.fullmatch(name) else '"' + name.replace('"', '""') + '"'
+
+
+def _unwrap(text: str) -> str:
+    """`text` without parentheses that enclose all of it."""
+    while text.startswith("(") and text.endswith(")"):
+        depth = 0
+        for i, char in enumerate(text):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth == 0 and i < len(text) - 1:
+                return text  # the first parenthesis closes before the end
+        text = text[1:-1]
+    return text
+
+
+def shown_value(value: Any) -> str:
+    """A group (or reference group) as the tables name it: values joined by " / ".
+
+    A tuple or list of values (several sensitive features) reads
+    ``Caucasian / Male``, a dict its values in order; anything else ``str(value)``.
+
+    Examples
+    --------
+    >>> from polars_fair.report._text import shown_value
+    >>> shown_value(("Caucasian", "Male")), shown_value("Caucasian"), shown_value(None)
+    ('Caucasian / Male', 'Caucasian', 'null')
+    """
+    if isinstance(value, dict):
+        value = tuple(value.values())
+    if isinstance(value, (tuple, list)):
+        return " / ".join(shown_value(v) for v in value)
+    return "null" if value is None else str(value)

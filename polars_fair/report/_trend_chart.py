@@ -50,6 +50,9 @@ def trend_chart(trend: pl.DataFrame, *, criterion: str, time: str, by: Sequence[
         msg = "charts need the optional package 'altair'\n\nHint: pip install \"polars-fair[plot]\""
         raise ImportError(msg) from err
     series = [k for k in by if k != time]
+    # a date key as text (2013-01-01): Vega-Lite would read a date on an ordinal axis
+    # as epoch milliseconds (1356998400000)
+    trend = trend.with_columns(window_label(trend.get_column(time)))
     data = trend.with_columns(
         pl.col("verdict", "change_verdict").cast(pl.String),
         (pl.concat_str([pl.col(k).cast(pl.String) for k in series], separator=", ")
@@ -60,10 +63,57 @@ def trend_chart(trend: pl.DataFrame, *, criterion: str, time: str, by: Sequence[
         y=alt.Y("fair_low:Q", title=criterion), y2="fair_high:Q"
     )
     line = base.mark_line().encode(y="value:Q", color="series:N")
-    bars = base.mark_errorbar().encode(y="ci_low:Q", y2="ci_high:Q", color="series:N")
+    bars = base.mark_errorbar().encode(
+        y=alt.Y("ci_low:Q", title=criterion), y2="ci_high:Q", color="series:N"
+    )
     dots = base.mark_point(filled=True, size=60).encode(
         y="value:Q",
         color=alt.condition("datum.alert", alt.value("#cf222e"), alt.value("#0969da")),
         tooltip=[time, "value", "ci_low", "ci_high", "verdict", "change_verdict"],
     )
     return alt.layer(band, line, bars, dots).properties(title=f"{criterion} over {time}")
+
+
+def window_label(window: pl.Series) -> pl.Series:
+    """
+    A time window as the chart's axis shows it: dates as ``2013-01-01``, not epoch ms.
+
+    A Date reads ``%Y-%m-%d``; a Datetime the same when every window starts at
+    midnight (weeks, months), else ``%Y-%m-%d %H:%M`` (or with seconds when
+    needed), in its own time zone. Other keys are returned unchanged. The text
+    sorts as the times do.
+
+    Parameters
+    ----------
+    window
+        The time window key of a trend table.
+
+    Returns
+    -------
+    Series
+        The labels (same name).
+
+    Examples
+    --------
+    >>> import datetime as dt
+    >>> import polars as pl
+    >>> from polars_fair.report._trend_chart import window_label
+    >>> window_label(pl.Series("w", [dt.date(2013, 1, 1), dt.date(2013, 2, 1)])).to_list()
+    ['2013-01-01', '2013-02-01']
+    >>> window_label(pl.Series("w", [dt.datetime(2013, 1, 1, 6)])).to_list()
+    ['2013-01-01 06:00']
+    """
+    dtype = window.dtype
+    if dtype == pl.Date:
+        return window.dt.to_string("%Y-%m-%d")
+    if not isinstance(dtype, pl.Datetime):
+        return window
+    since_midnight = window - window.dt.truncate("1d")
+    micros = since_midnight.dt.total_microseconds()
+    if micros.fill_null(0).eq(0).all():
+        fmt = "%Y-%m-%d"
+    elif (micros.fill_null(0) % 60_000_000).eq(0).all():
+        fmt = "%Y-%m-%d %H:%M"
+    else:
+        fmt = "%Y-%m-%d %H:%M:%S"
+    return window.dt.to_string(fmt)

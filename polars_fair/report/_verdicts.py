@@ -12,18 +12,22 @@ from __future__ import annotations
 import math
 import operator
 import re
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 import polars as pl
 
-from polars_fair.exceptions import InvalidParameterError
+from polars_fair._utils import find_stacklevel
+from polars_fair.exceptions import DegenerateDataWarning, InvalidParameterError
+from polars_fair.report._text import readable_expr, shown_value
 
 __all__ = [
     "GATE_VERDICTS",
     "Condition",
     "excluded_groups",
     "failures",
+    "gate_verdicts",
     "one_sided_misses",
     "orientation",
     "parse_condition",
@@ -87,22 +91,52 @@ def parse_condition(text: str) -> Condition:
     except ValueError:
         msg = f"condition {text!r}: {num!r} is not a number\n\nHint: e.g. 0.8"
         raise InvalidParameterError(msg) from None
-    if not math.isfinite(bound):
+    if math.isnan(bound):
         msg = (
             f"condition {text!r}: the bound must be a finite number, got {num!r} (a "
             'comparison with NaN never holds)\n\nHint: e.g. "disparate_impact_ratio < 0.8"'
         )
         raise InvalidParameterError(msg)
+    if math.isinf(bound):
+        raise InvalidParameterError(_infinite_bound(text, name, op, bound, num))
     return Condition(text, name, op, bound)
+
+
+def _infinite_bound(text: str, name: str, op: str, bound: float, num: str) -> str:
+    """The message refusing an infinite bound: the condition holds always or never."""
+    # a criterion's value is finite (or undefined): compare it with a finite stand-in
+    always = _OPS[op](0.0, bound)
+    what = (
+        "holds for every finite value, so the gate would always fail"
+        if always
+        else "holds for no value, so the gate could never fail"
+    )
+    return (
+        f"condition {text!r}: the bound must be a finite number, got {num!r}: "
+        f"{name} {op} {'-' if bound < 0 else '+'}infinity {what}\n\nHint: give a finite "
+        f'bound, e.g. "{name} < 0.8", or gate on the verdict instead (verdicts="unfair"; on '
+        "the command line --fail-on-verdict unfair)"
+    )
+
+
+def size_str(n: float) -> str:
+    """A group size as text, as ``size_text`` writes it: to 0.1, ``3696`` not ``3696.0``.
+
+    Examples
+    --------
+    >>> from polars_fair.report._verdicts import size_str
+    >>> size_str(3696), size_str(3696.0000001), size_str(8238.64)
+    ('3696', '3696', '8238.6')
+    """
+    tenth = round(float(n), 1)
+    return str(int(tenth)) if tenth.is_integer() else f"{tenth:.1f}"
 
 
 def _pair_text(row: dict[str, Any]) -> str:
     """``group (n=…) vs compared_with (n=…)``, the comparison behind a value."""
 
     def size(n: Any) -> str:
-        if n is None:
-            return "?"
-        return str(int(n)) if float(n).is_integer() else f"{n:.1f}"
+        return "?" if n is None else size_str(n)
 
     if row.get("group") is None:
         return "no groups compared"
@@ -122,6 +156,38 @@ def _value_text(row: dict[str, Any]) -> str:
     return text + f", fair band [{row['fair_low']:g}, {row['fair_high']:g}]"
 
 
+def gate_verdicts(verdicts: Iterable[str]) -> list[str]:
+    """The verdicts a gate fails on: one name or several, each among :data:`GATE_VERDICTS`.
+
+    A single string is one verdict (``"unfair"``), not its characters.
+
+    Examples
+    --------
+    >>> from polars_fair.report._verdicts import gate_verdicts
+    >>> gate_verdicts("unfair"), gate_verdicts(["unfair", "inconclusive"])
+    (['unfair'], ['unfair', 'inconclusive'])
+    """
+    hint = (
+        f"\n\nHint: one of {', '.join(GATE_VERDICTS)}, or a list of them, e.g. "
+        "verdicts=['unfair', 'inconclusive'] (() for no verdict gate)"
+    )
+    if isinstance(verdicts, str):
+        wanted = [verdicts]
+    elif isinstance(verdicts, Iterable):
+        wanted = list(verdicts)
+    else:
+        msg = f"`verdicts` must be a verdict or a list of verdicts, got {verdicts!r}{hint}"
+        raise InvalidParameterError(msg)
+    bad = [v for v in wanted if not isinstance(v, str) or v not in GATE_VERDICTS]
+    if bad:
+        msg = (
+            f"`verdicts`: unknown verdict(s) {bad}; the allowed values are "
+            f"{list(GATE_VERDICTS)}{hint}"
+        )
+        raise InvalidParameterError(msg)
+    return wanted
+
+
 def failures(
     summary: pl.DataFrame,
     by: list[str],
@@ -130,11 +196,7 @@ def failures(
     allow_undefined: bool,
 ) -> list[str]:
     """The failing gates of a summary (see :meth:`FairnessReport.failures`)."""
-    wanted = list(verdicts)
-    bad = [v for v in wanted if v not in GATE_VERDICTS]
-    if bad:
-        msg = f"`verdicts` must be among {list(GATE_VERDICTS)}, got {bad}"
-        raise InvalidParameterError(msg)
+    wanted = gate_verdicts(verdicts)
     parsed = [c if isinstance(c, Condition) else parse_condition(c) for c in conditions]
     known = summary.get_column("criterion").unique(maintain_order=True).to_list()
     for cond in parsed:
@@ -154,6 +216,8 @@ def failures(
                 f"{row['criterion']} is {row['verdict']}: {_value_text(row)}: "
                 f"{_pair_text(row)}{suffix}"
             )
+    if wanted and "undefined" not in wanted:
+        lines += _unjudged(rows, by, wanted, allow_undefined)
     for cond in parsed:
         for row in rows:
             if row["criterion"] != cond.name:
@@ -187,6 +251,50 @@ def failures(
                     f"{cond.name} = {value:.4g} {cond.op} {cond.bound:g}: "
                     f"{_pair_text(pair)}{suffix}"
                 )
+    return lines
+
+
+def _unjudged(
+    rows: list[dict[str, Any]], by: list[str], wanted: list[str], allow_undefined: bool
+) -> list[str]:
+    """A verdict gate over criteria it could not judge (verdict ``undefined``).
+
+    Per batch key: when no criterion could be judged (one group, the reference
+    group left out as too small), the gate fails with one line saying why, unless
+    `allow_undefined`, as a condition on an undefined value does. Criteria it
+    could not judge beside others it could pass, with a
+    :class:`~polars_fair.exceptions.DegenerateDataWarning` naming them and the fix.
+    """
+    keys: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for row in rows:
+        keys.setdefault(tuple(row[k] for k in by), []).append(row)
+    lines, passed = [], []
+    for key, key_rows in keys.items():
+        unjudged = [r for r in key_rows if r["verdict"] == "undefined"]
+        if not unjudged:
+            continue
+        where = ", ".join(f"{k}={v}" for k, v in zip(by, key, strict=True))
+        notes = list(dict.fromkeys(r["note"] for r in unjudged if r.get("note")))
+        why = f" ({'; '.join(notes[:2])})" if notes else ""
+        if len(unjudged) == len(key_rows) and not allow_undefined:
+            lines.append(
+                f"no criterion could be judged{f' for {where}' if where else ''}{why}: a "
+                "verdict gate that judges nothing does not pass; pass allow_undefined "
+                "(--allow-undefined) to let it pass"
+            )
+        else:
+            passed.append((len(unjudged), len(key_rows), where, why))
+    if passed:
+        count, total, where, why = passed[0]
+        more = f" (and in {len(passed) - 1} more batch keys)" if len(passed) > 1 else ""
+        gate = ",".join(wanted)
+        msg = (
+            f"verdict gate {gate}: {count} of {total} criteria"
+            f"{f' for {where}' if where else ''} could not be judged{why}{more} and pass "
+            f"this gate; add 'undefined' (verdicts={[*wanted, 'undefined']}, on the command "
+            f"line --fail-on-verdict {gate},undefined) to fail on them"
+        )
+        warnings.warn(msg, DegenerateDataWarning, stacklevel=find_stacklevel())
     return lines
 
 
@@ -225,18 +333,60 @@ def one_sided_misses(
     return out
 
 
-def orientation(params: dict[str, Any]) -> str:
-    """The orientation of an audit's criteria, in words (the report's header)."""
+#: Statistics of two groups: under ``to_overall`` they compare the most and the least
+#: selected groups, and with a reference group Cohen's d and the 2-SD z take the group
+#: whose statistic is farthest from 0 (not the group of the largest rate gap).
+_TWO_GROUP_STATISTICS = ("four_fifths_rule", "two_sd_rule", "cohen_d")
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def orientation(params: dict[str, Any], criteria: Iterable[str] | None = None) -> str:
+    """
+    The orientation of an audit's criteria, in words (the report's header).
+
+    True of every row: where the two-group statistics (the four-fifths rule, the
+    2-SD rule, Cohen's d) pick their pair differently from the other criteria, the
+    words say so, for those of `criteria` (default: the audit's ``criteria``, or
+    all three when it used the default set).
+
+    Examples
+    --------
+    >>> from polars_fair.report._verdicts import orientation
+    >>> print(orientation({"method": "to_overall"}, ["demographic_parity_difference", "cohen_d"]))
+    orientation: each group against the whole population (the largest gap); cohen_d compares the most and the least selected groups (max - min)
+    """
     reference = params.get("reference_group")
     method = params.get("method")
+    names = criteria if criteria is not None else params.get("criteria")
+    wanted = set(_TWO_GROUP_STATISTICS if names is None else names)
+    present = [c for c in _TWO_GROUP_STATISTICS if c in wanted]
     if method == "to_overall":
-        return "orientation: each group against the whole population (largest gap)"
+        text = "orientation: each group against the whole population (the largest gap)"
+        if present:
+            forms = [f for c, f in (("four_fifths_rule", "min / max"),) if c in present]
+            forms += ["max - min"] if {"two_sd_rule", "cohen_d"} & set(present) else []
+            verb = "compares" if len(present) == 1 else "compare"
+            text += (
+                f"; {_listed(present)} {verb} the most and the least selected groups "
+                f"({', '.join(forms)})"
+            )
+        return text
     if reference is not None or method == "to_reference":
-        shown = reference if reference is not None else "the largest group"
-        return (
+        shown = shown_value(reference) if reference is not None else "the largest group"
+        text = (
             f"orientation: signed against the reference group {shown} "
             "(group - reference, group / reference)"
         )
+        own = [c for c in present if c != "four_fifths_rule"]
+        if own:
+            text += (
+                f"; {_listed(own)}: the group whose statistic against the reference is "
+                "farthest from 0"
+            )
+        return text
     return "orientation: between groups (max - min, min / max)"
 
 
@@ -263,22 +413,16 @@ def excluded_groups(summary: pl.DataFrame, by: list[str], most: int = 10) -> lis
     return out
 
 
-def _pretty_expr(text: str) -> str:
-    """A Polars expression's text without its display noise: ``[(col("s")) >= (dyn int: 5)]``."""
-    if text.startswith("[") and text.endswith("]"):
-        text = text[1:-1]
-    text = re.sub(r"\(dyn \w+: ([^()]*)\)", r"\1", text)
-    return re.sub(r'\((col\("[^"]*"\))\)', r"\1", text)
-
-
-def _describe(params: dict[str, Any], code: str = "`") -> str:
+def _describe(
+    params: dict[str, Any], code: str = "`", criteria: Iterable[str] | None = None
+) -> str:
     parts = [f"Groups: {', '.join(params.get('sensitive_features', []))}"]
     if params.get("by"):
         parts.append(f"per {', '.join(params['by'])}")
     for key, label in (("y_true", "labels"), ("y_pred", "predictions"), ("y_prob", "scores")):
         if params.get(key) is not None:
-            parts.append(f"{label}: {code}{_pretty_expr(str(params[key]))}{code}")
-    parts.append(orientation(params))
+            parts.append(f"{label}: {code}{readable_expr(str(params[key]))}{code}")
+    parts.append(orientation(params, criteria))
     if params.get("sample_weight") is not None:
         counts = params.get("frequency_weights")
         parts.append("weights: row counts" if counts else "weights: Kish effective sizes")

@@ -1,0 +1,164 @@
+"""The verdict and note columns of the summary, and the sizes they print.
+
+:func:`verdict_columns` judges a criterion's value and interval against its fair
+band (see :mod:`polars_fair.metrics._verdicts`); :func:`left_out_verdicts` then
+makes a criterion ``undefined`` when nothing was compared: the reference group was
+left out as too small (:func:`reference_left_out` writes the note, naming it, its
+effective size and the fix), or one group alone has a value of the rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_fair.metrics._reference import is_reference
+
+__all__ = [
+    "REF_NOTE",
+    "VERDICT_DTYPE",
+    "left_out_verdicts",
+    "reference_left_out",
+    "size_text",
+    "verdict_columns",
+]
+
+#: The verdict column: an Enum so that filters on a misspelt verdict fail loudly.
+VERDICT_DTYPE = pl.Enum(["fair", "unfair", "inconclusive", "undefined"])
+
+
+def size_text(n: pl.Expr) -> pl.Expr:
+    """A group size as text: to 0.1, without the decimal when that rounds to a whole.
+
+    A count prints as ``3696``; a Kish effective size as ``8238.6``, or ``3696``
+    where it is a whole number but for float noise (``3696.0000000001``, weights
+    rescaled by a constant), never ``3696.0``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._summary_notes import size_text
+    >>> sizes = pl.DataFrame({"n": [3696.0, 3696.0000001, 8238.64, 0.96, None]})
+    >>> sizes.select(size_text(pl.col("n")))["n"].to_list()
+    ['3696', '3696', '8238.6', '1', None]
+    """
+    tenth = n.cast(pl.Float64).round(1)
+    whole = tenth.round(0)
+    return (
+        pl.when(tenth == whole)
+        .then(whole.cast(pl.Int64).cast(pl.String))
+        .otherwise(tenth.cast(pl.String))
+    )
+
+
+#: A summary column (dropped at the end): why no criterion is compared with the
+#: reference group, when it was left out as too small.
+REF_NOTE = "__pf_ref_note"
+
+
+def reference_left_out(
+    method: str,
+    reference: tuple[Any, ...] | str,
+    by: list[str],
+    sensitive: Sequence[str],
+    min_group_size: float,
+    label: str,
+    neff: str,
+) -> pl.Expr:
+    """An aggregation per batch key: the note when the reference group is too small.
+
+    Only for a reference given as a group (``"largest"`` is never smaller than the
+    others); null otherwise. The note names the group and its effective size and
+    says what to change: a larger reference group, or ``min_group_size`` at most
+    its size (rounded down to 0.1, so that it is kept). `label` and `neff` name
+    the columns of each group's name and effective size.
+    """
+    if method != "to_reference" or not isinstance(reference, tuple):
+        return pl.lit(None, dtype=pl.String).first().alias(REF_NOTE)
+    small = is_reference(reference, sensitive, by) & (pl.col(neff) < min_group_size)
+    floor = (pl.col(neff) * 10).floor() / 10
+    note = pl.format(
+        "the reference group {} (n={}) is smaller than min_group_size = {} effective rows "
+        "and was left out, so no group is compared with it: choose a larger reference "
+        "group, or lower min_group_size (--min-group-size) to {} or less",
+        pl.col(label), size_text(pl.col(neff)), pl.lit(f"{min_group_size:g}"),
+        size_text(floor),
+    )  # fmt: skip
+    return note.filter(small).first().alias(REF_NOTE)
+
+
+def left_out_verdicts() -> list[pl.Expr]:
+    """``verdict`` and ``note`` again, ``undefined`` where nothing was compared.
+
+    The reference group left out (``REF_NOTE``): every criterion, with that note. A
+    group compared with itself while others were kept (between groups, the only one
+    whose rate is defined): nothing compared, not a difference of 0.
+    """
+    lone = (pl.col("group") == pl.col("compared_with")).fill_null(False) & (pl.col("n_groups") >= 2)
+    lone_note = pl.format(
+        "only {} has a value: the rate is undefined for the other groups compared, so no "
+        "two groups are compared",
+        pl.col("group"),
+    )
+    why = pl.when(pl.col(REF_NOTE).is_not_null()).then(pl.col(REF_NOTE)).when(lone).then(lone_note)
+    return [
+        pl.when(why.is_null()).then(pl.col(c)).otherwise(other).alias(c)
+        for c, other in (("verdict", pl.lit("undefined", dtype=VERDICT_DTYPE)), ("note", why))
+    ]
+
+
+def verdict_columns(rule: str) -> list[pl.Expr]:
+    """The ``verdict`` and ``note`` columns."""
+    v, lo, hi = pl.col("value"), pl.col("ci_low"), pl.col("ci_high")
+    fl, fh = pl.col("fair_low"), pl.col("fair_high")
+    few = pl.col("n_groups") < 2
+    point = pl.col("interval_method") == "none"
+    no_interval = lo.is_null() | hi.is_null() | lo.is_nan() | hi.is_nan()
+    inside = (v >= fl) & (v <= fh)
+    # judged on the span of the interval and the value: a value on the other side of
+    # the band from its whole interval (a bootstrap on too little data) is not judged
+    lo, hi = pl.min_horizontal(lo, v), pl.max_horizontal(hi, v)
+    start = pl.when(v.is_null() | v.is_nan() | few).then(pl.lit("undefined"))
+    verdict: pl.Expr
+    if rule == "point":
+        verdict = start.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair"))
+    else:
+        verdict = (
+            start.when(point)
+            .then(pl.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair")))
+            .when(no_interval)
+            .then(pl.lit("inconclusive"))
+            .when((lo >= fl) & (hi <= fh))
+            .then(pl.lit("fair"))
+            .when((hi < fl) | (lo > fh))
+            .then(pl.lit("unfair"))
+            .otherwise(pl.lit("inconclusive"))
+        )
+    note = (
+        pl.when(few)
+        .then(
+            pl.format(
+                "fewer than two groups compared ({} of at least min_group_size)",
+                pl.col("n_groups"),
+            )
+        )
+        .when(v.is_null() | v.is_nan())
+        .then(pl.lit("no value: a rate is undefined, or the reference group was left out"))
+        .when(point & pl.lit(rule == "interval"))
+        .then(
+            pl.lit(
+                "no interval for a score criterion with method='to_overall' or without "
+                "sums of squared scores (an older profile): judged on the point value"
+            )
+        )
+        .when(no_interval & pl.lit(rule == "interval"))
+        .then(
+            pl.lit(
+                "no interval (a zero count, or a rate undefined in most bootstrap redraws): "
+                "inconclusive"
+            )
+        )
+    )
+    return [verdict.cast(VERDICT_DTYPE).alias("verdict"), note.cast(pl.String).alias("note")]
