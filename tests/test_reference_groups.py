@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
+import numpy as np
 import polars as pl
+import pytest
 from polars.testing import assert_frame_equal
 
 KW: dict[str, Any] = {"y_true": "y", "y_pred": "p", "sensitive_features": "g"}
@@ -54,3 +57,32 @@ def test_null_group_as_reference_via_tuple(run: Any) -> None:
         reference_group={"g": None},
     )
     assert got == 0.5
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_summary_to_reference_defaults_to_the_largest_group_for_every_row(lazy: bool) -> None:
+    """`method="to_reference"` without a reference: every row against the largest group.
+
+    four_fifths_rule gave the between-groups min/max (1/3 here) while naming the pair
+    against the largest group (a vs b, whose ratio is 1/2).
+    """
+    g = np.array(["a"] * 40 + ["b"] * 100 + ["c"] * 60)
+    p = np.array([1] * 10 + [0] * 30 + [1] * 50 + [0] * 50 + [1] * 45 + [0] * 15)
+    y = np.arange(g.size) % 2
+    df = pl.DataFrame({"g": g, "p": p, "y": y})
+    frame = df.lazy() if lazy else df
+    kw = {"y_true": "y", "y_pred": "p", "sensitive_features": "g", "method": "to_reference"}
+    names = ["four_fifths_rule", "disparate_impact_ratio", "demographic_parity_difference",
+             "two_sd_rule", "cohen_d", "equal_opportunity_difference"]  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        default = frame.fair.summary(**kw, criteria=names)
+        largest = frame.fair.summary(**kw, criteria=names, reference_group="b")
+    if lazy:
+        default, largest = default.collect(), largest.collect()
+    assert default.get_column("value").to_list() == largest.get_column("value").to_list()
+    assert default.get_column("compared_with").to_list() == ["b"] * len(names)
+    rate = {k: p[g == k].mean() for k in ("a", "b", "c")}
+    row = default.filter(pl.col("criterion") == "four_fifths_rule").row(0, named=True)
+    assert row["group"] == "a"
+    assert row["value"] == pytest.approx(rate["a"] / rate["b"], rel=1e-12)

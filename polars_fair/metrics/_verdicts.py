@@ -576,7 +576,7 @@ def summary_table(
             valued.add(name)
             value = criterion_value_table(
                 kept_values, name=name, method=method, by=by, sensitive=sensitive,
-                reference=reference, zero_division=zero_division, signed=True,
+                reference=ref, zero_division=zero_division, signed=True,
             )  # fmt: skip
             inputs.append(value.select(*by, pl.col(name).alias(f"__pf_value@{name}")))
         # the picks' own extremes (comparisons with the reference: over every part of
