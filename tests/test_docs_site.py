@@ -179,3 +179,13 @@ def test_every_function_renders_its_examples(build: Build, page: str) -> None:
     assert functions
     broken = [name for name, body in functions if 'doc-section-title">Examples:' not in body]
     assert broken == [], f"no Examples section rendered: {broken}"
+
+
+def test_reduce_page_shows_the_public_reductions_only(build: Build) -> None:
+    """The reduce modules' ``__all__`` also holds plumbing the namespace shares
+    (``Inputs``, ``resolve_inputs``): the API page lists the reductions a user calls."""
+    page = build.page("api/reduce/index.html")
+    assert "merge_group_stats" in page
+    assert "group_stats" in page
+    for internal in ("resolve_inputs", "warn_if_never_positive", "Inputs.partial_aggs"):
+        assert internal not in page, internal
