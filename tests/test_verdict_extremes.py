@@ -126,10 +126,25 @@ def test_gate_on_the_other_side_of_the_headline(
 # ---- the bootstrap ----------------------------------------------------------------
 
 
-def _numpy_bootstrap(groups: dict[str, tuple[np.ndarray, np.ndarray]], reps: int) -> np.ndarray:
+def _bonferroni(parts: np.ndarray, level: float = 0.95) -> tuple[float, float]:
+    """The interval of the largest of ``k`` part distances (columns of `parts`).
+
+    Each part's percentile interval at the Bonferroni level (tails of ``(1 - level)
+    / 2k``), combined from the largest lower bound to the largest upper bound: the
+    summary's interval of a worst-case composite, written from that definition.
+    """
+    tail = (1 - level) / 2 / parts.shape[1]
+    lows, highs = np.quantile(parts, [tail, 1 - tail], axis=0)
+    return float(lows.max()), float(highs.max())
+
+
+def _numpy_bootstrap(
+    groups: dict[str, tuple[np.ndarray, np.ndarray]], reps: int, parts: bool = False
+) -> np.ndarray:
     """Equalized-odds distances of a row bootstrap within groups (no reference).
 
-    A replicate where a group has no positives or no negatives is left out.
+    A replicate where a group has no positives or no negatives is left out. With
+    `parts`, the two part distances (TPR, FPR) per replicate instead of their maximum.
     """
     rng = np.random.default_rng(12345)
     out = []
@@ -143,7 +158,8 @@ def _numpy_bootstrap(groups: dict[str, tuple[np.ndarray, np.ndarray]], reps: int
             tpr.append(pb[yb == 1].mean())
             fpr.append(pb[yb == 0].mean())
         else:
-            out.append(max(max(tpr) - min(tpr), max(fpr) - min(fpr)))
+            both = (max(tpr) - min(tpr), max(fpr) - min(fpr))
+            out.append(both if parts else max(both))
     return np.array(out)
 
 
@@ -160,9 +176,9 @@ def test_bootstrap_leaves_out_replicates_with_an_undefined_rate() -> None:
         y_true="y", y_pred="p", sensitive_features="g", criteria=["equalized_odds_difference"]
     ).row(0, named=True)
     assert row["value"] == pytest.approx(0.7)
-    ref = _numpy_bootstrap({"A": (a_y, a_p), "B": (b_y, b_p)}, reps=4000)
+    ref = _numpy_bootstrap({"A": (a_y, a_p), "B": (b_y, b_p)}, reps=4000, parts=True)
     assert 0.55 < len(ref) / 4000 < 0.75  # about 64% of the redraws are defined
-    low, high = np.quantile(ref, [0.025, 0.975])
+    low, high = _bonferroni(ref)
     assert row["ci_low"] == pytest.approx(low, abs=0.03)
     assert row["ci_high"] == pytest.approx(high, abs=0.03)
     assert row["verdict"] == "unfair"
@@ -332,16 +348,17 @@ def test_summary_statistic_is_the_method_s(criterion: str) -> None:
 
 def _pair_bootstrap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
                     reps: int) -> np.ndarray:  # fmt: skip
-    """Equalized-odds distance of groups `a` and `b` only, in a row bootstrap of each."""
+    """Equalized-odds part distances (TPR, FPR) of groups `a` and `b` only, in a row
+    bootstrap of each."""
     rng = np.random.default_rng(2024)
-    out = np.empty(reps)
+    out = np.empty((reps, 2))
     for r in range(reps):
         rates = []
         for y, p in (a, b):
             idx = rng.integers(0, len(y), len(y))
             yb, pb = y[idx], p[idx]
             rates.append((pb[yb == 1].mean(), pb[yb == 0].mean()))
-        out[r] = max(abs(rates[0][0] - rates[1][0]), abs(rates[0][1] - rates[1][1]))
+        out[r] = abs(rates[0][0] - rates[1][0]), abs(rates[0][1] - rates[1][1])
     return out
 
 
@@ -367,7 +384,7 @@ def test_bootstrap_compares_the_named_pair_not_the_extremes_of_each_redraw() -> 
     ).row(0, named=True)
     assert {row["group"], row["compared_with"]} == {"A", "B"}  # the data's extremes
     named = _pair_bootstrap(groups["A"], groups["B"], reps=4000)
-    low, high = np.quantile(named, [0.025, 0.975])
+    low, high = _bonferroni(named)
     assert row["ci_low"] == pytest.approx(low, abs=0.03)
     assert row["ci_high"] == pytest.approx(high, abs=0.03)
     # the data is such that re-choosing would differ: every group in every redraw
@@ -375,15 +392,54 @@ def test_bootstrap_compares_the_named_pair_not_the_extremes_of_each_redraw() -> 
     assert np.quantile(rechosen, 0.025) > low + 0.04
 
 
+def test_a_composite_bounds_each_part_at_the_bonferroni_level() -> None:
+    """Equalized odds is the larger of two equal part distances here (0.3 and 0.3).
+
+    The percentile interval of that maximum sits above both parts (the larger of two
+    noisy distances): its lower bound, 0.19 here, would call a disparity of 0.1 or
+    less unfair far more often than the stated 2.5%. Each part's interval at the
+    Bonferroni level, combined, holds the composite whenever both parts hold theirs.
+    """
+    groups: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for name, n, tpr, fpr in (("A", 80, 0.7, 0.5), ("B", 80, 0.4, 0.2)):
+        y = (np.arange(n) % 2).astype(np.int8)
+        p = np.zeros(n, dtype=np.int8)
+        p[np.flatnonzero(y == 1)[: round(tpr * n / 2)]] = 1
+        p[np.flatnonzero(y == 0)[: round(fpr * n / 2)]] = 1
+        groups[name] = (y, p)
+    df = pl.DataFrame(
+        {
+            "g": [g for g, (y, _) in groups.items() for _ in y],
+            "y": np.concatenate([y for y, _ in groups.values()]),
+            "p": np.concatenate([p for _, p in groups.values()]),
+        }
+    )
+    row = df.fair.summary(
+        y_true="y", y_pred="p", sensitive_features="g", criteria=["equalized_odds_difference"]
+    ).row(0, named=True)
+    assert row["value"] == pytest.approx(0.3)
+    parts = _pair_bootstrap(groups["A"], groups["B"], reps=8000)
+    low, high = _bonferroni(parts)
+    assert row["ci_low"] == pytest.approx(low, abs=0.03)
+    assert row["ci_high"] == pytest.approx(high, abs=0.03)
+    plain_low = np.quantile(parts.max(axis=1), 0.025)
+    assert plain_low > low + 0.08  # the design tells the two intervals apart
+
+
 def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None:
     # race shuffled: the groups are exchangeable and every true disparity is 0. With
     # the extremes re-chosen in each redraw, treatment equality (FN / FP) was called
-    # unfair in nearly every shuffle and equalized odds in a quarter (shuffle and
-    # bootstrap are seeded: the counts below are deterministic)
+    # unfair in nearly every shuffle and equalized odds in a quarter; with the named
+    # pair but one percentile interval of the composite's maximum, the composites in
+    # about a tenth (6, 6 and 5 of these 60). Bonferroni parts: at most the stated
+    # 2.5% in expectation; 3 of 60 allows for the simulation's own noise. (Shuffle
+    # and bootstrap are seeded: the counts are deterministic.)
     rng = np.random.default_rng(7)
-    criteria = ["equalized_odds_difference", "treatment_equality_difference"]
+    composites = ["equalized_odds_difference", "equalized_odds_ratio",
+                  "conditional_use_accuracy_difference"]  # fmt: skip
+    criteria = [*composites, "treatment_equality_difference"]
     unfair = dict.fromkeys(criteria, 0)
-    runs = 30
+    runs = 60
     race = compas["race"].to_numpy()
     for _ in range(runs):
         shuffled = compas.with_columns(race=pl.Series(rng.permutation(race)))
@@ -392,5 +448,6 @@ def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None
         )
         for name, verdict in summary.select("criterion", "verdict").iter_rows():
             unfair[name] += verdict == "unfair"
-    assert unfair["equalized_odds_difference"] / runs <= 0.2, unfair
+    for name in composites:
+        assert unfair[name] <= 3, unfair
     assert unfair["treatment_equality_difference"] / runs <= 0.3, unfair
