@@ -25,8 +25,9 @@ from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import check_comparable, compare_summaries
 from polars_fair.metrics._summary_notes import size_text
 from polars_fair.report import _verdicts
+from polars_fair.report._capping import cut_note, group_sizes, largest, reference_rows, semi
 from polars_fair.report._text import flat as _flat
-from polars_fair.report._text import summary_text, undefined_lines
+from polars_fair.report._text import md_safe, note_lines, summary_text, undefined_lines
 from polars_fair.report._verdicts import (
     GATE_VERDICTS,
     Condition,
@@ -73,8 +74,6 @@ _RATES_SHOWN = (
 )  # fmt: skip
 #: The most groups a rendered table shows by default (``max_rows``).
 MAX_ROWS = 50
-#: Reference-group policies (not values of a group).
-_POLICIES = ("largest", "min", "overall", "rest")
 #: The rates of the plain-text table (``to_text``, the command line).
 _TEXT_RATES = (
     "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
@@ -476,14 +475,14 @@ class FairnessReport:
         ):
             wide = capped.side_by_side()
             if wide is not None:
-                lines += ["## Criteria side by side", "", str(_md_safe(wide)), ""]
-                lines += _note_lines(notes.get("summary"), "`")
+                lines += ["## Criteria side by side", "", str(md_safe(wide)), ""]
+                lines += note_lines(notes.get("summary"), "`")
             for name, table in capped.tables():
                 if name == "roc_curve":
                     continue  # one row per distinct score: a chart, not a table
-                shown = _md_safe(self._shown(name, table))
+                shown = md_safe(self._shown(name, table))
                 lines += [f"## {_TITLES[name]}", "", str(shown), ""]
-                lines += _note_lines(notes.get(name), "`")
+                lines += note_lines(notes.get(name), "`")
         return "\n".join(lines)
 
     def to_text(self, *, max_rows: int | None = MAX_ROWS) -> str:
@@ -517,11 +516,11 @@ class FairnessReport:
             tbl_hide_dataframe_shape=True, fmt_str_lengths=60,
         ):  # fmt: skip
             parts = [f"Rates per group\n{_flat(rates)}"]
-            parts += _note_lines(notes.get("by_group"), "")
+            parts += note_lines(notes.get("by_group"), "")
             criteria = capped.summary.get_column("criterion").unique(maintain_order=True)
             header = orientation(capped.params, criteria.to_list())
             parts += [f"\nCriteria and verdicts ({header})\n{summary}"]
-            parts += _note_lines(notes.get("summary"), "")
+            parts += note_lines(notes.get("summary"), "")
             parts += undefined_lines(capped.summary, capped.by, MAX_ROWS)
             left_out = excluded_groups(capped.summary, capped.by)
             if left_out:
@@ -595,24 +594,26 @@ class FairnessReport:
         tables: dict[str, Any] = dict(self.tables())
         notes: dict[str, str] = {}
         keys = [c for c in self.params.get("sensitive_features", []) if c in self.by_group.columns]
-        sizes = _group_sizes(self.by_group, keys, self.by) if keys else None
+        sizes = group_sizes(self.by_group, keys, self.by) if keys else None
         if sizes is not None and sizes.height > max_rows:
-            top = _largest(sizes, keys, max_rows).select(keys)
-            kept = pl.concat([top, _reference_rows(sizes, self.params, keys).select(keys)])
+            top = largest(sizes, keys, max_rows).select(keys)
+            kept = pl.concat([top, reference_rows(sizes, self.params, keys).select(keys)])
             kept = kept.unique()
             for name, table in tables.items():
                 if name != "summary" and all(k in table.columns for k in keys):
-                    tables[name] = _semi(table, kept, keys)
-                    notes[name] = _note(sizes.height, kept.height, max_rows, "groups", name)
+                    tables[name] = semi(table, kept, keys)
+                    notes[name] = cut_note(sizes.height, kept.height, max_rows, "groups", name)
         if self.by:
             batches = self.summary.select(self.by).unique().sort(self.by, nulls_last=True)
             if batches.height > max_rows:
                 kept_batches = batches.head(max_rows)
                 for name, table in tables.items():
                     if all(k in table.columns for k in self.by):
-                        tables[name] = _semi(tables[name], kept_batches, self.by)
+                        tables[name] = semi(tables[name], kept_batches, self.by)
                         what = f"{', '.join(self.by)} values"
-                        note = _note(batches.height, max_rows, max_rows, what, name, largest=False)
+                        note = cut_note(
+                            batches.height, max_rows, max_rows, what, name, largest=False
+                        )
                         notes[name] = f"{notes[name]} {note}" if name in notes else note
         return dataclasses.replace(self, **tables), notes
 
@@ -697,87 +698,3 @@ def identifier_warning(by_group: pl.DataFrame, params: dict[str, Any]) -> str | 
         f"than an id; rendered tables show the {MAX_ROWS} largest groups (`max_rows`, on the "
         "command line --max-rows)"
     )
-
-
-# ---- rendering helpers -----------------------------------------------------------------
-
-
-def _group_sizes(by_group: pl.DataFrame, keys: list[str], by: list[str]) -> pl.DataFrame:
-    """One row per group: its keys, rows `n` (summed over batch keys) and `small_group`."""
-    small = ["small_group"] if "small_group" in by_group.columns else []
-    if not [b for b in by if b in by_group.columns]:  # already one row per group
-        return by_group.select(*keys, "n", *small)
-    return by_group.group_by(keys).agg(pl.col("n").sum(), *(pl.col(c).any() for c in small))
-
-
-def _largest(sizes: pl.DataFrame, keys: list[str], k: int) -> pl.DataFrame:
-    """The `k` largest groups of `sizes` (ties: the first keys), without a full sort."""
-    return sizes.top_k(k, by=["n", *keys], reverse=[False] + [True] * len(keys))
-
-
-def _reference_rows(sizes: pl.DataFrame, params: dict[str, Any], keys: list[str]) -> pl.DataFrame:
-    """The rows of `sizes` that are the reference group, when it is given as a value."""
-    reference = params.get("reference_group")
-    if reference is None or isinstance(reference, str) and reference in _POLICIES:
-        return sizes.clear()
-    if isinstance(reference, dict):
-        values = [reference.get(k) for k in keys]
-    elif isinstance(reference, (tuple, list)):
-        values = list(reference)
-    else:
-        values = [reference]
-    if len(values) != len(keys):
-        return sizes.clear()
-    mask = pl.lit(True)
-    for key, value in zip(keys, values, strict=True):
-        mask = mask & (pl.col(key).is_null() if value is None else pl.col(key) == value)
-    try:
-        return sizes.filter(mask.fill_null(False))
-    except pl.exceptions.PolarsError:  # a value of another type: no such group
-        return sizes.clear()
-
-
-def _semi(table: pl.DataFrame, kept: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """The rows of `table` whose keys are in `kept` (nulls match), in `table`'s order."""
-    kept = kept.select(pl.col(k).cast(table.schema[k]) for k in keys)
-    return table.join(kept, on=keys, how="semi", nulls_equal=True, maintain_order="left")
-
-
-def _note(
-    total: int, shown: int, max_rows: int, what: str, name: str, *, largest: bool = True
-) -> str:
-    """The line under a cut table: how many were left out, and where to find all."""
-    which = f"the {max_rows:,} largest" if largest else f"the first {max_rows:,}"
-    return (
-        f"{total - shown:,} of {total:,} {what} left out (shown: {which}). Every row: "
-        f"``report.{name}``, ``max_rows=None``, or on the command line ``--max-rows 0`` "
-        "or ``--format json``."
-    )
-
-
-def _note_lines(note: str | None, code: str) -> list[str]:
-    """The note as text lines, with its code spans marked by `code` (e.g. a backtick)."""
-    if note is None:
-        return []
-    return [note.replace("``", code), ""]
-
-
-def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
-
-
-def _md_safe(table: pl.DataFrame) -> pl.DataFrame:
-    """`table` ready for a Markdown table: ``|`` escaped and line breaks removed, names too."""
-    flat = _flat(table)
-    escaped = [
-        pl.col(name)
-        .str.replace_all("\\", "\\\\", literal=True)
-        .str.replace_all("|", "\\|", literal=True)
-        .str.replace_all("\n", " ", literal=True)
-        .str.replace_all("\r", " ", literal=True)
-        if dtype == pl.String
-        else pl.col(name)
-        for name, dtype in flat.schema.items()
-    ]
-    out = flat.select(escaped)
-    return out.rename({c: _md_escape(c) for c in out.columns if _md_escape(c) != c})
