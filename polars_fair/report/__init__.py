@@ -25,7 +25,18 @@ from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import check_comparable, compare_summaries
 from polars_fair.metrics._summary_notes import size_text
 from polars_fair.report import _verdicts
-from polars_fair.report._capping import cut_note, group_sizes, largest, reference_rows, semi
+from polars_fair.report._capping import (
+    MAX_ROWS,
+    cut_note,
+    group_sizes,
+    largest,
+    reference_rows,
+    semi,
+)
+from polars_fair.report._example import with_example
+from polars_fair.report._identifier import IDENTIFIER_MIN_GROUPS as IDENTIFIER_MIN_GROUPS
+from polars_fair.report._identifier import IDENTIFIER_SHARE as IDENTIFIER_SHARE
+from polars_fair.report._identifier import identifier_warning as identifier_warning
 from polars_fair.report._text import flat as _flat
 from polars_fair.report._text import md_safe, note_lines, summary_text, undefined_lines
 from polars_fair.report._verdicts import (
@@ -72,8 +83,6 @@ _RATES_SHOWN = (
     "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
     "positive_predictive_value", "negative_predictive_value", "accuracy",
 )  # fmt: skip
-#: The most groups a rendered table shows by default (``max_rows``).
-MAX_ROWS = 50
 #: The rates of the plain-text table (``to_text``, the command line).
 _TEXT_RATES = (
     "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
@@ -85,6 +94,23 @@ _VERDICT_COLOURS = {
     "inconclusive": "#9a6700",
     "undefined": "#6e7781",
 }
+
+
+# the example of the methods below (``>>> DATA``): b selected less than the reference a, c more
+_example = with_example("""
+    >>> import polars as pl
+    >>> import polars_fair
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "g": ["a"] * 100 + ["b"] * 100 + ["c"] * 100,
+    ...         "site": (["x"] * 5 + ["y"] * 5) * 30,
+    ...         "y": [1, 0] * 150,
+    ...         "p": ([1] * 5 + [0] * 5) * 10 + ([1] * 2 + [0] * 8) * 10 + ([1] * 8 + [0] * 2) * 10,
+    ...     }
+    ... )
+    >>> report = df.fair.report(
+    ...     y_true="y", y_pred="p", sensitive_features="g", reference_group="a"
+    ... )""")  # fmt: skip
 
 
 def _json_value(value: Any) -> Any:
@@ -151,8 +177,17 @@ class FairnessReport:
 
     # ---- access ------------------------------------------------------------------
 
+    @_example
     def tables(self) -> Iterator[tuple[str, pl.DataFrame]]:
-        """The report's tables that are present, as ``(name, table)`` in display order."""
+        """
+        The report's tables that are present, as ``(name, table)`` in display order.
+
+        Examples
+        --------
+        >>> DATA
+        >>> [name for name, table in report.tables()]  # no score, no slices
+        ['summary', 'by_group', 'disparities', 'tradeoffs']
+        """
         for name in TABLES:
             table = getattr(self, name)
             if table is not None:
@@ -163,6 +198,7 @@ class FairnessReport:
         """The batch key columns (empty without `by`)."""
         return list(self.params.get("by", []))
 
+    @_example
     def side_by_side(self) -> pl.DataFrame | None:
         """
         The summary with one column per batch key: ``"value (verdict)"`` per criterion.
@@ -172,6 +208,22 @@ class FairnessReport:
         DataFrame or None
             ``criterion`` and one column per batch key (values of the `by` columns
             joined with " / "); None without `by`.
+
+        Examples
+        --------
+        >>> DATA
+        >>> old = df.with_columns(model=pl.lit("old"))
+        >>> new = df.with_columns(model=pl.lit("new"), p=pl.col("y"))  # a perfect model
+        >>> both = pl.concat([old, new]).fair.report(
+        ...     y_true="y", y_pred="p", sensitive_features="g", reference_group="a", by="model"
+        ... )
+        >>> wide = both.side_by_side()
+        >>> wide.columns
+        ['criterion', 'new', 'old']
+        >>> wide.row(0)
+        ('demographic_parity_difference', '0.0 (inconclusive)', '0.3 (unfair)')
+        >>> report.side_by_side() is None  # no `by`
+        True
         """
         if not self.by:
             return None
@@ -186,8 +238,21 @@ class FairnessReport:
         )
         return long.pivot(on="__pf_key", index="criterion", values="__pf_cell", maintain_order=True)
 
+    @_example
     def failing(self) -> pl.DataFrame:
-        """The summary rows whose verdict is ``"unfair"``."""
+        """
+        The summary rows whose verdict is ``"unfair"``.
+
+        Examples
+        --------
+        >>> DATA
+        >>> unfair = report.failing()
+        >>> unfair.height, unfair.row(0, named=True)["criterion"]
+        (10, 'demographic_parity_difference')
+        >>> di = unfair.filter(pl.col("criterion") == "disparate_impact_ratio")
+        >>> di.item(0, "group"), di.item(0, "value")  # b selected at 0.4 times a's rate
+        ('b', 0.4)
+        """
         return self.summary.filter(pl.col("verdict") == "unfair")
 
     def compare(self, baseline: FairnessReport, *, tolerance: float = 0.02) -> pl.DataFrame:
@@ -245,8 +310,26 @@ class FairnessReport:
             baseline_confidence_level=baseline.params.get("confidence_level", 0.95),
         )  # fmt: skip
 
+    @_example
     def slice_failures(self) -> list[str]:
-        """One line per significant slice (a release gate), empty without slices."""
+        """
+        One line per significant slice (a release gate), empty without slices.
+
+        Examples
+        --------
+        >>> DATA
+        >>> report.slice_failures()  # no `slices`
+        []
+        >>> sliced = df.fair.report(
+        ...     y_true="y", y_pred="p", sensitive_features="g", slices=["site"]
+        ... )
+        >>> lines = sliced.slice_failures()
+        >>> len(lines)
+        2
+        >>> print(lines[0])  # doctest: +NORMALIZE_WHITESPACE
+        slice site=x: false_positive_rate 0.8333 vs 0.2222 in the rest, difference 0.6111
+        [0.4622, 0.7151], q = 2e-13
+        """
         if self.slices is None:
             return []
         lines = []
@@ -360,6 +443,7 @@ class FairnessReport:
         if lines:
             raise FairnessGateError(lines)
 
+    @_example
     def one_sided_misses(self, conditions: Iterable[str | Condition]) -> list[str]:
         """
         One-sided conditions blind to a group outside the fair band on the other side.
@@ -377,11 +461,24 @@ class FairnessReport:
         -------
         list of str
             One line per blind spot.
+
+        Examples
+        --------
+        >>> DATA
+        >>> for line in report.one_sided_misses(["disparate_impact_ratio < 0.8"]):
+        ...     print(line)  # doctest: +NORMALIZE_WHITESPACE
+        'disparate_impact_ratio < 0.8' watches one side only: disparate_impact_ratio = 1.6 (c)
+        is above its fair band [0.8, 1.25]: add 'disparate_impact_ratio > 1.25', or gate on the
+        verdict (--fail-on-verdict unfair)
+        >>> both_sides = ["disparate_impact_ratio < 0.8", "disparate_impact_ratio > 1.25"]
+        >>> report.one_sided_misses(both_sides)
+        []
         """
         return _verdicts.one_sided_misses(self.summary, self.by, conditions)
 
     # ---- serialisation ---------------------------------------------------------------
 
+    @_example
     def to_dict(self) -> dict[str, Any]:
         """
         The report as plain Python objects: ``{"params": ..., "tables": {name: rows}}``.
@@ -393,6 +490,15 @@ class FairnessReport:
         -------
         dict
             The parameters and every table present.
+
+        Examples
+        --------
+        >>> DATA
+        >>> out = report.to_dict()
+        >>> out["params"]["reference_group"], sorted(out["tables"])
+        ('a', ['by_group', 'disparities', 'summary', 'tradeoffs'])
+        >>> [(row["g"], row["selection_rate"]) for row in out["tables"]["by_group"]]
+        [('a', 0.5), ('b', 0.2), ('c', 0.8)]
         """
         tables = {}
         for name, table in self.tables():
@@ -406,6 +512,7 @@ class FairnessReport:
             ]
         return {"params": self.params, "tables": tables}
 
+    @_example
     def to_json(self, *, indent: int | None = 2) -> str:
         """
         The report as JSON (see :meth:`to_dict`).
@@ -419,6 +526,15 @@ class FairnessReport:
         -------
         str
             The JSON document.
+
+        Examples
+        --------
+        >>> DATA
+        >>> import json
+        >>> json.loads(report.to_json())["params"]["sensitive_features"]
+        ['g']
+        >>> len(report.to_json(indent=None).splitlines())
+        1
         """
         return json.dumps(self.to_dict(), indent=indent, default=str)
 
@@ -485,6 +601,7 @@ class FairnessReport:
                 lines += note_lines(notes.get(name), "`")
         return "\n".join(lines)
 
+    @_example
     def to_text(self, *, max_rows: int | None = MAX_ROWS) -> str:
         """
         The report as plain-text tables: the main rates per group and the verdicts.
@@ -501,6 +618,16 @@ class FairnessReport:
         -------
         str
             The text.
+
+        Examples
+        --------
+        >>> DATA
+        >>> text = report.to_text()
+        >>> text.splitlines()[0]
+        'Rates per group'
+        >>> print([line for line in text.splitlines() if line.startswith("Criteria")][0])
+        ... # doctest: +ELLIPSIS
+        Criteria and verdicts (orientation: signed against the reference group a ...)
         """
         capped, notes = self._capped(max_rows)
         keys = [*capped.by, *capped.params.get("sensitive_features", [])]
@@ -529,6 +656,7 @@ class FairnessReport:
                 parts += [f"\nWorst slices\n{_flat(capped._shown('slices', capped.slices))}"]
         return "\n".join(parts) + "\n"
 
+    @_example
     def to_html(self, path: str | Path | None = None, *, max_rows: int | None = MAX_ROWS) -> str:
         """
         The report as one self-contained HTML page (inline CSS and SVG charts).
@@ -553,6 +681,16 @@ class FairnessReport:
         -------
         str
             The HTML document.
+
+        Examples
+        --------
+        >>> DATA
+        >>> page = report.to_html()  # or report.to_html("report.html")
+        >>> page.splitlines()[0]
+        '<!DOCTYPE html>'
+        >>> import re
+        >>> re.findall("<h2>(.*?)</h2>", page)[0]  # the verdicts come first
+        'Criteria and verdicts'
         """
         from polars_fair.report._html import html_page
 
@@ -639,62 +777,3 @@ class FairnessReport:
         if wanted is None:
             return table
         return table.select(*keys, *(c for c in wanted if c in table.columns))
-
-
-# ---- identifier-like groups -------------------------------------------------------------
-
-#: A sensitive feature looks like an identifier when it has more groups than this ...
-IDENTIFIER_MIN_GROUPS = 1000
-#: ... and more groups than this share of the rows.
-IDENTIFIER_SHARE = 0.5
-
-
-def identifier_warning(by_group: pl.DataFrame, params: dict[str, Any]) -> str | None:
-    """
-    A warning text when the sensitive features look like an identifier; else None.
-
-    The rule reads the collected ``by_group`` table only (no pass over the data):
-    more than ``IDENTIFIER_MIN_GROUPS`` (1,000) groups per batch key on average,
-    and more groups than ``IDENTIFIER_SHARE`` (half) of the rows. Groups of one or
-    two rows each say nothing about fairness, and every table grows with them.
-
-    Parameters
-    ----------
-    by_group
-        The report's ``by_group`` table (one row per batch key and group, with ``n``).
-    params
-        The report's parameters (``sensitive_features``, ``by``).
-
-    Returns
-    -------
-    str or None
-        The warning's text.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from polars_fair.report import identifier_warning
-    >>> table = pl.DataFrame({"id": range(2000), "n": [1] * 2000})
-    >>> print(identifier_warning(table, {"sensitive_features": ["id"]}))  # doctest: +ELLIPSIS
-    sensitive feature 'id' looks like an identifier: 2,000 groups for 2,000 rows...
-    >>> identifier_warning(table.head(10), {"sensitive_features": ["id"]}) is None
-    True
-    """
-    sensitive = list(params.get("sensitive_features", []))
-    if "n" not in by_group.columns or by_group.height <= IDENTIFIER_MIN_GROUPS:
-        return None
-    by = [c for c in params.get("by", []) if c in by_group.columns]
-    batches = by_group.select(by).n_unique() if by else 1
-    groups = by_group.height / max(batches, 1)
-    rows = float(by_group.get_column("n").cast(pl.Float64).sum())
-    if groups <= IDENTIFIER_MIN_GROUPS or by_group.height <= IDENTIFIER_SHARE * rows:
-        return None
-    names = ", ".join(repr(c) for c in sensitive)
-    feature = "sensitive feature" if len(sensitive) == 1 else "sensitive features"
-    return (
-        f"{feature} {names} looks like an identifier: {round(groups):,} groups for "
-        f"{round(rows / max(batches, 1)):,} rows (groups of one or two rows say nothing about "
-        f"fairness)\n\nHint: audit a demographic column (e.g. sex, race, an age band) rather "
-        f"than an id; rendered tables show the {MAX_ROWS} largest groups (`max_rows`, on the "
-        "command line --max-rows)"
-    )

@@ -10,6 +10,8 @@ from typing import Any
 
 import polars as pl
 
+#: The most groups a rendered table shows by default (``max_rows``).
+MAX_ROWS = 50
 #: Reference-group policies (not values of a group).
 POLICIES = ("largest", "min", "overall", "rest")
 
