@@ -25,8 +25,20 @@ from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import check_comparable, compare_summaries
 from polars_fair.metrics._summary_notes import size_text
 from polars_fair.report import _verdicts
+from polars_fair.report._capping import (
+    MAX_ROWS,
+    cut_note,
+    group_sizes,
+    largest,
+    reference_rows,
+    semi,
+)
+from polars_fair.report._example import with_example
+from polars_fair.report._identifier import IDENTIFIER_MIN_GROUPS as IDENTIFIER_MIN_GROUPS
+from polars_fair.report._identifier import IDENTIFIER_SHARE as IDENTIFIER_SHARE
+from polars_fair.report._identifier import identifier_warning as identifier_warning
 from polars_fair.report._text import flat as _flat
-from polars_fair.report._text import summary_text, undefined_lines
+from polars_fair.report._text import md_safe, note_lines, summary_text, undefined_lines
 from polars_fair.report._verdicts import (
     GATE_VERDICTS,
     Condition,
@@ -71,10 +83,6 @@ _RATES_SHOWN = (
     "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
     "positive_predictive_value", "negative_predictive_value", "accuracy",
 )  # fmt: skip
-#: The most groups a rendered table shows by default (``max_rows``).
-MAX_ROWS = 50
-#: Reference-group policies (not values of a group).
-_POLICIES = ("largest", "min", "overall", "rest")
 #: The rates of the plain-text table (``to_text``, the command line).
 _TEXT_RATES = (
     "selection_rate", "base_rate", "true_positive_rate", "false_positive_rate",
@@ -86,6 +94,23 @@ _VERDICT_COLOURS = {
     "inconclusive": "#9a6700",
     "undefined": "#6e7781",
 }
+
+
+# the example of the methods below (``>>> DATA``): b selected less than the reference a, c more
+_example = with_example("""
+    >>> import polars as pl
+    >>> import polars_fair
+    >>> df = pl.DataFrame(
+    ...     {
+    ...         "g": ["a"] * 100 + ["b"] * 100 + ["c"] * 100,
+    ...         "site": (["x"] * 5 + ["y"] * 5) * 30,
+    ...         "y": [1, 0] * 150,
+    ...         "p": ([1] * 5 + [0] * 5) * 10 + ([1] * 2 + [0] * 8) * 10 + ([1] * 8 + [0] * 2) * 10,
+    ...     }
+    ... )
+    >>> report = df.fair.report(
+    ...     y_true="y", y_pred="p", sensitive_features="g", reference_group="a"
+    ... )""")  # fmt: skip
 
 
 def _json_value(value: Any) -> Any:
@@ -152,8 +177,17 @@ class FairnessReport:
 
     # ---- access ------------------------------------------------------------------
 
+    @_example
     def tables(self) -> Iterator[tuple[str, pl.DataFrame]]:
-        """The report's tables that are present, as ``(name, table)`` in display order."""
+        """
+        The report's tables that are present, as ``(name, table)`` in display order.
+
+        Examples
+        --------
+        >>> DATA
+        >>> [name for name, table in report.tables()]  # no score, no slices
+        ['summary', 'by_group', 'disparities', 'tradeoffs']
+        """
         for name in TABLES:
             table = getattr(self, name)
             if table is not None:
@@ -164,6 +198,7 @@ class FairnessReport:
         """The batch key columns (empty without `by`)."""
         return list(self.params.get("by", []))
 
+    @_example
     def side_by_side(self) -> pl.DataFrame | None:
         """
         The summary with one column per batch key: ``"value (verdict)"`` per criterion.
@@ -173,6 +208,22 @@ class FairnessReport:
         DataFrame or None
             ``criterion`` and one column per batch key (values of the `by` columns
             joined with " / "); None without `by`.
+
+        Examples
+        --------
+        >>> DATA
+        >>> old = df.with_columns(model=pl.lit("old"))
+        >>> new = df.with_columns(model=pl.lit("new"), p=pl.col("y"))  # a perfect model
+        >>> both = pl.concat([old, new]).fair.report(
+        ...     y_true="y", y_pred="p", sensitive_features="g", reference_group="a", by="model"
+        ... )
+        >>> wide = both.side_by_side()
+        >>> wide.columns
+        ['criterion', 'new', 'old']
+        >>> wide.row(0)
+        ('demographic_parity_difference', '0.0 (inconclusive)', '0.3 (unfair)')
+        >>> report.side_by_side() is None  # no `by`
+        True
         """
         if not self.by:
             return None
@@ -187,8 +238,21 @@ class FairnessReport:
         )
         return long.pivot(on="__pf_key", index="criterion", values="__pf_cell", maintain_order=True)
 
+    @_example
     def failing(self) -> pl.DataFrame:
-        """The summary rows whose verdict is ``"unfair"``."""
+        """
+        The summary rows whose verdict is ``"unfair"``.
+
+        Examples
+        --------
+        >>> DATA
+        >>> unfair = report.failing()
+        >>> unfair.height, unfair.row(0, named=True)["criterion"]
+        (10, 'demographic_parity_difference')
+        >>> di = unfair.filter(pl.col("criterion") == "disparate_impact_ratio")
+        >>> di.item(0, "group"), di.item(0, "value")  # b selected at 0.4 times a's rate
+        ('b', 0.4)
+        """
         return self.summary.filter(pl.col("verdict") == "unfair")
 
     def compare(self, baseline: FairnessReport, *, tolerance: float = 0.02) -> pl.DataFrame:
@@ -246,8 +310,26 @@ class FairnessReport:
             baseline_confidence_level=baseline.params.get("confidence_level", 0.95),
         )  # fmt: skip
 
+    @_example
     def slice_failures(self) -> list[str]:
-        """One line per significant slice (a release gate), empty without slices."""
+        """
+        One line per significant slice (a release gate), empty without slices.
+
+        Examples
+        --------
+        >>> DATA
+        >>> report.slice_failures()  # no `slices`
+        []
+        >>> sliced = df.fair.report(
+        ...     y_true="y", y_pred="p", sensitive_features="g", slices=["site"]
+        ... )
+        >>> lines = sliced.slice_failures()
+        >>> len(lines)
+        2
+        >>> print(lines[0])  # doctest: +NORMALIZE_WHITESPACE
+        slice site=x: false_positive_rate 0.8333 vs 0.2222 in the rest, difference 0.6111
+        [0.4622, 0.7151], q = 2e-13
+        """
         if self.slices is None:
             return []
         lines = []
@@ -361,6 +443,7 @@ class FairnessReport:
         if lines:
             raise FairnessGateError(lines)
 
+    @_example
     def one_sided_misses(self, conditions: Iterable[str | Condition]) -> list[str]:
         """
         One-sided conditions blind to a group outside the fair band on the other side.
@@ -378,11 +461,24 @@ class FairnessReport:
         -------
         list of str
             One line per blind spot.
+
+        Examples
+        --------
+        >>> DATA
+        >>> for line in report.one_sided_misses(["disparate_impact_ratio < 0.8"]):
+        ...     print(line)  # doctest: +NORMALIZE_WHITESPACE
+        'disparate_impact_ratio < 0.8' watches one side only: disparate_impact_ratio = 1.6 (c)
+        is above its fair band [0.8, 1.25]: add 'disparate_impact_ratio > 1.25', or gate on the
+        verdict (--fail-on-verdict unfair)
+        >>> both_sides = ["disparate_impact_ratio < 0.8", "disparate_impact_ratio > 1.25"]
+        >>> report.one_sided_misses(both_sides)
+        []
         """
         return _verdicts.one_sided_misses(self.summary, self.by, conditions)
 
     # ---- serialisation ---------------------------------------------------------------
 
+    @_example
     def to_dict(self) -> dict[str, Any]:
         """
         The report as plain Python objects: ``{"params": ..., "tables": {name: rows}}``.
@@ -394,6 +490,15 @@ class FairnessReport:
         -------
         dict
             The parameters and every table present.
+
+        Examples
+        --------
+        >>> DATA
+        >>> out = report.to_dict()
+        >>> out["params"]["reference_group"], sorted(out["tables"])
+        ('a', ['by_group', 'disparities', 'summary', 'tradeoffs'])
+        >>> [(row["g"], row["selection_rate"]) for row in out["tables"]["by_group"]]
+        [('a', 0.5), ('b', 0.2), ('c', 0.8)]
         """
         tables = {}
         for name, table in self.tables():
@@ -407,6 +512,7 @@ class FairnessReport:
             ]
         return {"params": self.params, "tables": tables}
 
+    @_example
     def to_json(self, *, indent: int | None = 2) -> str:
         """
         The report as JSON (see :meth:`to_dict`).
@@ -420,6 +526,15 @@ class FairnessReport:
         -------
         str
             The JSON document.
+
+        Examples
+        --------
+        >>> DATA
+        >>> import json
+        >>> json.loads(report.to_json())["params"]["sensitive_features"]
+        ['g']
+        >>> len(report.to_json(indent=None).splitlines())
+        1
         """
         return json.dumps(self.to_dict(), indent=indent, default=str)
 
@@ -476,16 +591,17 @@ class FairnessReport:
         ):
             wide = capped.side_by_side()
             if wide is not None:
-                lines += ["## Criteria side by side", "", str(_md_safe(wide)), ""]
-                lines += _note_lines(notes.get("summary"), "`")
+                lines += ["## Criteria side by side", "", str(md_safe(wide)), ""]
+                lines += note_lines(notes.get("summary"), "`")
             for name, table in capped.tables():
                 if name == "roc_curve":
                     continue  # one row per distinct score: a chart, not a table
-                shown = _md_safe(self._shown(name, table))
+                shown = md_safe(self._shown(name, table))
                 lines += [f"## {_TITLES[name]}", "", str(shown), ""]
-                lines += _note_lines(notes.get(name), "`")
+                lines += note_lines(notes.get(name), "`")
         return "\n".join(lines)
 
+    @_example
     def to_text(self, *, max_rows: int | None = MAX_ROWS) -> str:
         """
         The report as plain-text tables: the main rates per group and the verdicts.
@@ -502,6 +618,16 @@ class FairnessReport:
         -------
         str
             The text.
+
+        Examples
+        --------
+        >>> DATA
+        >>> text = report.to_text()
+        >>> text.splitlines()[0]
+        'Rates per group'
+        >>> print([line for line in text.splitlines() if line.startswith("Criteria")][0])
+        ... # doctest: +ELLIPSIS
+        Criteria and verdicts (orientation: signed against the reference group a ...)
         """
         capped, notes = self._capped(max_rows)
         keys = [*capped.by, *capped.params.get("sensitive_features", [])]
@@ -517,11 +643,11 @@ class FairnessReport:
             tbl_hide_dataframe_shape=True, fmt_str_lengths=60,
         ):  # fmt: skip
             parts = [f"Rates per group\n{_flat(rates)}"]
-            parts += _note_lines(notes.get("by_group"), "")
+            parts += note_lines(notes.get("by_group"), "")
             criteria = capped.summary.get_column("criterion").unique(maintain_order=True)
             header = orientation(capped.params, criteria.to_list())
             parts += [f"\nCriteria and verdicts ({header})\n{summary}"]
-            parts += _note_lines(notes.get("summary"), "")
+            parts += note_lines(notes.get("summary"), "")
             parts += undefined_lines(capped.summary, capped.by, MAX_ROWS)
             left_out = excluded_groups(capped.summary, capped.by)
             if left_out:
@@ -530,6 +656,7 @@ class FairnessReport:
                 parts += [f"\nWorst slices\n{_flat(capped._shown('slices', capped.slices))}"]
         return "\n".join(parts) + "\n"
 
+    @_example
     def to_html(self, path: str | Path | None = None, *, max_rows: int | None = MAX_ROWS) -> str:
         """
         The report as one self-contained HTML page (inline CSS and SVG charts).
@@ -554,6 +681,16 @@ class FairnessReport:
         -------
         str
             The HTML document.
+
+        Examples
+        --------
+        >>> DATA
+        >>> page = report.to_html()  # or report.to_html("report.html")
+        >>> page.splitlines()[0]
+        '<!DOCTYPE html>'
+        >>> import re
+        >>> re.findall("<h2>(.*?)</h2>", page)[0]  # the verdicts come first
+        'Criteria and verdicts'
         """
         from polars_fair.report._html import html_page
 
@@ -595,24 +732,26 @@ class FairnessReport:
         tables: dict[str, Any] = dict(self.tables())
         notes: dict[str, str] = {}
         keys = [c for c in self.params.get("sensitive_features", []) if c in self.by_group.columns]
-        sizes = _group_sizes(self.by_group, keys, self.by) if keys else None
+        sizes = group_sizes(self.by_group, keys, self.by) if keys else None
         if sizes is not None and sizes.height > max_rows:
-            top = _largest(sizes, keys, max_rows).select(keys)
-            kept = pl.concat([top, _reference_rows(sizes, self.params, keys).select(keys)])
+            top = largest(sizes, keys, max_rows).select(keys)
+            kept = pl.concat([top, reference_rows(sizes, self.params, keys).select(keys)])
             kept = kept.unique()
             for name, table in tables.items():
                 if name != "summary" and all(k in table.columns for k in keys):
-                    tables[name] = _semi(table, kept, keys)
-                    notes[name] = _note(sizes.height, kept.height, max_rows, "groups", name)
+                    tables[name] = semi(table, kept, keys)
+                    notes[name] = cut_note(sizes.height, kept.height, max_rows, "groups", name)
         if self.by:
             batches = self.summary.select(self.by).unique().sort(self.by, nulls_last=True)
             if batches.height > max_rows:
                 kept_batches = batches.head(max_rows)
                 for name, table in tables.items():
                     if all(k in table.columns for k in self.by):
-                        tables[name] = _semi(tables[name], kept_batches, self.by)
+                        tables[name] = semi(tables[name], kept_batches, self.by)
                         what = f"{', '.join(self.by)} values"
-                        note = _note(batches.height, max_rows, max_rows, what, name, largest=False)
+                        note = cut_note(
+                            batches.height, max_rows, max_rows, what, name, largest=False
+                        )
                         notes[name] = f"{notes[name]} {note}" if name in notes else note
         return dataclasses.replace(self, **tables), notes
 
@@ -638,146 +777,3 @@ class FairnessReport:
         if wanted is None:
             return table
         return table.select(*keys, *(c for c in wanted if c in table.columns))
-
-
-# ---- identifier-like groups -------------------------------------------------------------
-
-#: A sensitive feature looks like an identifier when it has more groups than this ...
-IDENTIFIER_MIN_GROUPS = 1000
-#: ... and more groups than this share of the rows.
-IDENTIFIER_SHARE = 0.5
-
-
-def identifier_warning(by_group: pl.DataFrame, params: dict[str, Any]) -> str | None:
-    """
-    A warning text when the sensitive features look like an identifier; else None.
-
-    The rule reads the collected ``by_group`` table only (no pass over the data):
-    more than ``IDENTIFIER_MIN_GROUPS`` (1,000) groups per batch key on average,
-    and more groups than ``IDENTIFIER_SHARE`` (half) of the rows. Groups of one or
-    two rows each say nothing about fairness, and every table grows with them.
-
-    Parameters
-    ----------
-    by_group
-        The report's ``by_group`` table (one row per batch key and group, with ``n``).
-    params
-        The report's parameters (``sensitive_features``, ``by``).
-
-    Returns
-    -------
-    str or None
-        The warning's text.
-
-    Examples
-    --------
-    >>> import polars as pl
-    >>> from polars_fair.report import identifier_warning
-    >>> table = pl.DataFrame({"id": range(2000), "n": [1] * 2000})
-    >>> print(identifier_warning(table, {"sensitive_features": ["id"]}))  # doctest: +ELLIPSIS
-    sensitive feature 'id' looks like an identifier: 2,000 groups for 2,000 rows...
-    >>> identifier_warning(table.head(10), {"sensitive_features": ["id"]}) is None
-    True
-    """
-    sensitive = list(params.get("sensitive_features", []))
-    if "n" not in by_group.columns or by_group.height <= IDENTIFIER_MIN_GROUPS:
-        return None
-    by = [c for c in params.get("by", []) if c in by_group.columns]
-    batches = by_group.select(by).n_unique() if by else 1
-    groups = by_group.height / max(batches, 1)
-    rows = float(by_group.get_column("n").cast(pl.Float64).sum())
-    if groups <= IDENTIFIER_MIN_GROUPS or by_group.height <= IDENTIFIER_SHARE * rows:
-        return None
-    names = ", ".join(repr(c) for c in sensitive)
-    feature = "sensitive feature" if len(sensitive) == 1 else "sensitive features"
-    return (
-        f"{feature} {names} looks like an identifier: {round(groups):,} groups for "
-        f"{round(rows / max(batches, 1)):,} rows (groups of one or two rows say nothing about "
-        f"fairness)\n\nHint: audit a demographic column (e.g. sex, race, an age band) rather "
-        f"than an id; rendered tables show the {MAX_ROWS} largest groups (`max_rows`, on the "
-        "command line --max-rows)"
-    )
-
-
-# ---- rendering helpers -----------------------------------------------------------------
-
-
-def _group_sizes(by_group: pl.DataFrame, keys: list[str], by: list[str]) -> pl.DataFrame:
-    """One row per group: its keys, rows `n` (summed over batch keys) and `small_group`."""
-    small = ["small_group"] if "small_group" in by_group.columns else []
-    if not [b for b in by if b in by_group.columns]:  # already one row per group
-        return by_group.select(*keys, "n", *small)
-    return by_group.group_by(keys).agg(pl.col("n").sum(), *(pl.col(c).any() for c in small))
-
-
-def _largest(sizes: pl.DataFrame, keys: list[str], k: int) -> pl.DataFrame:
-    """The `k` largest groups of `sizes` (ties: the first keys), without a full sort."""
-    return sizes.top_k(k, by=["n", *keys], reverse=[False] + [True] * len(keys))
-
-
-def _reference_rows(sizes: pl.DataFrame, params: dict[str, Any], keys: list[str]) -> pl.DataFrame:
-    """The rows of `sizes` that are the reference group, when it is given as a value."""
-    reference = params.get("reference_group")
-    if reference is None or isinstance(reference, str) and reference in _POLICIES:
-        return sizes.clear()
-    if isinstance(reference, dict):
-        values = [reference.get(k) for k in keys]
-    elif isinstance(reference, (tuple, list)):
-        values = list(reference)
-    else:
-        values = [reference]
-    if len(values) != len(keys):
-        return sizes.clear()
-    mask = pl.lit(True)
-    for key, value in zip(keys, values, strict=True):
-        mask = mask & (pl.col(key).is_null() if value is None else pl.col(key) == value)
-    try:
-        return sizes.filter(mask.fill_null(False))
-    except pl.exceptions.PolarsError:  # a value of another type: no such group
-        return sizes.clear()
-
-
-def _semi(table: pl.DataFrame, kept: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    """The rows of `table` whose keys are in `kept` (nulls match), in `table`'s order."""
-    kept = kept.select(pl.col(k).cast(table.schema[k]) for k in keys)
-    return table.join(kept, on=keys, how="semi", nulls_equal=True, maintain_order="left")
-
-
-def _note(
-    total: int, shown: int, max_rows: int, what: str, name: str, *, largest: bool = True
-) -> str:
-    """The line under a cut table: how many were left out, and where to find all."""
-    which = f"the {max_rows:,} largest" if largest else f"the first {max_rows:,}"
-    return (
-        f"{total - shown:,} of {total:,} {what} left out (shown: {which}). Every row: "
-        f"``report.{name}``, ``max_rows=None``, or on the command line ``--max-rows 0`` "
-        "or ``--format json``."
-    )
-
-
-def _note_lines(note: str | None, code: str) -> list[str]:
-    """The note as text lines, with its code spans marked by `code` (e.g. a backtick)."""
-    if note is None:
-        return []
-    return [note.replace("``", code), ""]
-
-
-def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
-
-
-def _md_safe(table: pl.DataFrame) -> pl.DataFrame:
-    """`table` ready for a Markdown table: ``|`` escaped and line breaks removed, names too."""
-    flat = _flat(table)
-    escaped = [
-        pl.col(name)
-        .str.replace_all("\\", "\\\\", literal=True)
-        .str.replace_all("|", "\\|", literal=True)
-        .str.replace_all("\n", " ", literal=True)
-        .str.replace_all("\r", " ", literal=True)
-        if dtype == pl.String
-        else pl.col(name)
-        for name, dtype in flat.schema.items()
-    ]
-    out = flat.select(escaped)
-    return out.rename({c: _md_escape(c) for c in out.columns if _md_escape(c) != c})

@@ -22,9 +22,8 @@ from polars_fair.report import (
     _RATES_SHOWN,
     _TITLES,
     _VERDICT_COLOURS,
-    _group_sizes,
-    _largest,
 )
+from polars_fair.report._capping import group_sizes, largest
 from polars_fair.report._text import flat as _flat
 from polars_fair.report._verdicts import _describe
 
@@ -172,11 +171,11 @@ def _who(report: FairnessReport) -> str:
     keys = [c for c in report.params.get("sensitive_features", []) if c in table.columns]
     if not keys or "n" not in table.columns or table.height == 0:
         return ""
-    sizes = _group_sizes(table, keys, report.by)
+    sizes = group_sizes(table, keys, report.by)
     label = pl.concat_str(
         [pl.col(k).cast(pl.String).fill_null("null") for k in keys], separator=" / "
     ).alias("group")
-    top_name, top_n = _largest(sizes, keys, 1).select(label, "n").row(0)
+    top_name, top_n = largest(sizes, keys, 1).select(label, "n").row(0)
     text = f"{sizes.height:,} groups; the largest: {top_name} (n = {_format(top_n)})"
     if "small_group" in sizes.columns:
         small = sizes.filter(pl.col("small_group"))

@@ -1,7 +1,7 @@
 """Plain-text pieces of the report: flat tables and the summary as a person reads it.
 
 Used by :meth:`FairnessReport.to_text` (what ``polars-fair audit`` prints) and by the
-other renderings (``flat``).
+other renderings (``flat``; ``md_safe`` and ``note_lines`` for Markdown).
 """
 
 from __future__ import annotations
@@ -173,3 +173,31 @@ def shown_value(value: Any) -> str:
     if isinstance(value, (tuple, list)):
         return " / ".join(shown_value(v) for v in value)
     return "null" if value is None else str(value)
+
+
+def note_lines(note: str | None, code: str) -> list[str]:
+    """The note as text lines, with its code spans marked by `code` (e.g. a backtick)."""
+    if note is None:
+        return []
+    return [note.replace("``", code), ""]
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+
+
+def md_safe(table: pl.DataFrame) -> pl.DataFrame:
+    """`table` ready for a Markdown table: ``|`` escaped and line breaks removed, names too."""
+    flattened = flat(table)
+    escaped = [
+        pl.col(name)
+        .str.replace_all("\\", "\\\\", literal=True)
+        .str.replace_all("|", "\\|", literal=True)
+        .str.replace_all("\n", " ", literal=True)
+        .str.replace_all("\r", " ", literal=True)
+        if dtype == pl.String
+        else pl.col(name)
+        for name, dtype in flattened.schema.items()
+    ]
+    out = flattened.select(escaped)
+    return out.rename({c: _md_escape(c) for c in out.columns if _md_escape(c) != c})
