@@ -6,6 +6,8 @@ import contextlib
 import functools
 import inspect
 import os
+import re
+import textwrap
 import warnings
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
@@ -26,6 +28,7 @@ __all__ = [
     "chained",
     "check_in_plan",
     "derive_engine",
+    "fill_example",
     "find_stacklevel",
     "over",
     "eager_warnings",
@@ -36,6 +39,7 @@ __all__ = [
     "sharing",
     "stack",
     "warn_data",
+    "with_example",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -369,3 +373,51 @@ def warn_data(msg: str, category: type[Warning]) -> None:
     """Issue a warning found by an in-plan check, on the eager path only."""
     if _EAGER_RUNS[0]:
         warnings.warn(msg, category, stacklevel=find_stacklevel())
+
+
+# ---- docstring examples ------------------------------------------------------------
+
+#: The placeholder line of a docstring example: ``>>> DATA`` at any indentation.
+_DATA_LINE = re.compile(r"^(?P<indent>[ \t]*)>>> DATA[ \t]*$", re.MULTILINE)
+
+
+def fill_example(doc: str, data: str) -> str:
+    """`doc` with each ``>>> DATA`` line replaced by the doctest lines `data`.
+
+    `data` is re-indented to the placeholder's own indentation, whatever its own:
+    a method's docstring is indented by 8 spaces in the source (by none from Python
+    3.13, which dedents docstrings when compiling), a module-level template by 4,
+    and the example must stay one block at the indentation of the lines around it
+    (``inspect.cleandoc``, doctest and the documentation site all read it so).
+
+    Raises
+    ------
+    ValueError
+        If `doc` has no placeholder line (the example would silently be missing).
+    """
+    lines = textwrap.dedent(data.strip("\n")).splitlines()
+
+    def block(match: re.Match[str]) -> str:
+        indent = match.group("indent")
+        return "\n".join(indent + line if line.strip() else "" for line in lines)
+
+    filled, count = _DATA_LINE.subn(block, doc)
+    if count == 0:
+        msg = "the docstring has no `>>> DATA` line for the example's data"
+        raise ValueError(msg)
+    return filled
+
+
+def with_example(data: str) -> Callable[[F], F]:
+    """Replace the ``>>> DATA`` line of a docstring with the doctest lines `data`.
+
+    See :func:`fill_example`; a function without docstring (``python -OO``) is
+    returned unchanged.
+    """
+
+    def deco(fn: F) -> F:
+        if fn.__doc__ is not None:
+            fn.__doc__ = fill_example(fn.__doc__, data)
+        return fn
+
+    return deco

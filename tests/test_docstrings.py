@@ -29,7 +29,7 @@ import polars as pl
 import pytest
 
 import polars_fair as pf
-from polars_fair.namespace._base import fill_example, with_example
+from polars_fair._utils import fill_example, with_example
 
 # numpydoc's order (numpydoc.validate.ALLOWED_SECTIONS)
 SECTIONS = (

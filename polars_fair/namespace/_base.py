@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
-import textwrap
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar, cast
 
 import polars as pl
 
+from polars_fair._utils import fill_example as fill_example
+from polars_fair._utils import with_example as with_example
 from polars_fair.metrics._catalogue import CATALOGUE, Criterion
 from polars_fair.metrics._criteria import Formula
 from polars_fair.plans._audit import check_zd, criterion_plan
@@ -159,49 +159,3 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
             )  # fmt: skip
 
         return self._derive_scalar(reduced, [*by, *sensitive], build, by, one_query=True)
-
-
-#: The placeholder line of a docstring example: ``>>> DATA`` at any indentation.
-_DATA_LINE = re.compile(r"^(?P<indent>[ \t]*)>>> DATA[ \t]*$", re.MULTILINE)
-
-
-def fill_example(doc: str, data: str) -> str:
-    """`doc` with each ``>>> DATA`` line replaced by the doctest lines `data`.
-
-    `data` is re-indented to the placeholder's own indentation, whatever its own:
-    a method's docstring is indented by 8 spaces in the source (by none from Python
-    3.13, which dedents docstrings when compiling), a module-level template by 4,
-    and the example must stay one block at the indentation of the lines around it
-    (``inspect.cleandoc``, doctest and the documentation site all read it so).
-
-    Raises
-    ------
-    ValueError
-        If `doc` has no placeholder line (the example would silently be missing).
-    """
-    lines = textwrap.dedent(data.strip("\n")).splitlines()
-
-    def block(match: re.Match[str]) -> str:
-        indent = match.group("indent")
-        return "\n".join(indent + line if line.strip() else "" for line in lines)
-
-    filled, count = _DATA_LINE.subn(block, doc)
-    if count == 0:
-        msg = "the docstring has no `>>> DATA` line for the example's data"
-        raise ValueError(msg)
-    return filled
-
-
-def with_example(data: str) -> Callable[[F], F]:
-    """Replace the ``>>> DATA`` line of a docstring with the doctest lines `data`.
-
-    See :func:`fill_example`; a function without docstring (``python -OO``) is
-    returned unchanged.
-    """
-
-    def deco(fn: F) -> F:
-        if fn.__doc__ is not None:
-            fn.__doc__ = fill_example(fn.__doc__, data)
-        return fn
-
-    return deco

@@ -20,6 +20,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair._utils import with_example
 from polars_fair._validate import SUMMARY_COLUMNS
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import check_comparable, compare_summaries
@@ -33,7 +34,6 @@ from polars_fair.report._capping import (
     reference_rows,
     semi,
 )
-from polars_fair.report._example import with_example
 from polars_fair.report._identifier import IDENTIFIER_MIN_GROUPS as IDENTIFIER_MIN_GROUPS
 from polars_fair.report._identifier import IDENTIFIER_SHARE as IDENTIFIER_SHARE
 from polars_fair.report._identifier import identifier_warning as identifier_warning
