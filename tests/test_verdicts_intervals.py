@@ -147,7 +147,14 @@ def test_interval_verdicts_follow_the_rule(compas: pl.DataFrame, reference: Any)
         reference_group=reference,
     )  # fmt: skip
     for row in out.iter_rows(named=True):
-        assert row["interval_method"] in ("newcombe", "katz", "delta", "normal", "bootstrap")
+        assert row["interval_method"] in (
+            "newcombe",
+            "katz",
+            "count_ratio",
+            "delta",
+            "normal",
+            "bootstrap",
+        )
         assert row["ci_low"] is not None, row  # every criterion gets an interval
         assert row["verdict"] == _interval_verdict(row), row
         if row["verdict"] == "unfair" and row["fair_low"] == -row["fair_high"]:
@@ -430,7 +437,7 @@ def test_text_shows_effective_sizes_with_weights(adult: pl.DataFrame) -> None:
 @pytest.mark.parametrize("method", ["between_groups", "to_reference", "to_overall"])
 def test_bootstrap_interval_of_a_criterion_asked_twice(compas: pl.DataFrame, method: str) -> None:
     """A bootstrapped criterion named twice has the interval it has named once."""
-    boot = ["equalized_odds_difference", "treatment_equality_ratio"]
+    boot = ["equalized_odds_difference", "treatment_equality_difference"]
     kw: dict[str, Any] = {"y_true": "two_year_recid", "y_pred": "pred", "method": method}
     kw["sensitive_features"] = "race"
     once = compas.fair.summary(criteria=boot, **kw)

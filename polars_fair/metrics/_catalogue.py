@@ -41,7 +41,8 @@ class Criterion:
     ``"cohen_d"``, ``"z"`` or ``"four_fifths"``); ``interval`` the interval method
     of the summary (see :data:`polars_fair.metrics._registry.INTERVAL_METHODS`:
     ``"newcombe"``, ``"katz"``, ``"delta"``, ``"normal"``, ``"welch"`` and
-    ``"delta_log"`` for the mean scores of the balance criteria; ``"bootstrap"`` where
+    ``"delta_log"`` for the mean scores of the balance criteria, ``"count_ratio"`` for a
+    ratio of two groups' ratios of counts (treatment equality); ``"bootstrap"`` where
     there is no closed form: the summary's seeded counts bootstrap; None outside the
     summary's families).
     """
@@ -80,7 +81,13 @@ def _judged(kind: str, measures: tuple[str, ...], name: str) -> dict[str, object
     # (ratios), from the sums of scores and of squared scores.
     scores = len(measures) == 1 and measures[0] in SCORE_RATES
     if kind == "ratio":
-        interval = "delta_log" if scores else "katz" if exact else "bootstrap"
+        # treatment equality FN / FP: a ratio of two counts of one group (see
+        # `count_ratio_parts`), so a ratio of two of them has a closed form too
+        counts = measures == ("treatment_equality",)
+        interval = (
+            "delta_log" if scores else "katz" if exact else "count_ratio" if counts
+            else "bootstrap"
+        )  # fmt: skip
         return {"ideal": 1.0, "band": "ratio", "interval": interval}
     interval = "welch" if scores else "newcombe" if exact else "bootstrap"
     return {"ideal": 0.0, "band": "difference", "interval": interval}

@@ -29,6 +29,7 @@ from polars_fair.metrics._rates import RATES, Counts
 
 __all__ = [
     "INTERVAL_RATES",
+    "count_ratio_parts",
     "katz_bounds",
     "katz_parts",
     "katz_ratio",
@@ -170,6 +171,26 @@ def katz_parts(
     x1, m1, x2, m2 = (e.cast(pl.Float64) for e in (x1, m1, x2, m2))
     ratio = (x1 / m1) / (x2 / m2)
     se = (1 / x1 - 1 / m1 + 1 / x2 - 1 / m2).sqrt()
+    defined = (x1 > 0) & (x2 > 0) & (m1 > 0) & (m2 > 0)
+    return ratio, se, defined
+
+
+def count_ratio_parts(
+    x1: pl.Expr, m1: pl.Expr, x2: pl.Expr, m2: pl.Expr
+) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """The ratio of two ratios of counts, the standard error of its log, where defined.
+
+    ``(x1 / m1) / (x2 / m2)`` where ``x`` and ``m`` are two cells of one group's
+    multinomial counts (treatment equality: ``FN / FP``). By the delta method,
+    ``Var(log x - log m) = 1/x + 1/m`` (the cells' covariance, ``-n p_x p_m``, cancels
+    the ``-1/n`` terms), and the two groups are independent: the variance of the log
+    ratio is ``1/x1 + 1/m1 + 1/x2 + 1/m2``. Katz's interval of a ratio of
+    proportions, with a plus where the proportions' denominators contain their
+    numerators.
+    """
+    x1, m1, x2, m2 = (e.cast(pl.Float64) for e in (x1, m1, x2, m2))
+    ratio = (x1 / m1) / (x2 / m2)
+    se = (1 / x1 + 1 / m1 + 1 / x2 + 1 / m2).sqrt()
     defined = (x1 > 0) & (x2 > 0) & (m1 > 0) & (m2 > 0)
     return ratio, se, defined
 

@@ -59,7 +59,8 @@ def _order() -> list[str]:
 #: bootstrapped (the balance criteria, which have no counts to redraw, are then
 #: judged on the point value).
 INTERVAL_METHODS = (
-    "newcombe", "katz", "delta", "normal", "welch", "delta_log", "bootstrap", "none",
+    "newcombe", "katz", "count_ratio", "delta", "normal", "welch", "delta_log", "bootstrap",
+    "none",
 )  # fmt: skip
 
 

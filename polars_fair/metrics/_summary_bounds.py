@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from polars_fair.metrics._intervals import (
+    count_ratio_parts,
     katz_bounds,
     katz_parts,
     newcombe_difference,
@@ -35,7 +36,16 @@ from polars_fair.metrics._score_intervals import (
 __all__ = ["INTERVAL_ORDER", "summary_bounds"]
 
 #: The interval methods, in the order the bounds test them.
-INTERVAL_ORDER = ("newcombe", "katz", "delta", "normal", "welch", "delta_log", "bootstrap")
+INTERVAL_ORDER = (
+    "newcombe",
+    "katz",
+    "count_ratio",
+    "delta",
+    "normal",
+    "welch",
+    "delta_log",
+    "bootstrap",
+)
 
 
 def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]], list[pl.Expr]]:
@@ -79,6 +89,9 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
     if "katz" in methods:
         ratio, se, defined = staged(("kr", "ks", "kd"), katz_parts(x1, m1, x2, m2))
         formulas["katz"] = katz_bounds(ratio, se, defined, z)
+    if "count_ratio" in methods:  # treatment equality: FN / FP of each group
+        ratio, se, defined = staged(("cr", "cs", "cd"), count_ratio_parts(x1, m1, x2, m2))
+        formulas["count_ratio"] = katz_bounds(ratio, se, defined, z)
     if "delta" in methods:  # Cohen's d (Hedges and Olkin)
         (se,) = staged(("ds",), (((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt(),))
         ok = (m1 > 0) & (m2 > 0)

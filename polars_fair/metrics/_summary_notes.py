@@ -94,7 +94,9 @@ def left_out_verdicts() -> list[pl.Expr]:
 
     The reference group left out (``REF_NOTE``): every criterion, with that note. A
     group compared with itself while others were kept (between groups, the only one
-    whose rate is defined): nothing compared, not a difference of 0.
+    whose rate is defined): nothing compared, not a difference of 0. Such a row has
+    no value and no interval either (a gate on the value must not pass on a group
+    compared with itself).
     """
     lone = (pl.col("group") == pl.col("compared_with")).fill_null(False) & (pl.col("n_groups") >= 2)
     lone_note = pl.format(
@@ -103,10 +105,14 @@ def left_out_verdicts() -> list[pl.Expr]:
         pl.col("group"),
     )
     why = pl.when(pl.col(REF_NOTE).is_not_null()).then(pl.col(REF_NOTE)).when(lone).then(lone_note)
+    nothing = pl.lit(None, dtype=pl.Float64)
     return [
         pl.when(why.is_null()).then(pl.col(c)).otherwise(other).alias(c)
-        for c, other in (("verdict", pl.lit("undefined", dtype=VERDICT_DTYPE)), ("note", why))
-    ]
+        for c, other in (
+            ("verdict", pl.lit("undefined", dtype=VERDICT_DTYPE)), ("note", why),
+            ("value", nothing), ("ci_low", nothing), ("ci_high", nothing),
+        )
+    ]  # fmt: skip
 
 
 def verdict_columns(rule: str) -> list[pl.Expr]:

@@ -267,6 +267,8 @@ def _pick_exprs(
     squares: list[pl.Expr] = []  # a mean score's sums of squares (``__pf_q1``, ``__pf_q2``)
     if measure in INTERVAL_RATES:
         xe, me = rate_fraction(measure, c)
+    elif measure == "treatment_equality" and c.fn is not None and c.fp is not None:
+        xe, me = c.fn, c.fp  # the counts of `count_ratio_parts`
     elif measure in SCORE_RATES:
         me, xe, qe = score_columns(measure, names)
         squares = [qe.cast(pl.Float64).alias("__pf_q")]
