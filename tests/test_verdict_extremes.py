@@ -450,4 +450,4 @@ def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None
             unfair[name] += verdict == "unfair"
     for name in composites:
         assert unfair[name] <= 3, unfair
-    assert unfair["treatment_equality_difference"] / runs <= 0.3, unfair
+    assert unfair["treatment_equality_difference"] <= 3, unfair  # closed form now

@@ -36,15 +36,16 @@ Family = Literal["rate", "statistic", "regression", "ensemble"]
 class Criterion:
     """One criterion: what it compares, what it needs, how it is judged and documented.
 
-    ``band`` names the configurable fair band it is judged against (a field of
-    :class:`polars_fair.metrics._verdicts.Bands`: ``"difference"``, ``"ratio"``,
-    ``"cohen_d"``, ``"z"`` or ``"four_fifths"``); ``interval`` the interval method
-    of the summary (see :data:`polars_fair.metrics._registry.INTERVAL_METHODS`:
-    ``"newcombe"``, ``"katz"``, ``"delta"``, ``"normal"``, ``"welch"`` and
-    ``"delta_log"`` for the mean scores of the balance criteria, ``"count_ratio"`` for a
-    ratio of two groups' ratios of counts (treatment equality); ``"bootstrap"`` where
-    there is no closed form: the summary's seeded counts bootstrap; None outside the
-    summary's families).
+        ``band`` names the configurable fair band it is judged against (a field of
+        :class:`polars_fair.metrics._verdicts.Bands`: ``"difference"``, ``"ratio"``,
+        ``"cohen_d"``, ``"z"`` or ``"four_fifths"``); ``interval`` the interval method
+        of the summary (see :data:`polars_fair.metrics._registry.INTERVAL_METHODS`:
+        ``"newcombe"``, ``"katz"``, ``"delta"``, ``"normal"``, ``"welch"`` and
+        ``"delta_log"`` for the mean scores of the balance criteria, ``"count_ratio"`` for a
+        ratio of two groups' ratios of counts (treatment equality), ``"count_mover"`` for their
+    difference; ``"bootstrap"`` where
+        there is no closed form: the summary's seeded counts bootstrap; None outside the
+        summary's families).
     """
 
     name: str
@@ -80,16 +81,19 @@ def _judged(kind: str, measures: tuple[str, ...], name: str) -> dict[str, object
     # Score criteria compare mean scores: Welch (differences), delta method on the log
     # (ratios), from the sums of scores and of squared scores.
     scores = len(measures) == 1 and measures[0] in SCORE_RATES
+    # treatment equality FN / FP: a ratio of two counts of one group (see
+    # `count_ratio_parts`), so a ratio or difference of two of them has a closed form
+    counts = measures == ("treatment_equality",)
     if kind == "ratio":
-        # treatment equality FN / FP: a ratio of two counts of one group (see
-        # `count_ratio_parts`), so a ratio of two of them has a closed form too
-        counts = measures == ("treatment_equality",)
         interval = (
             "delta_log" if scores else "katz" if exact else "count_ratio" if counts
             else "bootstrap"
         )  # fmt: skip
         return {"ideal": 1.0, "band": "ratio", "interval": interval}
-    interval = "welch" if scores else "newcombe" if exact else "bootstrap"
+    interval = (
+        "welch" if scores else "newcombe" if exact else "count_mover" if counts
+        else "bootstrap"
+    )  # fmt: skip
     return {"ideal": 0.0, "band": "difference", "interval": interval}
 
 

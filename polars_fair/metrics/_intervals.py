@@ -29,6 +29,7 @@ from polars_fair.metrics._rates import RATES, Counts
 
 __all__ = [
     "INTERVAL_RATES",
+    "count_ratio_interval",
     "count_ratio_parts",
     "katz_bounds",
     "katz_parts",
@@ -193,6 +194,23 @@ def count_ratio_parts(
     se = (1 / x1 + 1 / m1 + 1 / x2 + 1 / m2).sqrt()
     defined = (x1 > 0) & (x2 > 0) & (m1 > 0) & (m2 > 0)
     return ratio, se, defined
+
+
+def count_ratio_interval(x: pl.Expr, m: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """A group's ``x / m`` (two cells of its counts) and its log-scale interval.
+
+    ``r · exp(± z sqrt(1/x + 1/m))`` (as :func:`count_ratio_parts`, for one group);
+    null when a count is 0. With two groups' intervals, the interval of the
+    difference of the ratios is Newcombe's (MOVER) construction,
+    :func:`newcombe_difference`, which keeps their skew.
+    """
+    x, m = x.cast(pl.Float64), m.cast(pl.Float64)
+    ratio = x / m
+    se = (1 / x + 1 / m).sqrt()
+    defined = (x > 0) & (m > 0)
+    low = pl.when(defined).then(ratio * (-z * se).exp())
+    high = pl.when(defined).then(ratio * (z * se).exp())
+    return pl.when(m > 0).then(ratio), low, high
 
 
 def katz_bounds(ratio: pl.Expr, se: pl.Expr, defined: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:

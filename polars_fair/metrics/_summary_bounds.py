@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from polars_fair.metrics._intervals import (
+    count_ratio_interval,
     count_ratio_parts,
     katz_bounds,
     katz_parts,
@@ -40,6 +41,7 @@ INTERVAL_ORDER = (
     "newcombe",
     "katz",
     "count_ratio",
+    "count_mover",
     "delta",
     "normal",
     "welch",
@@ -92,6 +94,11 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
     if "count_ratio" in methods:  # treatment equality: FN / FP of each group
         ratio, se, defined = staged(("cr", "cs", "cd"), count_ratio_parts(x1, m1, x2, m2))
         formulas["count_ratio"] = katz_bounds(ratio, se, defined, z)
+    if "count_mover" in methods:  # treatment equality: FN1/FP1 - FN2/FP2
+        first, second = count_ratio_interval(x1, m1, z), count_ratio_interval(x2, m2, z)
+        r1, l1, u1, r2, l2, u2 = staged(("tr1", "tl1", "tu1", "tr2", "tl2", "tu2"),
+                                        (*first, *second))  # fmt: skip
+        formulas["count_mover"] = newcombe_difference(r1, (l1, u1), r2, (l2, u2))
     if "delta" in methods:  # Cohen's d (Hedges and Olkin)
         (se,) = staged(("ds",), (((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt(),))
         ok = (m1 > 0) & (m2 > 0)
