@@ -19,6 +19,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from test_hardening_files import assert_input_error
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPAS = ROOT / "tests" / "data" / "compas_race_sex.csv"
@@ -33,17 +34,6 @@ def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "polars_fair", *args],
         capture_output=True, text=True, cwd=cwd, env=env, timeout=120, check=False,
     )  # fmt: skip
-
-
-def assert_input_error(proc: subprocess.CompletedProcess[str], *pieces: str) -> None:
-    """Exit 2, nothing on stdout, one error with a hint, no traceback."""
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stdout == ""
-    assert proc.stderr.startswith("polars-fair: error: "), proc.stderr
-    assert "\nHint: " in proc.stderr
-    assert "Traceback" not in proc.stderr
-    for piece in pieces:
-        assert piece in proc.stderr, (piece, proc.stderr)
 
 
 def _header() -> str:

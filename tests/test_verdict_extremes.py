@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -362,6 +363,20 @@ def _pair_bootstrap(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.nd
     return out
 
 
+def _equalized_odds_row(groups: dict[str, tuple[np.ndarray, np.ndarray]]) -> dict[str, Any]:
+    """The summary row of equalized odds on the frame of `groups` (labels, predictions)."""
+    df = pl.DataFrame(
+        {
+            "g": [g for g, (y, _) in groups.items() for _ in y],
+            "y": np.concatenate([y for y, _ in groups.values()]),
+            "p": np.concatenate([p for _, p in groups.values()]),
+        }
+    )
+    return df.fair.summary(
+        y_true="y", y_pred="p", sensitive_features="g", criteria=["equalized_odds_difference"]
+    ).row(0, named=True)
+
+
 def test_bootstrap_compares_the_named_pair_not_the_extremes_of_each_redraw() -> None:
     # A and B (400 rows each) differ in TPR by 0.2; C to F (40 rows each) share the
     # middle rates. Redrawn, a small group is often the most extreme: re-choosing the
@@ -372,16 +387,7 @@ def test_bootstrap_compares_the_named_pair_not_the_extremes_of_each_redraw() -> 
         y = (np.arange(n) % 2).astype(np.int8)  # half positives
         p = np.where(y == 1, rng.random(n) < tpr, rng.random(n) < 0.3).astype(np.int8)
         groups[name] = (y, p)
-    df = pl.DataFrame(
-        {
-            "g": [g for g, (y, _) in groups.items() for _ in y],
-            "y": np.concatenate([y for y, _ in groups.values()]),
-            "p": np.concatenate([p for _, p in groups.values()]),
-        }
-    )
-    row = df.fair.summary(
-        y_true="y", y_pred="p", sensitive_features="g", criteria=["equalized_odds_difference"]
-    ).row(0, named=True)
+    row = _equalized_odds_row(groups)
     assert {row["group"], row["compared_with"]} == {"A", "B"}  # the data's extremes
     named = _pair_bootstrap(groups["A"], groups["B"], reps=4000)
     low, high = _bonferroni(named)
@@ -407,16 +413,7 @@ def test_a_composite_bounds_each_part_at_the_bonferroni_level() -> None:
         p[np.flatnonzero(y == 1)[: round(tpr * n / 2)]] = 1
         p[np.flatnonzero(y == 0)[: round(fpr * n / 2)]] = 1
         groups[name] = (y, p)
-    df = pl.DataFrame(
-        {
-            "g": [g for g, (y, _) in groups.items() for _ in y],
-            "y": np.concatenate([y for y, _ in groups.values()]),
-            "p": np.concatenate([p for _, p in groups.values()]),
-        }
-    )
-    row = df.fair.summary(
-        y_true="y", y_pred="p", sensitive_features="g", criteria=["equalized_odds_difference"]
-    ).row(0, named=True)
+    row = _equalized_odds_row(groups)
     assert row["value"] == pytest.approx(0.3)
     parts = _pair_bootstrap(groups["A"], groups["B"], reps=8000)
     low, high = _bonferroni(parts)
