@@ -1,4 +1,5 @@
-"""Treatment equality's closed-form intervals (``count_ratio``, ``count_mover``).
+"""Closed-form intervals of treatment equality (``count_ratio``, ``count_mover``) and
+average odds (``mover_average``).
 
 ``TE = FN / FP`` is a ratio of two cells of one group's counts; the ratio of two
 groups' TE has ``Var(log) = 1/FN_1 + 1/FP_1 + 1/FN_2 + 1/FP_2`` by the delta method
@@ -124,3 +125,56 @@ def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None
         for name, verdict in summary.select("criterion", "verdict").iter_rows():
             unfair[name] += verdict == "unfair"
     assert max(unfair.values()) <= 3, unfair
+
+
+def _wilson(x: float, m: float) -> tuple[float, float]:
+    p, z = x / m, Z95
+    denom = 1 + z * z / m
+    center = (p + z * z / (2 * m)) / denom
+    half = z * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / denom
+    return (0.0 if x == 0 else center - half), (1.0 if x == m else center + half)
+
+
+def _average_odds(df: pl.DataFrame, group: str, other: str) -> tuple[float, float, float]:
+    """``AO_group - AO_other``, AO = (TPR + FPR) / 2, and its 95% MOVER interval."""
+    parts = []
+    for g in (group, other):
+        part = df.filter(pl.col("race") == g)
+        y, p = part["two_year_recid"].to_numpy(), part["pred"].to_numpy()
+        (tp, pos), (fp, neg) = ((float(p[y == k].sum()), float((y == k).sum())) for k in (1, 0))
+        t, f = tp / pos, fp / neg
+        (lt, ut), (lf, uf) = _wilson(tp, pos), _wilson(fp, neg)
+        mean = (t + f) / 2
+        parts.append(
+            (mean, mean - np.hypot(t - lt, f - lf) / 2, mean + np.hypot(ut - t, uf - f) / 2)
+        )
+    (a1, l1, u1), (a2, l2, u2) = parts
+    d = a1 - a2
+    return d, d - np.hypot(a1 - l1, u2 - a2), d + np.hypot(u1 - a1, a2 - l2)
+
+
+@pytest.mark.parametrize("engine", ["eager", "in-memory", "streaming"])
+@pytest.mark.parametrize("reference", [None, "Caucasian"])
+def test_average_odds_interval_is_mover(
+    compas: pl.DataFrame, engine: str, reference: str | None
+) -> None:
+    kw = {"y_true": "two_year_recid", "y_pred": "pred", "sensitive_features": "race",
+          "criteria": ["average_odds_difference"], "reference_group": reference}  # fmt: skip
+    frame = compas if engine == "eager" else compas.lazy()
+    summary = frame.fair.summary(**kw)
+    if engine != "eager":
+        summary = summary.collect(engine=engine)
+    row = summary.row(0, named=True)
+    assert row["interval_method"] == "mover_average"
+    value, low, high = _average_odds(compas, row["group"], row["compared_with"])
+    assert row["value"] == pytest.approx(value, rel=1e-12)
+    assert row["ci_low"] == pytest.approx(low, rel=1e-9)
+    assert row["ci_high"] == pytest.approx(high, rel=1e-9)
+
+
+def test_the_default_summary_needs_no_bootstrap(compas: pl.DataFrame) -> None:
+    """Every default criterion has a closed form: a report over many batch keys does
+    not redraw 1,000 times per key (365 merged profiles of 100 models took 2.6 s)."""
+    summary = compas.fair.summary(y_true="two_year_recid", y_pred="pred", sensitive_features="race")
+    assert "bootstrap" not in summary.get_column("interval_method").to_list()
+    assert summary.get_column("ci_low").null_count() == 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -127,18 +128,6 @@ def test_gate_on_the_other_side_of_the_headline(
 # ---- the bootstrap ----------------------------------------------------------------
 
 
-def _bonferroni(parts: np.ndarray, level: float = 0.95) -> tuple[float, float]:
-    """The interval of the largest of ``k`` part distances (columns of `parts`).
-
-    Each part's percentile interval at the Bonferroni level (tails of ``(1 - level)
-    / 2k``), combined from the largest lower bound to the largest upper bound: the
-    summary's interval of a worst-case composite, written from that definition.
-    """
-    tail = (1 - level) / 2 / parts.shape[1]
-    lows, highs = np.quantile(parts, [tail, 1 - tail], axis=0)
-    return float(lows.max()), float(highs.max())
-
-
 def _numpy_bootstrap(
     groups: dict[str, tuple[np.ndarray, np.ndarray]], reps: int, parts: bool = False
 ) -> np.ndarray:
@@ -172,14 +161,16 @@ def test_bootstrap_leaves_out_replicates_with_an_undefined_rate() -> None:
     a_p = np.array([1] + [1] * 5 + [0] * 44)
     b_y = np.array([1] * 100 + [0] * 200)
     b_p = np.array([1] * 30 + [0] * 70 + [1] * 20 + [0] * 180)
+    # (average_abs_odds_difference: still bootstrapped; the mean of the two ranges)
     df = pl.DataFrame({"g": ["A"] * 50 + ["B"] * 300, "y": [*a_y, *b_y], "p": [*a_p, *b_p]})
     row = df.fair.summary(
-        y_true="y", y_pred="p", sensitive_features="g", criteria=["equalized_odds_difference"]
+        y_true="y", y_pred="p", sensitive_features="g", criteria=["average_abs_odds_difference"]
     ).row(0, named=True)
-    assert row["value"] == pytest.approx(0.7)
+    assert row["interval_method"] == "bootstrap"
+    assert row["value"] == pytest.approx((0.7 + abs(5 / 49 - 0.1)) / 2)
     ref = _numpy_bootstrap({"A": (a_y, a_p), "B": (b_y, b_p)}, reps=4000, parts=True)
     assert 0.55 < len(ref) / 4000 < 0.75  # about 64% of the redraws are defined
-    low, high = _bonferroni(ref)
+    low, high = np.quantile(ref.mean(axis=1), [0.025, 0.975])
     assert row["ci_low"] == pytest.approx(low, abs=0.03)
     assert row["ci_high"] == pytest.approx(high, abs=0.03)
     assert row["verdict"] == "unfair"
@@ -187,8 +178,9 @@ def test_bootstrap_leaves_out_replicates_with_an_undefined_rate() -> None:
 
 def test_a_fractional_weighted_cell_is_not_rounded_away() -> None:
     # group A's only positive weighs 0.3: about 0.3 effective positives. Its TPR is
-    # undefined in most redraws, so the criteria reading it get no interval, and are
-    # never `fair` while their value lies far outside the band
+    # undefined in most redraws, so a bootstrapped criterion reading it gets no
+    # interval; a closed form (Wilson on 0.3 effective rows) one reaching into the band.
+    # Neither is ever `fair` while the value lies far outside the band
     a = pl.DataFrame(
         {"g": "A", "y": [0] * 200 + [1], "p": [1] * 20 + [0] * 180 + [1], "w": [1.0] * 200 + [0.3]}
     )
@@ -198,14 +190,17 @@ def test_a_fractional_weighted_cell_is_not_rounded_away() -> None:
     )  # fmt: skip
     summary = pl.concat([a, b]).fair.summary(
         y_true="y", y_pred="p", sensitive_features="g", sample_weight="w",
-        criteria=["equalized_odds_difference", "average_odds_difference"],
+        criteria=["equalized_odds_difference", "average_odds_difference",
+                  "average_abs_odds_difference"],
     )  # fmt: skip
     for row in summary.iter_rows(named=True):
         assert abs(row["value"]) > 0.3  # far outside the band [-0.1, 0.1]
-        assert row["verdict"] != "fair"
-        assert row["ci_low"] is None
         assert row["verdict"] == "inconclusive"
-        assert "bootstrap" in row["note"]
+        if row["interval_method"] == "bootstrap":
+            assert row["ci_low"] is None
+            assert "bootstrap" in row["note"]
+        else:
+            assert row["ci_low"] <= 0.1 < row["ci_high"]
 
 
 def test_integer_counts_redraw_as_before() -> None:
@@ -377,34 +372,36 @@ def _equalized_odds_row(groups: dict[str, tuple[np.ndarray, np.ndarray]]) -> dic
     ).row(0, named=True)
 
 
-def test_bootstrap_compares_the_named_pair_not_the_extremes_of_each_redraw() -> None:
-    # A and B (400 rows each) differ in TPR by 0.2; C to F (40 rows each) share the
-    # middle rates. Redrawn, a small group is often the most extreme: re-choosing the
-    # extremes in every replicate would push the interval up.
-    rng = np.random.default_rng(5)
-    groups: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    for name, n, tpr in (("A", 400, 0.7), ("B", 400, 0.5), *((g, 40, 0.6) for g in "CDEF")):
-        y = (np.arange(n) % 2).astype(np.int8)  # half positives
-        p = np.where(y == 1, rng.random(n) < tpr, rng.random(n) < 0.3).astype(np.int8)
-        groups[name] = (y, p)
-    row = _equalized_odds_row(groups)
-    assert {row["group"], row["compared_with"]} == {"A", "B"}  # the data's extremes
-    named = _pair_bootstrap(groups["A"], groups["B"], reps=4000)
-    low, high = _bonferroni(named)
-    assert row["ci_low"] == pytest.approx(low, abs=0.03)
-    assert row["ci_high"] == pytest.approx(high, abs=0.03)
-    # the data is such that re-choosing would differ: every group in every redraw
-    rechosen = _numpy_bootstrap(groups, reps=2000)
-    assert np.quantile(rechosen, 0.025) > low + 0.04
+def _wilson(x: float, m: float, z: float) -> tuple[float, float]:
+    """Wilson's score interval of ``x / m``, from its formula."""
+    p = x / m
+    denom = 1 + z * z / m
+    center = (p + z * z / (2 * m)) / denom
+    half = z * math.sqrt(p * (1 - p) / m + z * z / (4 * m * m)) / denom
+    return (0.0 if x == 0 else max(center - half, 0.0)), (
+        1.0 if x == m else min(center + half, 1.0)
+    )
 
 
-def test_a_composite_bounds_each_part_at_the_bonferroni_level() -> None:
-    """Equalized odds is the larger of two equal part distances here (0.3 and 0.3).
+def _part_bounds(a: tuple[float, float], b: tuple[float, float], z: float) -> tuple[float, float]:
+    """Bounds of ``|a - b|`` (proportions ``(x, m)``) from Newcombe's interval at `z`."""
+    (x1, m1), (x2, m2) = a, b
+    p1, p2 = x1 / m1, x2 / m2
+    (l1, u1), (l2, u2) = _wilson(x1, m1, z), _wilson(x2, m2, z)
+    d = p1 - p2
+    low, high = d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
+    near = low if low > 0 else -high if high < 0 else 0.0
+    return near, max(abs(low), abs(high))
 
-    The percentile interval of that maximum sits above both parts (the larger of two
-    noisy distances): its lower bound, 0.19 here, would call a disparity of 0.1 or
-    less unfair far more often than the stated 2.5%. Each part's interval at the
-    Bonferroni level, combined, holds the composite whenever both parts hold theirs.
+
+def test_a_composite_is_bounded_by_its_parts_at_the_bonferroni_level() -> None:
+    """Equalized odds is the larger of two part distances (0.3 and 0.3 here).
+
+    A percentile bootstrap of that maximum sits above both parts (the larger of two
+    noisy distances): its lower bound, 0.19 here, called a fair model unfair three times
+    as often as stated. Each part's Newcombe interval at the Bonferroni level (tails of
+    1.25%), combined from the largest lower to the largest upper bound, holds the
+    composite whenever both parts hold theirs. Written here from the formulas.
     """
     groups: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for name, n, tpr, fpr in (("A", 80, 0.7, 0.5), ("B", 80, 0.4, 0.2)):
@@ -415,28 +412,35 @@ def test_a_composite_bounds_each_part_at_the_bonferroni_level() -> None:
         groups[name] = (y, p)
     row = _equalized_odds_row(groups)
     assert row["value"] == pytest.approx(0.3)
-    parts = _pair_bootstrap(groups["A"], groups["B"], reps=8000)
-    low, high = _bonferroni(parts)
-    assert row["ci_low"] == pytest.approx(low, abs=0.03)
-    assert row["ci_high"] == pytest.approx(high, abs=0.03)
-    plain_low = np.quantile(parts.max(axis=1), 0.025)
-    assert plain_low > low + 0.08  # the design tells the two intervals apart
+    assert row["interval_method"] == "newcombe_parts"
+    z = NormalDist().inv_cdf(1 - 0.025 / 2)
+    cells = {}
+    for name, (y, p) in groups.items():
+        cells[name] = [(float(p[y == k].sum()), float((y == k).sum())) for k in (1, 0)]
+    tpr = _part_bounds(cells["A"][0], cells["B"][0], z)
+    fpr = _part_bounds(cells["A"][1], cells["B"][1], z)
+    assert row["ci_low"] == pytest.approx(max(tpr[0], fpr[0]), rel=1e-9)
+    assert row["ci_high"] == pytest.approx(max(tpr[1], fpr[1]), rel=1e-9)
+    # the percentile bootstrap of the maximum: far above
+    parts = _pair_bootstrap(groups["A"], groups["B"], reps=4000)
+    assert np.quantile(parts.max(axis=1), 0.025) > row["ci_low"] + 0.08
 
 
 def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None:
-    # race shuffled: the groups are exchangeable and every true disparity is 0. With
-    # the extremes re-chosen in each redraw, treatment equality (FN / FP) was called
-    # unfair in nearly every shuffle and equalized odds in a quarter; with the named
-    # pair but one percentile interval of the composite's maximum, the composites in
-    # about a tenth (6, 6 and 5 of these 60). Bonferroni parts: at most the stated
-    # 2.5% in expectation; 3 of 60 allows for the simulation's own noise. (Shuffle
-    # and bootstrap are seeded: the counts are deterministic.)
+    # race shuffled: the groups are exchangeable and every true disparity is 0, so
+    # every `unfair` is wrong; the stated rate is 2.5%. With the extremes re-chosen in
+    # each redraw, treatment equality (FN / FP) was called unfair in nearly every
+    # shuffle and equalized odds in a quarter; with the named pair but one percentile
+    # interval of the composite's maximum, the composites in about a tenth, treatment
+    # equality's difference in 15%. Closed forms now (the parts at the Bonferroni
+    # level; MOVER for treatment equality): here 2%, 3%, 0.5% and 3% of 200. A bound of
+    # 4% (8 of 200) allows for the simulation's own noise and fails on any of the
+    # former intervals. (Shuffles seeded, closed forms: the counts are deterministic.)
     rng = np.random.default_rng(7)
-    composites = ["equalized_odds_difference", "equalized_odds_ratio",
-                  "conditional_use_accuracy_difference"]  # fmt: skip
-    criteria = [*composites, "treatment_equality_difference"]
+    criteria = ["equalized_odds_difference", "equalized_odds_ratio",
+                "conditional_use_accuracy_difference", "treatment_equality_difference"]  # fmt: skip
     unfair = dict.fromkeys(criteria, 0)
-    runs = 60
+    runs = 200
     race = compas["race"].to_numpy()
     for _ in range(runs):
         shuffled = compas.with_columns(race=pl.Series(rng.permutation(race)))
@@ -445,6 +449,4 @@ def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None
         )
         for name, verdict in summary.select("criterion", "verdict").iter_rows():
             unfair[name] += verdict == "unfair"
-    for name in composites:
-        assert unfair[name] <= 3, unfair
-    assert unfair["treatment_equality_difference"] <= 3, unfair  # closed form now
+    assert max(unfair.values()) <= 8, unfair

@@ -78,6 +78,12 @@ def _judged(kind: str, measures: tuple[str, ...], name: str) -> dict[str, object
     """Ideal, band and interval of a rate criterion (today's summary behaviour)."""
     one_rate = len(measures) == 1 and measures[0] in INTERVAL_RATES
     exact = one_rate and name != "average_abs_odds_difference"
+    # a worst-case composite of proportions (equalized odds, conditional use accuracy):
+    # each part's closed form at the Bonferroni level (`part_distances`)
+    parts = (
+        len(measures) > 1 and all(m in INTERVAL_RATES for m in measures)
+        and name != "average_abs_odds_difference"
+    )  # fmt: skip
     # Score criteria compare mean scores: Welch (differences), delta method on the log
     # (ratios), from the sums of scores and of squared scores.
     scores = len(measures) == 1 and measures[0] in SCORE_RATES
@@ -87,12 +93,13 @@ def _judged(kind: str, measures: tuple[str, ...], name: str) -> dict[str, object
     if kind == "ratio":
         interval = (
             "delta_log" if scores else "katz" if exact else "count_ratio" if counts
-            else "bootstrap"
+            else "katz_parts" if parts else "bootstrap"
         )  # fmt: skip
         return {"ideal": 1.0, "band": "ratio", "interval": interval}
     interval = (
         "welch" if scores else "newcombe" if exact else "count_mover" if counts
-        else "bootstrap"
+        else "newcombe_parts" if parts
+        else "mover_average" if measures == ("average_odds",) else "bootstrap"
     )  # fmt: skip
     return {"ideal": 0.0, "band": "difference", "interval": interval}
 

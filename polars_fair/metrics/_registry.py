@@ -59,7 +59,7 @@ def _order() -> list[str]:
 #: bootstrapped (the balance criteria, which have no counts to redraw, are then
 #: judged on the point value).
 INTERVAL_METHODS = (
-    "newcombe", "katz", "count_ratio", "count_mover", "delta", "normal", "welch", "delta_log", "bootstrap",
+    "newcombe", "katz", "count_ratio", "count_mover", "newcombe_parts", "katz_parts", "mover_average", "delta", "normal", "welch", "delta_log", "bootstrap",
     "none",
 )  # fmt: skip
 

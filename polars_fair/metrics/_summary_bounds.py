@@ -24,7 +24,9 @@ from polars_fair.metrics._intervals import (
     count_ratio_parts,
     katz_bounds,
     katz_parts,
+    katz_ratio,
     newcombe_difference,
+    wilson,
     wilson_stages,
 )
 from polars_fair.metrics._rates import safe_div
@@ -34,7 +36,18 @@ from polars_fair.metrics._score_intervals import (
     welch_from_moments,
 )
 
-__all__ = ["INTERVAL_ORDER", "summary_bounds"]
+__all__ = [
+    "INTERVAL_ORDER",
+    "PART_METHODS",
+    "average_interval",
+    "part_distances",
+    "summary_bounds",
+]
+
+#: The closed forms of a worst-case composite (equalized odds, conditional use
+#: accuracy): each part's Newcombe (or Katz) interval at the Bonferroni level, combined
+#: as the interval of the largest distance (see :func:`part_distances`).
+PART_METHODS = ("newcombe_parts", "katz_parts")
 
 #: The interval methods, in the order the bounds test them.
 INTERVAL_ORDER = (
@@ -46,6 +59,9 @@ INTERVAL_ORDER = (
     "normal",
     "welch",
     "delta_log",
+    "newcombe_parts",
+    "katz_parts",
+    "mover_average",
     "bootstrap",
 )
 
@@ -111,9 +127,20 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
         parts = staged(names, moments(first, second))
         formulas["welch"] = welch_from_moments(*parts, z=z)
         formulas["delta_log"] = delta_log_from_moments(*parts, z=z)
-    if "bootstrap" in methods:
+    if "mover_average" in methods:  # (TPR + FPR) / 2 of each group, then the difference
+        xb1, mb1, xb2, mb2 = (pl.col(f"__pf_{k}") for k in ("xb1", "mb1", "xb2", "mb2"))
+        first = average_interval(x1, m1, xb1, mb1, z)
+        second = average_interval(x2, m2, xb2, mb2, z)
+        a1, l1, u1, a2, l2, u2 = staged(("aa1", "al1", "au1", "aa2", "al2", "au2"),
+                                        (*first, *second))  # fmt: skip
+        formulas["mover_average"] = newcombe_difference(a1, (l1, u1), a2, (l2, u2))
+    # the bootstrap and the composites' parts give distances from the ideal, signed
+    # like the value
+    for distances in ("bootstrap", *PART_METHODS):
+        if distances not in methods:
+            continue
         ratio_b, difference_b = _signed_interval("ratio"), _signed_interval("difference")
-        formulas["bootstrap"] = tuple(  # type: ignore[assignment]
+        formulas[distances] = tuple(  # type: ignore[assignment]
             pl.when(pl.col("__pf_ratio")).then(r).otherwise(d)
             for r, d in zip(ratio_b, difference_b, strict=True)
         )
@@ -146,3 +173,46 @@ def _signed_interval(kind: str) -> list[pl.Expr]:
         low = pl.when(up).then(lo).otherwise(-hi)
         high = pl.when(up).then(hi).otherwise(-lo)
     return [low.alias("ci_low"), high.alias("ci_high")]
+
+
+def part_distances(ratio: bool, z: float) -> tuple[pl.Expr, pl.Expr]:
+    """The bounds of one part's distance from the ideal, from its pick's counts.
+
+    The part's pair is ``__pf_x1 / __pf_m1`` against ``__pf_x2 / __pf_m2``: Newcombe's
+    interval of the difference (Katz's of the ratio, on the log) at `z`, then the
+    interval of its absolute value: from the bound nearer 0 (0 when the interval holds
+    0) to the farther. Null when the interval is (a zero count for Katz). With each
+    of ``k`` parts at the Bonferroni level, ``z`` for tails of ``(1 - level) / 2k``,
+    the largest lower bound and the largest upper bound hold the composite's distance
+    whenever every part's interval holds its own.
+    """
+    x1, m1, x2, m2 = (pl.col(f"__pf_{k}").cast(pl.Float64) for k in ("x1", "m1", "x2", "m2"))
+    if ratio:
+        low, high = katz_ratio(x1, m1, x2, m2, z)
+        low, high = low.log(), high.log()
+    else:
+        low, high = newcombe_difference(x1 / m1, wilson(x1, m1, z), x2 / m2, wilson(x2, m2, z))
+    missing = low.is_null() | high.is_null() | low.is_nan() | high.is_nan()
+    near = pl.when(low > 0).then(low).when(high < 0).then(-high).otherwise(0.0)
+    far = pl.max_horizontal(low.abs(), high.abs())
+    return pl.when(~missing).then(near), pl.when(~missing).then(far)
+
+
+def average_interval(
+    x: pl.Expr, m: pl.Expr, xb: pl.Expr, mb: pl.Expr, z: float
+) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """``(x/m + xb/mb) / 2`` of one group (average odds) and its interval.
+
+    The two proportions (TPR and FPR) count disjoint rows (the positives and the
+    negatives), so they are independent: their Wilson intervals combine by the
+    method of variance estimates recovery (MOVER, Zou and Donner 2008) into the
+    interval of their mean, and two groups' intervals into that of the difference
+    (Newcombe's construction, :func:`newcombe_difference`). Null when a proportion is.
+    """
+    x, m, xb, mb = (e.cast(pl.Float64) for e in (x, m, xb, mb))
+    t, f = x / m, xb / mb
+    (lt, ut), (lf, uf) = wilson(x, m, z), wilson(xb, mb, z)
+    mean = (t + f) / 2
+    low = mean - ((t - lt) ** 2 + (f - lf) ** 2).sqrt() / 2
+    high = mean + ((ut - t) ** 2 + (uf - f) ** 2).sqrt() / 2
+    return mean, low, high

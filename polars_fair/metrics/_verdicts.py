@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
 import polars as pl
@@ -55,7 +56,7 @@ from polars_fair.metrics._score_intervals import (
 )
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._summary_bootstrap import N_RAW, bootstrap_intervals
-from polars_fair.metrics._summary_bounds import summary_bounds
+from polars_fair.metrics._summary_bounds import PART_METHODS, part_distances, summary_bounds
 from polars_fair.metrics._summary_notes import (
     REF_NOTE as _REF_NOTE,
 )
@@ -213,6 +214,8 @@ _PICK = ("group", "group_n", "compared_with", "compared_n", "x1", "m1", "x2", "m
 _EXTREMES = ("lowest", "lowest_group", "lowest_n", "highest", "highest_group", "highest_n")
 #: The columns of a pick naming the groups compared (the bootstrap compares those).
 _NAMED = ("group", "compared_with")
+#: Average odds' second proportion (FPR: ``xb / mb``) of both groups of a pick.
+_ODDS = ("xb1", "mb1", "xb2", "mb2")
 
 
 def _pick(
@@ -272,6 +275,11 @@ def _pick_exprs(
     elif measure in SCORE_RATES:
         me, xe, qe = score_columns(measure, names)
         squares = [qe.cast(pl.Float64).alias("__pf_q")]
+    elif measure == "average_odds" and c.tp is not None and c.fp is not None:
+        # (TPR + FPR) / 2: both proportions (``x / m``, ``xb / mb``; see `_odds`)
+        xe, me = rate_fraction("true_positive_rate", c)
+        xb, mb = rate_fraction("false_positive_rate", c)
+        squares = [xb.cast(pl.Float64).alias("__pf_xb"), mb.cast(pl.Float64).alias("__pf_mb")]
     else:
         xe = me = pl.lit(None, dtype=pl.Float64)
     stages: list[tuple[pl.Expr, ...]] = [
@@ -286,7 +294,10 @@ def _pick_exprs(
     rows: pl.Expr | None = None  # the rows the aggregations read (all by default)
     cols = {"group": _LABEL, "group_n": _NEFF, "x1": "__pf_x", "m1": "__pf_m"}
     other = {"compared_with": _LABEL, "compared_n": _NEFF, "x2": "__pf_x", "m2": "__pf_m"}
-    if squares:
+    if measure == "average_odds" and squares:
+        cols["xb1"], cols["mb1"] = "__pf_xb", "__pf_mb"
+        other["xb2"], other["mb2"] = "__pf_xb", "__pf_mb"
+    elif squares:
         cols["q1"], other["q2"] = "__pf_q", "__pf_q"
     if method == "to_reference":
         stages.append((is_reference(reference, sensitive, by).alias(_REF),))
@@ -357,19 +368,36 @@ def _pick_exprs(
     return tuple(stages), rows, tuple(aggs)
 
 
-def _worst_pick(picks: list[pl.LazyFrame], by: list[str], *, with_extremes: bool) -> pl.LazyFrame:
+def _worst_pick(
+    picks: list[pl.LazyFrame],
+    by: list[str],
+    *,
+    with_extremes: bool,
+    parts: tuple[pl.Expr, pl.Expr] | None = None,
+) -> pl.LazyFrame:
     """Of several measures' picks, the one farthest from the ideal (per key).
 
-    `with_extremes`: the picks have the :data:`_EXTREMES` columns.
+    `with_extremes`: the picks have the :data:`_EXTREMES` columns. `parts`: each
+    part's distance bounds (:func:`~._summary_bounds.part_distances`), combined as
+    ``__pf_plow``, ``__pf_phigh`` (the largest of each; none when a part with a value
+    has no interval).
     """
     if len(picks) == 1:
         return picks[0]
     tagged = [p.with_columns(pl.lit(i).alias("__pf_part")) for i, p in enumerate(picks)]
     stacked = pl.concat(tagged, how="vertical")
+    combined: list[pl.Expr] = []
+    if parts is not None:
+        stacked = stacked.with_columns(parts[0].alias("__pf_plow"), parts[1].alias("__pf_phigh"))
+        valued = pl.col("__pf_dist").is_not_null()
+        for k in ("plow", "phigh"):
+            bound = pl.col(f"__pf_{k}")
+            lost = (valued & bound.is_null()).any()
+            combined.append(pl.when(~lost).then(bound.filter(valued).max()).alias(f"__pf_{k}"))
     # the largest distance; ties (and nulls) go to the first measure
     order = pl.col("__pf_dist").fill_null(-1.0)
     best = stacked.sort([*by, "__pf_part"], nulls_last=True)
-    aggs = [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _PICK]
+    aggs = [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _PICK] + combined
     if with_extremes:  # the lowest and highest comparison over every part
         low = pl.col("__pf_lowest").fill_null(float("inf")).arg_min()
         high = pl.col("__pf_highest").fill_null(float("-inf")).arg_max()
@@ -429,7 +457,8 @@ def _part_inputs(
 ) -> tuple[str | pl.Expr, ...]:
     """One criterion's columns of the wide row, under the names its part reads."""
     squares = ("q1", "q2") if how in SCORE_INTERVALS else ()
-    picked = [*_PICK, *squares, *(_EXTREMES if extremes else ())]
+    odds = _ODDS if how == "mover_average" else ()
+    picked = [*_PICK, *squares, *odds, *(_EXTREMES if extremes else ())]
     value = () if name in ("cohen_d", "two_sd_rule") else (pl.col(f"__pf_value@{name}"),)
     distances = (
         (pl.col(f"__pf_d{k}_{name}").alias(f"__pf_d{k}") for k in ("low", "high")) if boot else ()
@@ -548,7 +577,12 @@ def summary_table(
     worst = {}
     for keys_of, slot in slots.items():
         against = keys_of[0][2] == "to_reference"
-        pick = _worst_pick([picked[key] for key in keys_of], by, with_extremes=against)
+        composite = None
+        if len(keys_of) > 1 and keys_of[0][2] != "to_overall":  # a composite's parts
+            composite = part_distances(keys_of[0][1] == "ratio", _bonferroni_z(z, len(keys_of)))
+        pick = _worst_pick(
+            [picked[key] for key in keys_of], by, with_extremes=against, parts=composite
+        )
         worst[keys_of] = pick = pick.cache()  # also read by the bootstrap
         inputs.append(pick.select(*by, pl.all().exclude(by).name.suffix(f"@{slot}")))
     boot = [name for name in criteria if _interval_method(name, method, names) == "bootstrap"]
@@ -562,12 +596,15 @@ def summary_table(
             for name, keys_of in dict(zip(criteria, compared, strict=True)).items()
             if name in boot and name != "average_abs_odds_difference"
         ]
-        pairs = (_attach_all(keys, named, by) if by else pl.concat(named, how="horizontal"),
-                 label)  # fmt: skip
+        pairs = (
+            (_attach_all(keys, named, by) if by else pl.concat(named, how="horizontal"), label)
+            if named
+            else None
+        )
         boot_table = bootstrap_intervals(
             kept_counts, criteria=boot, method=method, by=by, sensitive=sensitive,
             reference=ref, zero_division=zero_division, confidence_level=confidence_level,
-            named=pairs if named else None,
+            named=pairs,
         ).cache()  # fmt: skip
         inputs.append(boot_table)
     plan: list[tuple[str, int, str, bool]] = []  # name, slot, interval, own extremes
@@ -650,6 +687,8 @@ def _part_columns(
             pl.col(f"__pf_d{k}" if own else f"__pf_d{k}_{name}").alias(f"__pf_d{k}")
             for k in ("low", "high")
         ]
+    elif how in PART_METHODS:
+        distances = [pick(f"p{k}").alias(f"__pf_d{k}") for k in ("low", "high")]
     else:
         distances = [pl.lit(None, dtype=pl.Float64).alias(f"__pf_d{k}") for k in ("low", "high")]
     value = value.cast(pl.Float64).alias("value")
@@ -669,6 +708,10 @@ def _part_columns(
         *_extremes(extremes, pick, value),
         *(pick(k) for k in ("x1", "m1", "x2", "m2")),
         *_squares(how, pick),
+        *(
+            pick(k) if how == "mover_average" else pl.lit(None, dtype=pl.Float64).alias(f"__pf_{k}")
+            for k in _ODDS
+        ),
         *distances,
         pl.lit(ratio).alias("__pf_ratio"),
         pl.col("n_groups").fill_null(0),
@@ -710,8 +753,14 @@ def _interval_method(name: str, method: str, names: Sequence[str] | None = None)
         return score_interval_method(interval, method, names)
     if spec.kind == "statistic":
         return interval
-    if method == "to_overall" or len(spec.measures) > 1:
+    if method == "to_overall" or name == "average_abs_odds_difference":
         return "bootstrap"
-    if name == "average_abs_odds_difference":
+    if len(spec.measures) > 1 and interval not in PART_METHODS:
         return "bootstrap"
     return interval
+
+
+def _bonferroni_z(z: float, parts: int) -> float:
+    """The normal quantile for each of `parts` intervals sharing the tails of `z`."""
+    tail = 1 - NormalDist().cdf(z)
+    return NormalDist().inv_cdf(1 - tail / parts)
