@@ -24,9 +24,7 @@ from polars_fair.metrics._intervals import (
     count_ratio_parts,
     katz_bounds,
     katz_parts,
-    katz_ratio,
     newcombe_difference,
-    wilson,
     wilson_stages,
 )
 from polars_fair.metrics._rates import safe_div
@@ -129,8 +127,18 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
         formulas["delta_log"] = delta_log_from_moments(*parts, z=z)
     if "mover_average" in methods:  # (TPR + FPR) / 2 of each group, then the difference
         xb1, mb1, xb2, mb2 = (pl.col(f"__pf_{k}") for k in ("xb1", "mb1", "xb2", "mb2"))
-        first = average_interval(x1, m1, xb1, mb1, z)
-        second = average_interval(x2, m2, xb2, mb2, z)
+        fractions = [("t1", x1, m1), ("f1", xb1, mb1), ("t2", x2, m2), ("f2", xb2, mb2)]
+        wilson_steps, ci, _ = wilson_stages(fractions, z)
+        stages.extend(wilson_steps)
+        rates = staged(("t1", "f1", "t2", "f2"), [x.cast(pl.Float64) / m for _, x, m in fractions])
+        cis = staged([f"{e}{k}" for k, _, _ in fractions for e in ("l", "u")],
+                     [b for k, _, _ in fractions for b in ci[k]])  # fmt: skip
+        first, second = (
+            average_interval(
+                rates[i], cis[2 * i : 2 * i + 2], rates[i + 1], cis[2 * i + 2 : 2 * i + 4]
+            )
+            for i in (0, 2)
+        )
         a1, l1, u1, a2, l2, u2 = staged(("aa1", "al1", "au1", "aa2", "al2", "au2"),
                                         (*first, *second))  # fmt: skip
         formulas["mover_average"] = newcombe_difference(a1, (l1, u1), a2, (l2, u2))
@@ -175,43 +183,58 @@ def _signed_interval(kind: str) -> list[pl.Expr]:
     return [low.alias("ci_low"), high.alias("ci_high")]
 
 
-def part_distances(ratio: bool, z: float) -> tuple[pl.Expr, pl.Expr]:
-    """The bounds of one part's distance from the ideal, from its pick's counts.
+def part_distances(ratio: bool, z: float) -> list[list[pl.Expr]]:
+    """``with_columns`` stages giving one part's distance bounds ``__pf_plo``, ``__pf_phi``.
 
     The part's pair is ``__pf_x1 / __pf_m1`` against ``__pf_x2 / __pf_m2``: Newcombe's
     interval of the difference (Katz's of the ratio, on the log) at `z`, then the
     interval of its absolute value: from the bound nearer 0 (0 when the interval holds
-    0) to the farther. Null when the interval is (a zero count for Katz). With each
-    of ``k`` parts at the Bonferroni level, ``z`` for tails of ``(1 - level) / 2k``,
-    the largest lower bound and the largest upper bound hold the composite's distance
-    whenever every part's interval holds its own.
+    0) to the farther. Null when there is no interval (a zero count for Katz). With
+    each of ``k`` parts at the Bonferroni level, ``z`` for tails of ``(1 - level) /
+    2k``, the largest lower bound and the largest upper bound hold the composite's
+    distance whenever every part's interval holds its own. Staged as columns, as
+    :func:`summary_bounds` (nested, the planner would search their common parts).
     """
     x1, m1, x2, m2 = (pl.col(f"__pf_{k}").cast(pl.Float64) for k in ("x1", "m1", "x2", "m2"))
+    stages: list[list[pl.Expr]] = []
     if ratio:
-        low, high = katz_ratio(x1, m1, x2, m2, z)
+        r, se, defined = katz_parts(x1, m1, x2, m2)
+        stages.append([r.alias("__pf_kr"), se.alias("__pf_ks"), defined.alias("__pf_kd")])
+        low, high = katz_bounds(pl.col("__pf_kr"), pl.col("__pf_ks"), pl.col("__pf_kd"), z)
         low, high = low.log(), high.log()
     else:
-        low, high = newcombe_difference(x1 / m1, wilson(x1, m1, z), x2 / m2, wilson(x2, m2, z))
+        wilson_steps, ci, _ = wilson_stages([("1", x1, m1), ("2", x2, m2)], z)
+        stages.extend(wilson_steps)
+        stages.append(
+            [(x1 / m1).alias("__pf_pp1"), (x2 / m2).alias("__pf_pp2"),
+             *(b.alias(f"__pf_pw{i}") for i, b in enumerate((*ci["1"], *ci["2"])))]
+        )  # fmt: skip
+        l1, u1, l2, u2 = (pl.col(f"__pf_pw{i}") for i in range(4))
+        low, high = newcombe_difference(pl.col("__pf_pp1"), (l1, u1), pl.col("__pf_pp2"), (l2, u2))
+    stages.append([low.alias("__pf_pl"), high.alias("__pf_ph")])
+    low, high = pl.col("__pf_pl"), pl.col("__pf_ph")
     missing = low.is_null() | high.is_null() | low.is_nan() | high.is_nan()
     near = pl.when(low > 0).then(low).when(high < 0).then(-high).otherwise(0.0)
     far = pl.max_horizontal(low.abs(), high.abs())
-    return pl.when(~missing).then(near), pl.when(~missing).then(far)
+    stages.append(
+        [pl.when(~missing).then(near).alias("__pf_plow"),
+         pl.when(~missing).then(far).alias("__pf_phigh")]
+    )  # fmt: skip
+    return stages
 
 
 def average_interval(
-    x: pl.Expr, m: pl.Expr, xb: pl.Expr, mb: pl.Expr, z: float
+    t: pl.Expr, t_ci: Sequence[pl.Expr], f: pl.Expr, f_ci: Sequence[pl.Expr]
 ) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """``(x/m + xb/mb) / 2`` of one group (average odds) and its interval.
+    """``(t + f) / 2`` of one group (average odds: TPR and FPR) and its interval.
 
-    The two proportions (TPR and FPR) count disjoint rows (the positives and the
-    negatives), so they are independent: their Wilson intervals combine by the
-    method of variance estimates recovery (MOVER, Zou and Donner 2008) into the
-    interval of their mean, and two groups' intervals into that of the difference
-    (Newcombe's construction, :func:`newcombe_difference`). Null when a proportion is.
+    The two proportions count disjoint rows (the positives and the negatives), so they
+    are independent: their Wilson intervals `t_ci`, `f_ci` combine by the method of
+    variance estimates recovery (MOVER, Zou and Donner 2008) into the interval of their
+    mean; two groups' intervals then into that of the difference (Newcombe's
+    construction, :func:`newcombe_difference`).
     """
-    x, m, xb, mb = (e.cast(pl.Float64) for e in (x, m, xb, mb))
-    t, f = x / m, xb / mb
-    (lt, ut), (lf, uf) = wilson(x, m, z), wilson(xb, mb, z)
+    (lt, ut), (lf, uf) = t_ci, f_ci
     mean = (t + f) / 2
     low = mean - ((t - lt) ** 2 + (f - lf) ** 2).sqrt() / 2
     high = mean + ((ut - t) ** 2 + (uf - f) ** 2).sqrt() / 2

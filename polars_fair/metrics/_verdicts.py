@@ -373,7 +373,7 @@ def _worst_pick(
     by: list[str],
     *,
     with_extremes: bool,
-    parts: tuple[pl.Expr, pl.Expr] | None = None,
+    parts: list[list[pl.Expr]] | None = None,
 ) -> pl.LazyFrame:
     """Of several measures' picks, the one farthest from the ideal (per key).
 
@@ -388,7 +388,8 @@ def _worst_pick(
     stacked = pl.concat(tagged, how="vertical")
     combined: list[pl.Expr] = []
     if parts is not None:
-        stacked = stacked.with_columns(parts[0].alias("__pf_plow"), parts[1].alias("__pf_phigh"))
+        for stage in parts:  # the part's distance bounds, `__pf_plow` and `__pf_phigh`
+            stacked = stacked.with_columns(stage)
         valued = pl.col("__pf_dist").is_not_null()
         for k in ("plow", "phigh"):
             bound = pl.col(f"__pf_{k}")
