@@ -184,7 +184,7 @@ def _signed_interval(kind: str) -> list[pl.Expr]:
 
 
 def part_distances(ratio: bool, z: float) -> list[list[pl.Expr]]:
-    """``with_columns`` stages giving one part's distance bounds ``__pf_plo``, ``__pf_phi``.
+    """``with_columns`` stages giving a part's distance bounds ``__pf_plow``, ``__pf_phigh``.
 
     The part's pair is ``__pf_x1 / __pf_m1`` against ``__pf_x2 / __pf_m2``: Newcombe's
     interval of the difference (Katz's of the ratio, on the log) at `z`, then the
