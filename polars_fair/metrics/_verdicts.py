@@ -214,6 +214,8 @@ _PICK = ("group", "group_n", "compared_with", "compared_n", "x1", "m1", "x2", "m
 _EXTREMES = ("lowest", "lowest_group", "lowest_n", "highest", "highest_group", "highest_n")
 #: The columns of a pick naming the groups compared (the bootstrap compares those).
 _NAMED = ("group", "compared_with")
+#: A mean score's sums of squares of both groups of a pick.
+_SQUARES = ("q1", "q2")
 #: Average odds' second proportion (FPR: ``xb / mb``) of both groups of a pick.
 _ODDS = ("xb1", "mb1", "xb2", "mb2")
 
@@ -267,19 +269,20 @@ def _pick_exprs(
     value = rate_expr(measure, c, total_pp)
     if measure == "predicted_positive_share" and _PP_RAW in names:  # weighted: as given
         value = safe_div(pl.col(_PP_RAW), over(pl.col(_PP_RAW).sum(), by))
-    squares: list[pl.Expr] = []  # a mean score's sums of squares (``__pf_q1``, ``__pf_q2``)
+    # a pick's second numbers of each side: a mean score's sum of squares (``q``), or
+    # average odds' second proportion, FPR (``xb / mb``, beside TPR's ``x / m``)
+    extra: dict[str, pl.Expr] = {}
     if measure in INTERVAL_RATES:
         xe, me = rate_fraction(measure, c)
     elif measure == "treatment_equality" and c.fn is not None and c.fp is not None:
         xe, me = c.fn, c.fp  # the counts of `count_ratio_parts`
     elif measure in SCORE_RATES:
         me, xe, qe = score_columns(measure, names)
-        squares = [qe.cast(pl.Float64).alias("__pf_q")]
+        extra = {"q": qe}
     elif measure == "average_odds" and c.tp is not None and c.fp is not None:
-        # (TPR + FPR) / 2: both proportions (``x / m``, ``xb / mb``; see `_odds`)
         xe, me = rate_fraction("true_positive_rate", c)
         xb, mb = rate_fraction("false_positive_rate", c)
-        squares = [xb.cast(pl.Float64).alias("__pf_xb"), mb.cast(pl.Float64).alias("__pf_mb")]
+        extra = {"xb": xb, "mb": mb}
     else:
         xe = me = pl.lit(None, dtype=pl.Float64)
     stages: list[tuple[pl.Expr, ...]] = [
@@ -287,18 +290,15 @@ def _pick_exprs(
             value.cast(pl.Float64).alias("__pf_v"),
             xe.cast(pl.Float64).alias("__pf_x"),
             me.cast(pl.Float64).alias("__pf_m"),
-            *squares,
+            *(e.cast(pl.Float64).alias(f"__pf_{k}") for k, e in extra.items()),
         )
     ]
     v = pl.col("__pf_v")
     rows: pl.Expr | None = None  # the rows the aggregations read (all by default)
     cols = {"group": _LABEL, "group_n": _NEFF, "x1": "__pf_x", "m1": "__pf_m"}
     other = {"compared_with": _LABEL, "compared_n": _NEFF, "x2": "__pf_x", "m2": "__pf_m"}
-    if measure == "average_odds" and squares:
-        cols["xb1"], cols["mb1"] = "__pf_xb", "__pf_mb"
-        other["xb2"], other["mb2"] = "__pf_xb", "__pf_mb"
-    elif squares:
-        cols["q1"], other["q2"] = "__pf_q", "__pf_q"
+    for k in extra:
+        cols[f"{k}1"], other[f"{k}2"] = f"__pf_{k}", f"__pf_{k}"
     if method == "to_reference":
         stages.append((is_reference(reference, sensitive, by).alias(_REF),))
         ref = pl.col(_REF)
@@ -457,7 +457,7 @@ def _part_inputs(
     by: tuple[str, ...], name: str, slot: int, how: str, extremes: bool, boot: bool
 ) -> tuple[str | pl.Expr, ...]:
     """One criterion's columns of the wide row, under the names its part reads."""
-    squares = ("q1", "q2") if how in SCORE_INTERVALS else ()
+    squares = _SQUARES if how in SCORE_INTERVALS else ()
     odds = _ODDS if how == "mover_average" else ()
     picked = [*_PICK, *squares, *odds, *(_EXTREMES if extremes else ())]
     value = () if name in ("cohen_d", "two_sd_rule") else (pl.col(f"__pf_value@{name}"),)
@@ -708,11 +708,7 @@ def _part_columns(
         pick("compared_n").alias("compared_n"),
         *_extremes(extremes, pick, value),
         *(pick(k) for k in ("x1", "m1", "x2", "m2")),
-        *_squares(how, pick),
-        *(
-            pick(k) if how == "mover_average" else pl.lit(None, dtype=pl.Float64).alias(f"__pf_{k}")
-            for k in _ODDS
-        ),
+        *_second_numbers(how, pick),
         *distances,
         pl.lit(ratio).alias("__pf_ratio"),
         pl.col("n_groups").fill_null(0),
@@ -722,11 +718,17 @@ def _part_columns(
     )
 
 
-def _squares(how: str, pick: Callable[[str], pl.Expr]) -> list[pl.Expr]:
-    """A mean score's sums of squares of both sides (null for the other intervals)."""
-    if how in SCORE_INTERVALS:
-        return [pick("q1"), pick("q2")]
-    return [pl.lit(None, dtype=pl.Float64).alias(f"__pf_q{k}") for k in (1, 2)]
+def _second_numbers(how: str, pick: Callable[[str], pl.Expr]) -> list[pl.Expr]:
+    """A pick's second numbers of both sides, null where interval `how` reads none.
+
+    A mean score's sums of squares (``q1``, ``q2``) and average odds' FPR counts
+    (:data:`_ODDS`): every part of the stacked summary has all the columns.
+    """
+    taken = set(_SQUARES if how in SCORE_INTERVALS else _ODDS if how == "mover_average" else ())
+    return [
+        pick(k) if k in taken else pl.lit(None, dtype=pl.Float64).alias(f"__pf_{k}")
+        for k in (*_SQUARES, *_ODDS)
+    ]
 
 
 def _extremes(own: bool, pick: Callable[[str], pl.Expr], value: pl.Expr) -> list[pl.Expr]:
