@@ -42,9 +42,21 @@ def _order() -> list[str]:
 #: * ``"delta"``: the delta-method standard error of Cohen's d,
 #:   ``sqrt(1/n1 + 1/n2 + d**2 / (2 (n1 + n2)))`` (Hedges and Olkin, 1985);
 #: * ``"normal"``: a z statistic has unit variance: ``z ± z_{1-alpha/2}``;
+#: * ``"count_ratio"``, ``"count_mover"``: treatment equality's ``FN / FP`` of each
+#:   group: the delta method on the log of the ratio of two of them, and Newcombe's
+#:   construction from each group's log-scale interval for their difference;
+#: * ``"newcombe_parts"``, ``"katz_parts"``: a worst-case composite (equalized odds,
+#:   conditional use accuracy): each part's Newcombe (Katz) interval at the
+#:   Bonferroni level as the interval of its distance from the ideal, combined from
+#:   the largest lower to the largest upper bound;
+#: * ``"newcombe_parts_mean"``: ``average_abs_odds_difference``, the mean of two
+#:   absolute differences (TPR and FPR): each part's distance interval at the
+#:   Bonferroni level, averaged bound by bound;
+#: * ``"mover_average"``: average odds: each group's ``(TPR + FPR) / 2`` by MOVER
+#:   from the two Wilson intervals, then Newcombe's construction for the difference;
 #: * ``"bootstrap"``: the seeded counts bootstrap (stratified, 1,000 redraws of
 #:   the effective counts, percentile interval), for the criteria with no closed
-#:   form (composites, ``treatment_equality``, ``method="to_overall"``);
+#:   form (F1, balanced accuracy, the predicted-positive share, ``method="to_overall"``);
 #: * ``"welch"``: a difference of two mean scores (the balance criteria), normal
 #:   interval with Welch's standard error ``sqrt(s1²/m1 + s2²/m2)``;
 #: * ``"delta_log"``: a ratio of two mean scores, the delta method on the log,
@@ -59,7 +71,7 @@ def _order() -> list[str]:
 #: bootstrapped (the balance criteria, which have no counts to redraw, are then
 #: judged on the point value).
 INTERVAL_METHODS = (
-    "newcombe", "katz", "count_ratio", "count_mover", "newcombe_parts", "katz_parts", "mover_average", "delta", "normal", "welch", "delta_log", "bootstrap",
+    "newcombe", "katz", "count_ratio", "count_mover", "newcombe_parts", "katz_parts", "newcombe_parts_mean", "mover_average", "delta", "normal", "welch", "delta_log", "bootstrap",
     "none",
 )  # fmt: skip
 

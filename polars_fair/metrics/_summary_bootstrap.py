@@ -15,8 +15,9 @@ with five groups of which none differs, it called ``equalized_odds_difference``
 unfair in a quarter of COMPAS shuffles, ``treatment_equality_difference`` in nearly
 all. The closed-form intervals (Newcombe, Katz) are those of the named pair too. A
 composite (equalized odds) keeps the farthest of its parts for the named pair;
-``average_abs_odds_difference``, whose parts may name different pairs, keeps
-re-choosing.
+``average_abs_odds_difference`` with ``method="to_overall"`` (the only way it is
+bootstrapped: elsewhere it has a closed form), whose parts may name different
+groups, keeps re-choosing.
 
 **Undefined rates.** A replicate in which a group's rate, defined on the data, is
 undefined (the group drew no positives, say) is left out for the criteria reading

@@ -38,14 +38,17 @@ __all__ = [
     "INTERVAL_ORDER",
     "PART_METHODS",
     "average_interval",
+    "mean_part_distances",
     "part_distances",
     "summary_bounds",
 ]
 
-#: The closed forms of a worst-case composite (equalized odds, conditional use
-#: accuracy): each part's Newcombe (or Katz) interval at the Bonferroni level, combined
-#: as the interval of the largest distance (see :func:`part_distances`).
-PART_METHODS = ("newcombe_parts", "katz_parts")
+#: The closed forms of a composite of two comparisons: each part's Newcombe (or Katz)
+#: interval at the Bonferroni level, as the interval of its distance from the ideal
+#: (:func:`part_distances`), combined as that of the largest distance (equalized odds,
+#: conditional use accuracy) or of the mean distance (``average_abs_odds_difference``,
+#: :func:`mean_part_distances`).
+PART_METHODS = ("newcombe_parts", "katz_parts", "newcombe_parts_mean")
 
 #: The interval methods, in the order the bounds test them.
 INTERVAL_ORDER = (
@@ -59,6 +62,7 @@ INTERVAL_ORDER = (
     "delta_log",
     "newcombe_parts",
     "katz_parts",
+    "newcombe_parts_mean",
     "mover_average",
     "bootstrap",
 )
@@ -183,10 +187,13 @@ def _signed_interval(kind: str) -> list[pl.Expr]:
     return [low.alias("ci_low"), high.alias("ci_high")]
 
 
-def part_distances(ratio: bool, z: float) -> list[list[pl.Expr]]:
+def part_distances(
+    ratio: bool, z: float, pair: Sequence[str] = ("x1", "m1", "x2", "m2"), out: str = "p"
+) -> list[list[pl.Expr]]:
     """``with_columns`` stages giving a part's distance bounds ``__pf_plow``, ``__pf_phigh``.
 
-    The part's pair is ``__pf_x1 / __pf_m1`` against ``__pf_x2 / __pf_m2``: Newcombe's
+    The part's pair is ``__pf_x1 / __pf_m1`` against ``__pf_x2 / __pf_m2`` (the
+    columns ``__pf_`` + `pair`; the bounds ``__pf_<out>low``, ``__pf_<out>high``): Newcombe's
     interval of the difference (Katz's of the ratio, on the log) at `z`, then the
     interval of its absolute value: from the bound nearer 0 (0 when the interval holds
     0) to the farther. Null when there is no interval (a zero count for Katz). With
@@ -195,7 +202,7 @@ def part_distances(ratio: bool, z: float) -> list[list[pl.Expr]]:
     distance whenever every part's interval holds its own. Staged as columns, as
     :func:`summary_bounds` (nested, the planner would search their common parts).
     """
-    x1, m1, x2, m2 = (pl.col(f"__pf_{k}").cast(pl.Float64) for k in ("x1", "m1", "x2", "m2"))
+    x1, m1, x2, m2 = (pl.col(f"__pf_{k}").cast(pl.Float64) for k in pair)
     stages: list[list[pl.Expr]] = []
     if ratio:
         r, se, defined = katz_parts(x1, m1, x2, m2)
@@ -217,8 +224,28 @@ def part_distances(ratio: bool, z: float) -> list[list[pl.Expr]]:
     near = pl.when(low > 0).then(low).when(high < 0).then(-high).otherwise(0.0)
     far = pl.max_horizontal(low.abs(), high.abs())
     stages.append(
-        [pl.when(~missing).then(near).alias("__pf_plow"),
-         pl.when(~missing).then(far).alias("__pf_phigh")]
+        [pl.when(~missing).then(near).alias(f"__pf_{out}low"),
+         pl.when(~missing).then(far).alias(f"__pf_{out}high")]
+    )  # fmt: skip
+    return stages
+
+
+def mean_part_distances(z: float) -> list[list[pl.Expr]]:
+    """Stages giving ``__pf_plow``, ``__pf_phigh``: the interval of a mean of two distances.
+
+    ``average_abs_odds_difference`` is ``(|d_TPR| + |d_FPR|) / 2``: the TPR pair
+    ``__pf_x1 / __pf_m1`` against ``__pf_x2 / __pf_m2`` and the FPR pair ``__pf_xb1 /
+    __pf_mb1`` against ``__pf_xb2 / __pf_mb2`` (one pair of groups against a
+    reference; between groups, each part's own extreme pair). Each part's distance
+    interval (:func:`part_distances`) at `z`, the Bonferroni level of two parts; the
+    mean of the lower bounds and the mean of the upper bounds hold the mean distance
+    whenever both parts' intervals hold their own. Null when a part has none.
+    """
+    stages = part_distances(False, z, out="ta")
+    stages += part_distances(False, z, ("xb1", "mb1", "xb2", "mb2"), out="fa")
+    stages.append(
+        [((pl.col(f"__pf_ta{k}") + pl.col(f"__pf_fa{k}")) / 2).alias(f"__pf_p{k}")
+         for k in ("low", "high")]
     )  # fmt: skip
     return stages
 

@@ -42,21 +42,38 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair._utils import built_once, over, part_number, per_key, stack
+from polars_fair._utils import built_once, part_number, per_key, stack
 from polars_fair._validate import SUMMARY_COLUMNS, check_table_keys
-from polars_fair.metrics._criteria import criteria_wide, criterion_table, log_distance
-from polars_fair.metrics._intervals import INTERVAL_RATES, normal_two_sided_p, rate_fraction
-from polars_fair.metrics._rates import SCORE_RATES, Counts, rate_expr, safe_div
-from polars_fair.metrics._reference import is_reference
+from polars_fair.metrics._criteria import criteria_wide, criterion_table
+from polars_fair.metrics._intervals import normal_two_sided_p
+from polars_fair.metrics._picks import (
+    EXTREMES,
+    LABEL,
+    NAMED,
+    NEFF,
+    ODDS,
+    PICK,
+    PP_RAW,
+    SQUARES,
+    STATISTICS,
+    pick_table,
+    statistic_from_pair,
+    worst_pick,
+)
+from polars_fair.metrics._rates import Counts
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._score_intervals import (
     SCORE_INTERVALS,
-    score_columns,
     score_interval_method,
 )
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._summary_bootstrap import N_RAW, bootstrap_intervals
-from polars_fair.metrics._summary_bounds import PART_METHODS, part_distances, summary_bounds
+from polars_fair.metrics._summary_bounds import (
+    PART_METHODS,
+    mean_part_distances,
+    part_distances,
+    summary_bounds,
+)
 from polars_fair.metrics._summary_notes import (
     REF_NOTE as _REF_NOTE,
 )
@@ -85,15 +102,11 @@ __all__ = [
 VERDICT_RULES = ("interval", "point")
 #: The column of squared weight sums in a weighted statistics table.
 WEIGHT_SQUARES = "sum_w2"
-_NEFF = "__pf_neff"
-_LABEL = "__pf_label"
 #: Count columns rescaled to effective counts.
 _SCALED = (
     "n", "tp", "fp", "fn", "tn", "pred_pos", "pred_neg", "pos", "neg",
     "sum_prob_pos", "sum_prob_neg", "sum_prob", "sum_prob2_pos", "sum_prob2_neg", "sum_prob2",
 )  # fmt: skip
-_REF = "__pf_is_ref"
-_PP_RAW = "__pf_pp_raw"
 
 
 @dataclass(frozen=True)
@@ -190,257 +203,19 @@ def effective_counts(stats: pl.LazyFrame, *, frequency_weights: bool = False) ->
         # a share of all predicted positives is not kept by per-group rescaling: the
         # weighted predicted positives as given, for the picks' values
         stats = stats.with_columns(
-            Counts.from_columns(names).PP().alias(_PP_RAW), pl.col("n").alias(N_RAW)
+            Counts.from_columns(names).PP().alias(PP_RAW), pl.col("n").alias(N_RAW)
         )
         w2 = pl.col(WEIGHT_SQUARES)
         factor = pl.when(w2 > 0).then(pl.col("n").cast(pl.Float64) / w2).otherwise(0.0)
         stats = stats.with_columns([(pl.col(c) * factor).alias(c) for c in _SCALED if c in names])
-    return stats.with_columns(pl.col("n").cast(pl.Float64).alias(_NEFF))
+    return stats.with_columns(pl.col("n").cast(pl.Float64).alias(NEFF))
 
 
 def group_label(sensitive: Sequence[str]) -> pl.Expr:
     """A group's name as text: its values joined with ``" / "``."""
     parts = [pl.col(c).cast(pl.String).fill_null("null") for c in sensitive]
     label = parts[0] if len(parts) == 1 else pl.concat_str(parts, separator=" / ")
-    return label.alias(_LABEL)
-
-
-#: Statistics compared group by group with the reference (their pick's kind): the pair
-#: is the group whose statistic is largest in absolute value, as the methods pick it.
-_STATISTICS = ("cohen_d", "two_sd_rule")
-_PICK = ("group", "group_n", "compared_with", "compared_n", "x1", "m1", "x2", "m2", "dist")
-#: The extremes of the per-group comparisons (against the reference): what a
-#: one-sided gate reads ("> 1.25" fails on the highest group, "< 0.8" the lowest).
-_EXTREMES = ("lowest", "lowest_group", "lowest_n", "highest", "highest_group", "highest_n")
-#: The columns of a pick naming the groups compared (the bootstrap compares those).
-_NAMED = ("group", "compared_with")
-#: A mean score's sums of squares of both groups of a pick.
-_SQUARES = ("q1", "q2")
-#: Average odds' second proportion (FPR: ``xb / mb``) of both groups of a pick.
-_ODDS = ("xb1", "mb1", "xb2", "mb2")
-
-
-def _pick(
-    table: pl.LazyFrame,
-    *,
-    names: Sequence[str],
-    measure: str,
-    kind: str,
-    method: str,
-    by: list[str],
-    sensitive: Sequence[str],
-    reference: tuple[Any, ...] | str,
-) -> pl.LazyFrame:
-    """The pair of groups whose comparison of `measure` gives a criterion, per key.
-
-    `table` (with columns `names`) holds effective counts, ``_NEFF`` and ``_LABEL``.
-    Columns: ``by…`` and ``__pf_`` + each of :data:`_PICK` (labels, effective sizes,
-    the proportions' numerators and denominators where `measure` is one, or a score
-    measure's class count ``m`` and score sum ``x``, then its sums of squares ``q1``,
-    ``q2``; the distance from ideal).
-    """
-    stages, rows, aggs = built_once(
-        _pick_exprs, tuple(names), measure, kind, method, tuple(by), tuple(sensitive), reference
-    )
-    for stage in stages:
-        table = table.with_columns(stage)
-    if rows is not None:
-        table = table.filter(rows)
-    return per_key(table, list(aggs), by)
-
-
-_Stages = tuple[tuple[tuple[pl.Expr, ...], ...], pl.Expr | None, tuple[pl.Expr, ...]]
-
-
-def _pick_exprs(
-    names: tuple[str, ...],
-    measure: str,
-    kind: str,
-    method: str,
-    by_: tuple[str, ...],
-    sensitive: tuple[str, ...],
-    reference: tuple[Any, ...] | str,
-) -> _Stages:
-    """The ``with_columns`` stages and the per-key aggregations of :func:`_pick`."""
-    by = list(by_)
-    statistic_name, cols_xm = kind, ("__pf_x", "__pf_m")
-    c = Counts.from_columns(names)
-    total_pp = over(c.PP().sum(), by) if measure == "predicted_positive_share" else None
-    value = rate_expr(measure, c, total_pp)
-    if measure == "predicted_positive_share" and _PP_RAW in names:  # weighted: as given
-        value = safe_div(pl.col(_PP_RAW), over(pl.col(_PP_RAW).sum(), by))
-    # a pick's second numbers of each side: a mean score's sum of squares (``q``), or
-    # average odds' second proportion, FPR (``xb / mb``, beside TPR's ``x / m``)
-    extra: dict[str, pl.Expr] = {}
-    if measure in INTERVAL_RATES:
-        xe, me = rate_fraction(measure, c)
-    elif measure == "treatment_equality" and c.fn is not None and c.fp is not None:
-        xe, me = c.fn, c.fp  # the counts of `count_ratio_parts`
-    elif measure in SCORE_RATES:
-        me, xe, qe = score_columns(measure, names)
-        extra = {"q": qe}
-    elif measure == "average_odds" and c.tp is not None and c.fp is not None:
-        xe, me = rate_fraction("true_positive_rate", c)
-        xb, mb = rate_fraction("false_positive_rate", c)
-        extra = {"xb": xb, "mb": mb}
-    else:
-        xe = me = pl.lit(None, dtype=pl.Float64)
-    stages: list[tuple[pl.Expr, ...]] = [
-        (
-            value.cast(pl.Float64).alias("__pf_v"),
-            xe.cast(pl.Float64).alias("__pf_x"),
-            me.cast(pl.Float64).alias("__pf_m"),
-            *(e.cast(pl.Float64).alias(f"__pf_{k}") for k, e in extra.items()),
-        )
-    ]
-    v = pl.col("__pf_v")
-    rows: pl.Expr | None = None  # the rows the aggregations read (all by default)
-    cols = {"group": _LABEL, "group_n": _NEFF, "x1": "__pf_x", "m1": "__pf_m"}
-    other = {"compared_with": _LABEL, "compared_n": _NEFF, "x2": "__pf_x", "m2": "__pf_m"}
-    for k in extra:
-        cols[f"{k}1"], other[f"{k}2"] = f"__pf_{k}", f"__pf_{k}"
-    if method == "to_reference":
-        stages.append((is_reference(reference, sensitive, by).alias(_REF),))
-        ref = pl.col(_REF)
-        stages.append((over(v.filter(ref).first(), by).alias("__pf_vr"),))
-        vr = pl.col("__pf_vr")
-        statistic = kind in _STATISTICS
-        if statistic:  # each group's d or z against the reference; the pair: the largest
-            refs = [over(pl.col(c).filter(ref).first(), by).alias(f"{c}r") for c in cols_xm]
-            stages.append(tuple(refs))
-            columns = ("__pf_x", "__pf_m", "__pf_xr", "__pf_mr")
-            stages += _statistic_stages(statistic_name, columns, temp="__pf_t", out="__pf_s")
-            dist = pl.col("__pf_s").abs()
-        else:
-            dist = (v - vr).abs() if kind == "difference" else log_distance(safe_div(v, vr))
-            signed = v - vr if kind == "difference" else safe_div(v, vr)
-            stages.append((signed.alias("__pf_s"),))
-        stages.append((dist.alias("__pf_d"),))
-        keep = ~ref & pl.col("__pf_d").is_not_null()
-        i = pl.col("__pf_d").filter(keep).arg_max()
-        aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
-        aggs += [pl.col(src).filter(ref).first().alias(f"__pf_{k}") for k, src in other.items()]
-        aggs.append(pl.col("__pf_d").filter(keep).max().alias("__pf_dist"))
-        sv = pl.col("__pf_s").filter(keep)
-        lo_i, hi_i = sv.arg_min(), sv.arg_max()
-        aggs += [
-            sv.get(lo_i).alias("__pf_lowest"),
-            pl.col(_LABEL).filter(keep).get(lo_i).alias("__pf_lowest_group"),
-            pl.col(_NEFF).filter(keep).get(lo_i).alias("__pf_lowest_n"),
-            sv.get(hi_i).alias("__pf_highest"),
-            pl.col(_LABEL).filter(keep).get(hi_i).alias("__pf_highest_group"),
-            pl.col(_NEFF).filter(keep).get(hi_i).alias("__pf_highest_n"),
-        ]
-    elif method == "between_groups":
-        # the groups with a value only (filtered once, for every column): a batch key
-        # without any has no row, which the summary's join to its keys fills with
-        # nulls, as the aggregations of no rows would be
-        rows = v.is_not_null()
-        # ties: the first group by name is the top, the last the bottom (two groups
-        # even when every value is equal), whatever order the table's rows come in
-        label = pl.col(_LABEL)
-        top_label = label.filter(v == v.max()).min()
-        bottom_label = label.filter(v == v.min()).max()
-        top, bottom = (label == top_label).arg_max(), (label == bottom_label).arg_max()
-        first, second = (top, bottom) if kind == "difference" else (bottom, top)
-        aggs = [pl.col(src).get(first).alias(f"__pf_{k}") for k, src in cols.items()]
-        aggs += [pl.col(src).get(second).alias(f"__pf_{k}") for k, src in other.items()]
-        hi, lo = v.max(), v.min()
-        dist = hi - lo if kind == "difference" else log_distance(safe_div(lo, hi))
-        aggs.append(dist.alias("__pf_dist"))
-    else:  # to_overall: the group farthest from the whole population
-        total = c.map(lambda e: over(e.sum(), by))
-        t_pp = total.PP() if measure == "predicted_positive_share" else None
-        stages.append((rate_expr(measure, total, t_pp).cast(pl.Float64).alias("__pf_vr"),))
-        vr = pl.col("__pf_vr")
-        dist = (v - vr).abs() if kind == "difference" else log_distance(safe_div(v, vr))
-        stages.append((dist.alias("__pf_d"),))
-        keep = pl.col("__pf_d").is_not_null()
-        i = pl.col("__pf_d").filter(keep).arg_max()
-        aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
-        aggs += [
-            pl.lit("overall").alias("__pf_compared_with"),
-            pl.col(_NEFF).sum().alias("__pf_compared_n"),
-            pl.lit(None, dtype=pl.Float64).alias("__pf_x2"),
-            pl.lit(None, dtype=pl.Float64).alias("__pf_m2"),
-            pl.col("__pf_d").filter(keep).max().alias("__pf_dist"),
-        ]
-    return tuple(stages), rows, tuple(aggs)
-
-
-def _worst_pick(
-    picks: list[pl.LazyFrame],
-    by: list[str],
-    *,
-    with_extremes: bool,
-    parts: list[list[pl.Expr]] | None = None,
-) -> pl.LazyFrame:
-    """Of several measures' picks, the one farthest from the ideal (per key).
-
-    `with_extremes`: the picks have the :data:`_EXTREMES` columns. `parts`: each
-    part's distance bounds (:func:`~._summary_bounds.part_distances`), combined as
-    ``__pf_plow``, ``__pf_phigh`` (the largest of each; none when a part with a value
-    has no interval).
-    """
-    if len(picks) == 1:
-        return picks[0]
-    tagged = [p.with_columns(pl.lit(i).alias("__pf_part")) for i, p in enumerate(picks)]
-    stacked = pl.concat(tagged, how="vertical")
-    combined: list[pl.Expr] = []
-    if parts is not None:
-        for stage in parts:  # the part's distance bounds, `__pf_plow` and `__pf_phigh`
-            stacked = stacked.with_columns(stage)
-        valued = pl.col("__pf_dist").is_not_null()
-        for k in ("plow", "phigh"):
-            bound = pl.col(f"__pf_{k}")
-            lost = (valued & bound.is_null()).any()
-            combined.append(pl.when(~lost).then(bound.filter(valued).max()).alias(f"__pf_{k}"))
-    # the largest distance; ties (and nulls) go to the first measure
-    order = pl.col("__pf_dist").fill_null(-1.0)
-    best = stacked.sort([*by, "__pf_part"], nulls_last=True)
-    aggs = [pl.col(f"__pf_{k}").get(order.arg_max()) for k in _PICK] + combined
-    if with_extremes:  # the lowest and highest comparison over every part
-        low = pl.col("__pf_lowest").fill_null(float("inf")).arg_min()
-        high = pl.col("__pf_highest").fill_null(float("-inf")).arg_max()
-        aggs += [pl.col(f"__pf_{k}").get(low) for k in _EXTREMES[:3]]
-        aggs += [pl.col(f"__pf_{k}").get(high) for k in _EXTREMES[3:]]
-    return per_key(best, aggs, by)
-
-
-def _statistic_from_pair(name: str) -> tuple[tuple[pl.Expr, ...], ...]:
-    """Cohen's d or the 2-SD z of the picked pair (effective counts of selection).
-
-    ``with_columns`` stages, the last giving ``value``: the proportions, the pooled
-    parts and the statistic each computed once as a column (the nested expression
-    repeats them, and plans in several times the time).
-    """
-    pair = ("__pf_x1", "__pf_m1", "__pf_x2", "__pf_m2")
-    return _statistic_stages(name, pair, temp="__pf_s", out="value")
-
-
-def _statistic_stages(
-    name: str, columns: tuple[str, str, str, str], *, temp: str, out: str
-) -> tuple[tuple[pl.Expr, ...], ...]:
-    """Stages computing Cohen's d or the 2-SD z of ``x1 / n1`` against ``x2 / n2``.
-
-    `columns` names ``x1, n1, x2, n2``; the stages add columns `temp` + ``p1``,
-    ``p2``, ``a``, ``b`` (``c``), the last stage the statistic as `out`.
-    """
-    x1, n1, x2, n2 = (pl.col(c) for c in columns)
-    p1, p2, a, b, c = (pl.col(f"{temp}{k}") for k in ("p1", "p2", "a", "b", "c"))
-    first = (safe_div(x1, n1).alias(f"{temp}p1"), safe_div(x2, n2).alias(f"{temp}p2"))
-    if name == "cohen_d":
-        dof = (n1 + n2 - 2).alias(f"{temp}a")  # the degrees of freedom
-        pooled = safe_div((n1 - 1) * p1 * (1 - p1) + (n2 - 1) * p2 * (1 - p2), a)
-        value: pl.Expr = pl.when(a > 0).then(safe_div(p1 - p2, b.sqrt()))
-        stages = [(*first, dof), (pooled.alias(f"{temp}b"),)]
-    else:
-        total = (n1 + n2).alias(f"{temp}a")
-        pooled_rate = safe_div(x1 + x2, a).alias(f"{temp}b")
-        se = safe_div(b * (1 - b) * a, n1 * n2).sqrt().alias(f"{temp}c")
-        value = safe_div(p1 - p2, c)
-        stages = [(*first, total), (pooled_rate,), (se,)]
-    return (*stages, (value.cast(pl.Float64).alias(out),))
+    return label.alias(LABEL)
 
 
 def _attach_all(base: pl.LazyFrame, parts: list[pl.LazyFrame], by: list[str]) -> pl.LazyFrame:
@@ -457,9 +232,9 @@ def _part_inputs(
     by: tuple[str, ...], name: str, slot: int, how: str, extremes: bool, boot: bool
 ) -> tuple[str | pl.Expr, ...]:
     """One criterion's columns of the wide row, under the names its part reads."""
-    squares = _SQUARES if how in SCORE_INTERVALS else ()
-    odds = _ODDS if how == "mover_average" else ()
-    picked = [*_PICK, *squares, *odds, *(_EXTREMES if extremes else ())]
+    squares = SQUARES if how in SCORE_INTERVALS else ()
+    odds = ODDS if how == "mover_average" else ()
+    picked = [*PICK, *squares, *odds, *(EXTREMES if extremes else ())]
     value = () if name in ("cohen_d", "two_sd_rule") else (pl.col(f"__pf_value@{name}"),)
     distances = (
         (pl.col(f"__pf_d{k}_{name}").alias(f"__pf_d{k}") for k in ("low", "high")) if boot else ()
@@ -501,8 +276,8 @@ def summary_table(
     label = group_label(sensitive)
     eff = effective_counts(stats, frequency_weights=frequency_weights).with_columns(label)
     eff = eff.cache()
-    big = pl.col(_NEFF) >= min_group_size
-    helpers = [_NEFF, _LABEL]
+    big = pl.col(NEFF) >= min_group_size
+    helpers = [NEFF, LABEL]
     # values from the weights as given (the point estimates); sizes, intervals and
     # tests from the effective counts
     n_eff = (
@@ -519,13 +294,13 @@ def summary_table(
         if by
         else pl.LazyFrame({"__pf_one": [1]})
     )
-    excluded_text = pl.format("{} (n={})", pl.col(_LABEL), size_text(pl.col(_NEFF)))
+    excluded_text = pl.format("{} (n={})", pl.col(LABEL), size_text(pl.col(NEFF)))
     groups_info = per_key(
         eff,
         [
             big.sum().cast(pl.Int64).alias("n_groups"),
             excluded_text.filter(~big).str.join("; ").alias("excluded"),
-            reference_left_out(method, ref, by, sensitive, min_group_size, _LABEL, _NEFF),
+            reference_left_out(method, ref, by, sensitive, min_group_size, LABEL, NEFF),
         ],
         by,
     )
@@ -561,8 +336,11 @@ def summary_table(
             if name == "four_fifths_rule"
             else ("difference" if spec.kind == "statistic" else spec.kind)
         )
-        if name in _STATISTICS and stat_method == "to_reference":
+        if name in STATISTICS and stat_method == "to_reference":
             kind = name  # its own pick: the extremes are statistics
+        if name == "average_abs_odds_difference" and method != "to_overall":
+            compared.append((("average_abs_odds", kind, stat_method),))  # its own pick
+            continue
         compared.append(tuple((m, kind, stat_method) for m in spec.measures))
     # one slot of the wide row (`@<slot>` columns) per distinct pick or composite; a
     # measure compared the same way in several slots is picked once (cached)
@@ -570,7 +348,7 @@ def summary_table(
     uses = Counter(key for keys_of in slots for key in keys_of)
     picked: dict[tuple[str, str, str], pl.LazyFrame] = {}
     for key in uses:
-        pick = _pick(
+        pick = pick_table(
             kept, names=kept_names, measure=key[0], kind=key[1], method=key[2], by=by,
             sensitive=sensitive, reference=ref,
         )  # fmt: skip
@@ -581,9 +359,12 @@ def summary_table(
         composite = None
         if len(keys_of) > 1 and keys_of[0][2] != "to_overall":  # a composite's parts
             composite = part_distances(keys_of[0][1] == "ratio", _bonferroni_z(z, len(keys_of)))
-        pick = _worst_pick(
+        pick = worst_pick(
             [picked[key] for key in keys_of], by, with_extremes=against, parts=composite
         )
+        if keys_of[0][0] == "average_abs_odds":  # the mean of its two parts' distances
+            for stage in mean_part_distances(_bonferroni_z(z, 2)):
+                pick = pick.with_columns(stage)
         worst[keys_of] = pick = pick.cache()  # also read by the bootstrap
         inputs.append(pick.select(*by, pl.all().exclude(by).name.suffix(f"@{slot}")))
     boot = [name for name in criteria if _interval_method(name, method, names) == "bootstrap"]
@@ -592,7 +373,7 @@ def summary_table(
         # each replicate compares the groups the row names (see _summary_bootstrap)
         named = [
             worst[keys_of].select(
-                *by, *(pl.col(f"__pf_{k}").alias(f"__pf_{k}@{name}") for k in _NAMED)
+                *by, *(pl.col(f"__pf_{k}").alias(f"__pf_{k}@{name}") for k in NAMED)
             )
             for name, keys_of in dict(zip(criteria, compared, strict=True)).items()
             if name in boot and name != "average_abs_odds_difference"
@@ -636,7 +417,7 @@ def summary_table(
         if name in ("cohen_d", "two_sd_rule"):  # the value from the pair's counts
             taken = built_once(_part_inputs, tuple(by), name, slot, how, extremes, boot_part)
             part = row.select(taken)
-            for pair_stage in built_once(_statistic_from_pair, name):
+            for pair_stage in built_once(statistic_from_pair, name):
                 part = part.with_columns(pair_stage)
             parts.append(part.select(built_once(_part_columns, *args, None)))
         else:  # one select of the wide row
@@ -722,19 +503,19 @@ def _second_numbers(how: str, pick: Callable[[str], pl.Expr]) -> list[pl.Expr]:
     """A pick's second numbers of both sides, null where interval `how` reads none.
 
     A mean score's sums of squares (``q1``, ``q2``) and average odds' FPR counts
-    (:data:`_ODDS`): every part of the stacked summary has all the columns.
+    (:data:`ODDS`): every part of the stacked summary has all the columns.
     """
-    taken = set(_SQUARES if how in SCORE_INTERVALS else _ODDS if how == "mover_average" else ())
+    taken = set(SQUARES if how in SCORE_INTERVALS else ODDS if how == "mover_average" else ())
     return [
         pick(k) if k in taken else pl.lit(None, dtype=pl.Float64).alias(f"__pf_{k}")
-        for k in (*_SQUARES, *_ODDS)
+        for k in (*SQUARES, *ODDS)
     ]
 
 
 def _extremes(own: bool, pick: Callable[[str], pl.Expr], value: pl.Expr) -> list[pl.Expr]:
     """The lowest / highest comparison columns: the pick's `own`, or from the value."""
     if own:
-        return [pick(k).alias(k) for k in _EXTREMES]
+        return [pick(k).alias(k) for k in EXTREMES]
     group, group_n = pick("group"), pick("group_n")
     return [
         value.alias("lowest"), group.alias("lowest_group"), group_n.alias("lowest_n"),
@@ -756,7 +537,7 @@ def _interval_method(name: str, method: str, names: Sequence[str] | None = None)
         return score_interval_method(interval, method, names)
     if spec.kind == "statistic":
         return interval
-    if method == "to_overall" or name == "average_abs_odds_difference":
+    if method == "to_overall":
         return "bootstrap"
     if len(spec.measures) > 1 and interval not in PART_METHODS:
         return "bootstrap"
