@@ -23,7 +23,9 @@ How the summary judges (one row per criterion and batch key):
    the statistics (Cohen's d, 2-SD z, four-fifths) included.
 4. *The pair compared.* ``group`` / ``group_n`` and ``compared_with`` /
    ``compared_n`` name the groups whose comparison gives the value (for a
-   composite, the pair of its worst part) and their effective sizes.
+   composite, the pair of its worst part, or of the larger part of
+   ``average_abs_odds_difference`` between groups) and their effective sizes
+   (:mod:`~polars_fair.metrics._picks`).
 5. *An interval for each criterion* (``interval_method``; see
    :data:`~polars_fair.metrics._registry.INTERVAL_METHODS`).
 6. *Verdict.* ``verdict_rule="interval"`` (default): ``fair`` when the whole
