@@ -441,7 +441,7 @@ def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None
     # equality's difference in 15%. Closed forms now (the parts at the Bonferroni
     # level; MOVER for treatment equality): here 2%, 3%, 0.5% and 3% of 200;
     # average_abs_odds_difference, bootstrapped with its extremes re-chosen, 7.5% of
-    # 200, with its parts' mean at the Bonferroni level none. A bound of
+    # 200, with MOVER over its two parts 0.7% of 300. A bound of
     # 4% (8 of 200) allows for the simulation's own noise and fails on any of the
     # former intervals. (Shuffles seeded, closed forms: the counts are deterministic.)
     rng = np.random.default_rng(7)

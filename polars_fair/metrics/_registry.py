@@ -49,9 +49,9 @@ def _order() -> list[str]:
 #:   conditional use accuracy): each part's Newcombe (Katz) interval at the
 #:   Bonferroni level as the interval of its distance from the ideal, combined from
 #:   the largest lower to the largest upper bound;
-#: * ``"newcombe_parts_mean"``: ``average_abs_odds_difference``, the mean of two
-#:   absolute differences (TPR and FPR): each part's distance interval at the
-#:   Bonferroni level, averaged bound by bound;
+#: * ``"mover_abs_average"``: ``average_abs_odds_difference``, the mean of two
+#:   absolute differences (TPR and FPR, independent): each part's distance interval
+#:   from Newcombe's, combined by MOVER into that of their mean;
 #: * ``"mover_average"``: average odds: each group's ``(TPR + FPR) / 2`` by MOVER
 #:   from the two Wilson intervals, then Newcombe's construction for the difference;
 #: * ``"bootstrap"``: the seeded counts bootstrap (stratified, 1,000 redraws of
@@ -71,7 +71,7 @@ def _order() -> list[str]:
 #: bootstrapped (the balance criteria, which have no counts to redraw, are then
 #: judged on the point value).
 INTERVAL_METHODS = (
-    "newcombe", "katz", "count_ratio", "count_mover", "newcombe_parts", "katz_parts", "newcombe_parts_mean", "mover_average", "delta", "normal", "welch", "delta_log", "bootstrap",
+    "newcombe", "katz", "count_ratio", "count_mover", "newcombe_parts", "katz_parts", "mover_abs_average", "mover_average", "delta", "normal", "welch", "delta_log", "bootstrap",
     "none",
 )  # fmt: skip
 

@@ -43,12 +43,13 @@ __all__ = [
     "summary_bounds",
 ]
 
-#: The closed forms of a composite of two comparisons: each part's Newcombe (or Katz)
-#: interval at the Bonferroni level, as the interval of its distance from the ideal
-#: (:func:`part_distances`), combined as that of the largest distance (equalized odds,
-#: conditional use accuracy) or of the mean distance (``average_abs_odds_difference``,
-#: :func:`mean_part_distances`).
-PART_METHODS = ("newcombe_parts", "katz_parts", "newcombe_parts_mean")
+#: The closed forms of a composite of two comparisons, read as distance bounds
+#: (``__pf_plow``, ``__pf_phigh``): each part's Newcombe (or Katz) interval as the
+#: interval of its distance from the ideal (:func:`part_distances`), combined as that
+#: of the largest distance, each part at the Bonferroni level (equalized odds,
+#: conditional use accuracy), or of the mean distance by MOVER
+#: (``average_abs_odds_difference``, :func:`mean_part_distances`).
+PART_METHODS = ("newcombe_parts", "katz_parts", "mover_abs_average")
 
 #: The interval methods, in the order the bounds test them.
 INTERVAL_ORDER = (
@@ -62,7 +63,7 @@ INTERVAL_ORDER = (
     "delta_log",
     "newcombe_parts",
     "katz_parts",
-    "newcombe_parts_mean",
+    "mover_abs_average",
     "mover_average",
     "bootstrap",
 )
@@ -233,20 +234,35 @@ def part_distances(
 def mean_part_distances(z: float) -> list[list[pl.Expr]]:
     """Stages giving ``__pf_plow``, ``__pf_phigh``: the interval of a mean of two distances.
 
-    ``average_abs_odds_difference`` is ``(|d_TPR| + |d_FPR|) / 2``: the TPR pair
-    ``__pf_x1 / __pf_m1`` against ``__pf_x2 / __pf_m2`` and the FPR pair ``__pf_xb1 /
-    __pf_mb1`` against ``__pf_xb2 / __pf_mb2`` (one pair of groups against a
-    reference; between groups, each part's own extreme pair). Each part's distance
-    interval (:func:`part_distances`) at `z`, the Bonferroni level of two parts; the
-    mean of the lower bounds and the mean of the upper bounds hold the mean distance
-    whenever both parts' intervals hold their own. Null when a part has none.
+    ``average_abs_odds_difference`` is ``(d_T + d_F) / 2`` with ``d_T = |TPR1 - TPR2|``
+    (the pair ``__pf_x1 / __pf_m1`` against ``__pf_x2 / __pf_m2``) and ``d_F = |FPR1 -
+    FPR2|`` (``__pf_xb1 / __pf_mb1`` against ``__pf_xb2 / __pf_mb2``): one pair of
+    groups against a reference; between groups, each part's own extreme pair. Each
+    part's distance interval ``[l, u]`` at `z` (:func:`part_distances`); the parts
+    count disjoint rows (positives, negatives), so they are independent and their
+    mean's interval is MOVER's (Zou and Donner 2008), as for average odds:
+    ``mean -+ sqrt((d - l)_T^2 + (d - l)_F^2) / 2`` (``(u - d)`` above), the lower
+    bound no lower than 0. Null when a part has no interval.
     """
     stages = part_distances(False, z, out="ta")
     stages += part_distances(False, z, ("xb1", "mb1", "xb2", "mb2"), out="fa")
+
+    def distance(*names: str) -> pl.Expr:
+        x1, m1, x2, m2 = (pl.col(f"__pf_{k}").cast(pl.Float64) for k in names)
+        return (x1 / m1 - x2 / m2).abs()
+
     stages.append(
-        [((pl.col(f"__pf_ta{k}") + pl.col(f"__pf_fa{k}")) / 2).alias(f"__pf_p{k}")
-         for k in ("low", "high")]
+        [distance("x1", "m1", "x2", "m2").alias("__pf_tad"),
+         distance("xb1", "mb1", "xb2", "mb2").alias("__pf_fad")]
     )  # fmt: skip
+    (dt, lt, ut), (df, lf, uf) = (
+        (pl.col(f"__pf_{k}ad"), pl.col(f"__pf_{k}alow"), pl.col(f"__pf_{k}ahigh"))
+        for k in ("t", "f")
+    )
+    mean = (dt + df) / 2
+    low = mean - ((dt - lt) ** 2 + (df - lf) ** 2).sqrt() / 2
+    high = mean + ((ut - dt) ** 2 + (uf - df) ** 2).sqrt() / 2
+    stages.append([low.clip(lower_bound=0.0).alias("__pf_plow"), high.alias("__pf_phigh")])
     return stages
 
 

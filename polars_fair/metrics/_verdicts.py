@@ -365,7 +365,7 @@ def summary_table(
             [picked[key] for key in keys_of], by, with_extremes=against, parts=composite
         )
         if keys_of[0][0] == "average_abs_odds":  # the mean of its two parts' distances
-            for stage in mean_part_distances(_bonferroni_z(z, 2)):
+            for stage in mean_part_distances(z):
                 pick = pick.with_columns(stage)
         worst[keys_of] = pick = pick.cache()  # also read by the bootstrap
         inputs.append(pick.select(*by, pl.all().exclude(by).name.suffix(f"@{slot}")))
