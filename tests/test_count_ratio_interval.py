@@ -135,13 +135,20 @@ def _wilson(x: float, m: float) -> tuple[float, float]:
     return (0.0 if x == 0 else center - half), (1.0 if x == m else center + half)
 
 
-def _average_odds(df: pl.DataFrame, group: str, other: str) -> tuple[float, float, float]:
-    """``AO_group - AO_other``, AO = (TPR + FPR) / 2, and its 95% MOVER interval."""
+def _average_odds(
+    df: pl.DataFrame, group: str, other: str, second: int = 1
+) -> tuple[float, float, float]:
+    """``AO_group - AO_other``, AO = (TPR + FPR) / 2, and its 95% MOVER interval.
+
+    With `second` 0, balanced accuracy ``(TPR + TNR) / 2`` instead (TNR: the negatives
+    predicted 0).
+    """
     parts = []
     for g in (group, other):
         part = df.filter(pl.col("race") == g)
         y, p = part["two_year_recid"].to_numpy(), part["pred"].to_numpy()
-        (tp, pos), (fp, neg) = ((float(p[y == k].sum()), float((y == k).sum())) for k in (1, 0))
+        tp, pos = float(p[y == 1].sum()), float((y == 1).sum())
+        fp, neg = float((p[y == 0] == second).sum()), float((y == 0).sum())
         t, f = tp / pos, fp / neg
         (lt, ut), (lf, uf) = _wilson(tp, pos), _wilson(fp, neg)
         mean = (t + f) / 2
@@ -155,18 +162,20 @@ def _average_odds(df: pl.DataFrame, group: str, other: str) -> tuple[float, floa
 
 @pytest.mark.parametrize("engine", ["eager", "in-memory", "streaming"])
 @pytest.mark.parametrize("reference", [None, "Caucasian"])
+@pytest.mark.parametrize("criterion", ["average_odds_difference", "balanced_accuracy_difference"])
 def test_average_odds_interval_is_mover(
-    compas: pl.DataFrame, engine: str, reference: str | None
+    compas: pl.DataFrame, engine: str, reference: str | None, criterion: str
 ) -> None:
     kw = {"y_true": "two_year_recid", "y_pred": "pred", "sensitive_features": "race",
-          "criteria": ["average_odds_difference"], "reference_group": reference}  # fmt: skip
+          "criteria": [criterion], "reference_group": reference}  # fmt: skip
     frame = compas if engine == "eager" else compas.lazy()
     summary = frame.fair.summary(**kw)
     if engine != "eager":
         summary = summary.collect(engine=engine)
     row = summary.row(0, named=True)
     assert row["interval_method"] == "mover_average"
-    value, low, high = _average_odds(compas, row["group"], row["compared_with"])
+    second = 1 if criterion == "average_odds_difference" else 0
+    value, low, high = _average_odds(compas, row["group"], row["compared_with"], second)
     assert row["value"] == pytest.approx(value, rel=1e-12)
     assert row["ci_low"] == pytest.approx(low, rel=1e-9)
     assert row["ci_high"] == pytest.approx(high, rel=1e-9)

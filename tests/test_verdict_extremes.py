@@ -138,7 +138,8 @@ def _numpy_bootstrap(
 
     A replicate where a group has no positives or no negatives is left out. With
     `parts`, the two part distances (TPR, FPR) per replicate instead of their maximum;
-    with `balanced`, the range of the balanced accuracies ``(TPR + 1 - FPR) / 2``.
+    with `balanced`, the ratio of the lowest to the highest balanced accuracy ``(TPR + 1 -
+    FPR) / 2``.
     """
     rng = np.random.default_rng(12345)
     out = []
@@ -154,8 +155,8 @@ def _numpy_bootstrap(
         else:
             both = (max(tpr) - min(tpr), max(fpr) - min(fpr))
             accuracy = [(t + 1 - f) / 2 for t, f in zip(tpr, fpr, strict=True)]
-            balanced_range = max(accuracy) - min(accuracy)
-            out.append(balanced_range if balanced else both if parts else max(both))
+            balanced_ratio = min(accuracy) / max(accuracy)
+            out.append(balanced_ratio if balanced else both if parts else max(both))
     return np.array(out)
 
 
@@ -167,13 +168,14 @@ def test_bootstrap_leaves_out_replicates_with_an_undefined_rate() -> None:
     a_p = np.array([1] + [1] * 5 + [0] * 44)
     b_y = np.array([1] * 100 + [0] * 200)
     b_p = np.array([1] * 30 + [0] * 70 + [1] * 20 + [0] * 180)
-    # (balanced accuracy, (TPR + TNR) / 2: still bootstrapped)
+    # (the ratio of balanced accuracies, (TPR + TNR) / 2: still bootstrapped; the
+    # ratio's distance |log r| maps the percentiles of r onto its own)
     df = pl.DataFrame({"g": ["A"] * 50 + ["B"] * 300, "y": [*a_y, *b_y], "p": [*a_p, *b_p]})
     row = df.fair.summary(
-        y_true="y", y_pred="p", sensitive_features="g", criteria=["balanced_accuracy_difference"]
+        y_true="y", y_pred="p", sensitive_features="g", criteria=["balanced_accuracy_ratio"]
     ).row(0, named=True)
     assert row["interval_method"] == "bootstrap"
-    assert row["value"] == pytest.approx((1 + 44 / 49) / 2 - (0.3 + 0.9) / 2)
+    assert row["value"] == pytest.approx((0.3 + 0.9) / 2 / ((1 + 44 / 49) / 2))
     ref = _numpy_bootstrap({"A": (a_y, a_p), "B": (b_y, b_p)}, reps=4000, balanced=True)
     assert 0.55 < len(ref) / 4000 < 0.75  # about 64% of the redraws are defined
     low, high = np.quantile(ref, [0.025, 0.975])

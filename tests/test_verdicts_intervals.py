@@ -442,7 +442,7 @@ def test_text_shows_effective_sizes_with_weights(adult: pl.DataFrame) -> None:
 def test_bootstrap_interval_of_a_criterion_asked_twice(compas: pl.DataFrame, method: str) -> None:
     """A bootstrapped criterion named twice has the interval it has named once."""
     # average_abs_odds_difference (its own extremes in each redraw) only with to_overall
-    first = "average_abs_odds_difference" if method == "to_overall" else "balanced_accuracy_difference"
+    first = "average_abs_odds_difference" if method == "to_overall" else "balanced_accuracy_ratio"
     boot = [first, "f1_difference"]
     kw: dict[str, Any] = {"y_true": "two_year_recid", "y_pred": "pred", "method": method}
     kw["sensitive_features"] = "race"

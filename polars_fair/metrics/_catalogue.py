@@ -100,7 +100,8 @@ def _judged(kind: str, measures: tuple[str, ...], name: str) -> dict[str, object
         "welch" if scores else "newcombe" if exact else "count_mover" if counts
         else "newcombe_parts" if parts
         else "mover_abs_average" if name == "average_abs_odds_difference"
-        else "mover_average" if measures == ("average_odds",) else "bootstrap"
+        else "mover_average" if measures in (("average_odds",), ("balanced_accuracy",))
+        else "bootstrap"
     )  # fmt: skip
     return {"ideal": 0.0, "band": "difference", "interval": interval}
 

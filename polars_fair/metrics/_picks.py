@@ -60,7 +60,8 @@ EXTREMES = ("lowest", "lowest_group", "lowest_n", "highest", "highest_group", "h
 NAMED = ("group", "compared_with")
 #: A mean score's sums of squares of both groups of a pick.
 SQUARES = ("q1", "q2")
-#: Average odds' second proportion (FPR: ``xb / mb``) of both groups of a pick.
+#: The second proportion of both groups of a pick averaging two (average odds' FPR,
+#: balanced accuracy's TNR: ``xb / mb``, beside TPR's ``x / m``).
 ODDS = ("xb1", "mb1", "xb2", "mb2")
 
 
@@ -117,7 +118,8 @@ def _pick_exprs(
     if measure == "predicted_positive_share" and PP_RAW in names:  # weighted: as given
         value = safe_div(pl.col(PP_RAW), over(pl.col(PP_RAW).sum(), by))
     # a pick's second numbers of each side: a mean score's sum of squares (``q``), or
-    # average odds' second proportion, FPR (``xb / mb``, beside TPR's ``x / m``)
+    # the second proportion of a mean of two (average odds' FPR, balanced accuracy's
+    # TNR: ``xb / mb``, beside TPR's ``x / m``)
     extra: dict[str, pl.Expr] = {}
     if measure in INTERVAL_RATES:
         xe, me = rate_fraction(measure, c)
@@ -129,6 +131,10 @@ def _pick_exprs(
     elif measure in ("average_odds", "average_abs_odds") and c.tp is not None and c.fp is not None:
         xe, me = rate_fraction("true_positive_rate", c)
         xb, mb = rate_fraction("false_positive_rate", c)
+        extra = {"xb": xb, "mb": mb}
+    elif measure == "balanced_accuracy" and c.tp is not None and c.tn is not None:
+        xe, me = rate_fraction("true_positive_rate", c)  # (TPR + TNR) / 2, as average odds
+        xb, mb = rate_fraction("true_negative_rate", c)
         extra = {"xb": xb, "mb": mb}
     else:
         xe = me = pl.lit(None, dtype=pl.Float64)

@@ -52,11 +52,13 @@ def _order() -> list[str]:
 #: * ``"mover_abs_average"``: ``average_abs_odds_difference``, the mean of two
 #:   absolute differences (TPR and FPR, independent): each part's distance interval
 #:   from Newcombe's, combined by MOVER into that of their mean;
-#: * ``"mover_average"``: average odds: each group's ``(TPR + FPR) / 2`` by MOVER
-#:   from the two Wilson intervals, then Newcombe's construction for the difference;
+#: * ``"mover_average"``: average odds (balanced accuracy): each group's ``(TPR + FPR)
+#:   / 2`` (``(TPR + TNR) / 2``) by MOVER from the two Wilson intervals, then
+#:   Newcombe's construction for the difference;
 #: * ``"bootstrap"``: the seeded counts bootstrap (stratified, 1,000 redraws of
 #:   the effective counts, percentile interval), for the criteria with no closed
-#:   form (F1, balanced accuracy, the predicted-positive share, ``method="to_overall"``);
+#:   form (F1, the balanced accuracy ratio, the predicted-positive share,
+#:   ``method="to_overall"``);
 #: * ``"welch"``: a difference of two mean scores (the balance criteria), normal
 #:   interval with Welch's standard error ``sqrt(s1²/m1 + s2²/m2)``;
 #: * ``"delta_log"``: a ratio of two mean scores, the delta method on the log,

@@ -130,7 +130,7 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
         parts = staged(names, moments(first, second))
         formulas["welch"] = welch_from_moments(*parts, z=z)
         formulas["delta_log"] = delta_log_from_moments(*parts, z=z)
-    if "mover_average" in methods:  # (TPR + FPR) / 2 of each group, then the difference
+    if "mover_average" in methods:  # (TPR + FPR or TNR) / 2 of each group, then the difference
         xb1, mb1, xb2, mb2 = (pl.col(f"__pf_{k}") for k in ("xb1", "mb1", "xb2", "mb2"))
         fractions = [("t1", x1, m1), ("f1", xb1, mb1), ("t2", x2, m2), ("f2", xb2, mb2)]
         wilson_steps, ci, _ = wilson_stages(fractions, z)
@@ -269,8 +269,9 @@ def mean_part_distances(z: float) -> list[list[pl.Expr]]:
 def average_interval(
     t: pl.Expr, t_ci: Sequence[pl.Expr], f: pl.Expr, f_ci: Sequence[pl.Expr]
 ) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """``(t + f) / 2`` of one group (average odds: TPR and FPR) and its interval.
+    """``(t + f) / 2`` of one group and its interval (average odds, balanced accuracy).
 
+    Average odds: ``t`` the TPR, ``f`` the FPR; balanced accuracy: ``f`` the TNR.
     The two proportions count disjoint rows (the positives and the negatives), so they
     are independent: their Wilson intervals `t_ci`, `f_ci` combine by the method of
     variance estimates recovery (MOVER, Zou and Donner 2008) into the interval of their

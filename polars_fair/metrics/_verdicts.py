@@ -504,8 +504,9 @@ def _part_columns(
 def _second_numbers(how: str, pick: Callable[[str], pl.Expr]) -> list[pl.Expr]:
     """A pick's second numbers of both sides, null where interval `how` reads none.
 
-    A mean score's sums of squares (``q1``, ``q2``) and average odds' FPR counts
-    (:data:`ODDS`): every part of the stacked summary has all the columns.
+    A mean score's sums of squares (``q1``, ``q2``) and the second proportion's counts
+    of a mean of two (:data:`ODDS`: average odds' FPR, balanced accuracy's TNR): every
+    part of the stacked summary has all the columns.
     """
     taken = set(SQUARES if how in SCORE_INTERVALS else ODDS if how == "mover_average" else ())
     return [
