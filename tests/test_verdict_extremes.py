@@ -276,16 +276,20 @@ def test_weighted_share_of_predicted_positives_extremes() -> None:
     assert row["ci_low"] < expected < row["ci_high"]
 
 
-def test_a_bootstrapped_ratio_of_zero_has_no_interval() -> None:
-    # a group of two never selected: its ratio to the whole population is 0, and every
-    # redraw repeats it. Like Katz's interval with a zero count: no interval
+@pytest.mark.parametrize(
+    ("criterion", "how"), [("f1_ratio", "bootstrap"), ("disparate_impact_ratio", "katz_overall")]
+)
+def test_a_ratio_of_zero_has_no_interval(criterion: str, how: str) -> None:
+    # a group of two never selected: its F1 and its selection rate are 0, so their
+    # ratio to the whole population's is 0, and every redraw repeats it. Like Katz's
+    # interval with a zero count (the closed form against the rest): no interval
     df = pl.DataFrame({"g": ["A"] * 2 + ["B"] * 100, "y": [0, 1] * 51, "p": [0, 0] + [0, 1] * 50})
     row = df.fair.summary(
         y_true="y", y_pred="p", sensitive_features="g", min_group_size=0,
-        criteria=["disparate_impact_ratio"], method="to_overall",
+        criteria=[criterion], method="to_overall",
     ).row(0, named=True)  # fmt: skip
     assert row["value"] == 0.0
-    assert row["interval_method"] == "bootstrap"
+    assert row["interval_method"] == how
     assert row["ci_low"] is None
     assert row["ci_high"] is None
     assert row["verdict"] == "inconclusive"

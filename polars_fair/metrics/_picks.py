@@ -23,6 +23,8 @@ from polars_fair.metrics._intervals import INTERVAL_RATES, rate_fraction
 from polars_fair.metrics._rates import SCORE_RATES, Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 from polars_fair.metrics._score_intervals import score_columns
+from polars_fair.metrics._summary_bootstrap import N_RAW
+from polars_fair.reduce import WEIGHT_SQUARES
 
 __all__ = [
     "EXTREMES",
@@ -35,6 +37,7 @@ __all__ = [
     "REF",
     "SQUARES",
     "STATISTICS",
+    "OVERALL",
     "pick_table",
     "statistic_from_pair",
     "statistic_stages",
@@ -48,6 +51,8 @@ LABEL = "__pf_label"
 REF = "__pf_is_ref"
 #: A weighted table's predicted positives as given (the predicted-positive share).
 PP_RAW = "__pf_pp_raw"
+#: A group's share of the rate's denominator, in a pick against the whole population.
+OVERALL = ("w",)
 
 #: Statistics compared group by group with the reference (their pick's kind): the pair
 #: is the group whose statistic is largest in absolute value, as the methods pick it.
@@ -219,14 +224,38 @@ def _pick_exprs(
         keep = pl.col("__pf_d").is_not_null()
         i = pl.col("__pf_d").filter(keep).arg_max()
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
+        # a proportion's closed form compares the group with the rest of the population
+        # (x2 / m2: the other groups' effective counts) and reads the group's share of
+        # the rate's denominator as weighted (``w``; see `_summary_bounds._to_overall`)
+        x2 = m2 = share = pl.lit(None, dtype=pl.Float64)
+        if measure in INTERVAL_RATES:
+            stages.append((_raw_denominator(names).alias("__pf_mraw"),))
+            x, m, raw = pl.col("__pf_x"), pl.col("__pf_m"), pl.col("__pf_mraw")
+            x2, m2 = x.sum() - x.filter(keep).get(i), m.sum() - m.filter(keep).get(i)
+            share = safe_div(raw.filter(keep).get(i), raw.sum())
         aggs += [
             pl.lit("overall").alias("__pf_compared_with"),
             pl.col(NEFF).sum().alias("__pf_compared_n"),
-            pl.lit(None, dtype=pl.Float64).alias("__pf_x2"),
-            pl.lit(None, dtype=pl.Float64).alias("__pf_m2"),
+            x2.alias("__pf_x2"),
+            m2.alias("__pf_m2"),
+            share.alias("__pf_w"),
             pl.col("__pf_d").filter(keep).max().alias("__pf_dist"),
         ]
     return tuple(stages), rows, tuple(aggs)
+
+
+def _raw_denominator(names: Sequence[str]) -> pl.Expr:
+    """A pick's denominator ``__pf_m`` as weighted, undoing the effective-size scaling.
+
+    :func:`~._verdicts.effective_counts` multiplies a weighted group's counts by ``n /
+    sum_w2`` (``n`` the weight sum, kept as ``__pf_n_raw``); without weights (or with
+    frequency weights) the counts are as given.
+    """
+    m = pl.col("__pf_m")
+    if N_RAW not in names or WEIGHT_SQUARES not in names:
+        return m
+    n_raw = pl.col(N_RAW)
+    return pl.when(n_raw > 0).then(m * pl.col(WEIGHT_SQUARES) / n_raw).otherwise(0.0)
 
 
 def _range_pairs(cols: dict[str, str], other: dict[str, str]) -> list[pl.Expr]:

@@ -39,6 +39,10 @@ def _order() -> list[str]:
 #: * ``"newcombe"``: Newcombe's hybrid score interval of a difference of two
 #:   proportions (from their Wilson intervals);
 #: * ``"katz"``: the Katz log interval of a ratio of two proportions;
+#: * ``"newcombe_overall"``, ``"katz_overall"``: a proportion of a group against the
+#:   whole population (``method="to_overall"``): Newcombe's (Katz's) interval of the
+#:   group against the rest of the population, mapped exactly onto the comparison
+#:   with the whole (``p - p_all = (1 - w)(p - p_rest)``, ``w`` the group's share);
 #: * ``"delta"``: the delta-method standard error of Cohen's d,
 #:   ``sqrt(1/n1 + 1/n2 + d**2 / (2 (n1 + n2)))`` (Hedges and Olkin, 1985);
 #: * ``"normal"``: a z statistic has unit variance: ``z ± z_{1-alpha/2}``;
@@ -57,8 +61,8 @@ def _order() -> list[str]:
 #:   Newcombe's construction for the difference;
 #: * ``"bootstrap"``: the seeded counts bootstrap (stratified, 1,000 redraws of
 #:   the effective counts, percentile interval), for the criteria with no closed
-#:   form (F1, the balanced accuracy ratio, the predicted-positive share,
-#:   ``method="to_overall"``);
+#:   form (F1, the balanced accuracy ratio, the predicted-positive share, and with
+#:   ``method="to_overall"`` every criterion but a single proportion's);
 #: * ``"welch"``: a difference of two mean scores (the balance criteria), normal
 #:   interval with Welch's standard error ``sqrt(s1²/m1 + s2²/m2)``;
 #: * ``"delta_log"``: a ratio of two mean scores, the delta method on the log,
@@ -69,11 +73,12 @@ def _order() -> list[str]:
 #:   the point value.
 #:
 #: The closed forms apply to ``method="to_reference"`` and ``"between_groups"``;
-#: ``"to_overall"`` compares a group with a population that contains it, and is
+#: ``"to_overall"`` compares a group with a population that contains it: a single
+#: proportion through the rest of the population (``*_overall``), the others are
 #: bootstrapped (the balance criteria, which have no counts to redraw, are then
 #: judged on the point value).
 INTERVAL_METHODS = (
-    "newcombe", "katz", "count_ratio", "count_mover", "newcombe_parts", "katz_parts", "mover_abs_average", "mover_average", "delta", "normal", "welch", "delta_log", "bootstrap",
+    "newcombe", "katz", "newcombe_overall", "katz_overall", "count_ratio", "count_mover", "newcombe_parts", "katz_parts", "mover_abs_average", "mover_average", "delta", "normal", "welch", "delta_log", "bootstrap",
     "none",
 )  # fmt: skip
 

@@ -55,6 +55,8 @@ PART_METHODS = ("newcombe_parts", "katz_parts", "mover_abs_average")
 INTERVAL_ORDER = (
     "newcombe",
     "katz",
+    "newcombe_overall",
+    "katz_overall",
     "count_ratio",
     "count_mover",
     "delta",
@@ -101,15 +103,23 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
         stages.append([e.alias(f"__pf_b{n}") for n, e in zip(names, exprs, strict=True)])
         return [pl.col(f"__pf_b{n}") for n in names]
 
-    if "newcombe" in methods:
+    # against the whole population (``method="to_overall"``): the group ``x1 / m1``
+    # against the rest ``x2 / m2``, and the group's share ``w`` of the rate's
+    # denominator (as weighted): ``p - p_all = (1 - w)(p - p_rest)`` and ``p / p_all =
+    # r / (w r + 1 - w)`` with ``r = p / p_rest``, exactly (see :func:`_to_overall`)
+    if "newcombe" in methods or "newcombe_overall" in methods:
         p1, p2 = staged(("p1", "p2"), (safe_div(x1, m1), safe_div(x2, m2)))
         wilson_steps, ci, _ = wilson_stages([("1", x1, m1), ("2", x2, m2)], z)
         stages.extend(wilson_steps)
         l1, u1, l2, u2 = staged(("l1", "u1", "l2", "u2"), (*ci["1"], *ci["2"]))
         formulas["newcombe"] = newcombe_difference(p1, (l1, u1), p2, (l2, u2))
-    if "katz" in methods:
+        low, high = staged(("nl", "nh"), formulas["newcombe"])
+        formulas["newcombe_overall"] = _to_overall(p1 - p2, low, high, ratio=False)
+    if "katz" in methods or "katz_overall" in methods:
         ratio, se, defined = staged(("kr", "ks", "kd"), katz_parts(x1, m1, x2, m2))
         formulas["katz"] = katz_bounds(ratio, se, defined, z)
+        low, high = staged(("kl", "kh"), formulas["katz"])
+        formulas["katz_overall"] = _to_overall(ratio, low, high, ratio=True)
     if "count_ratio" in methods:  # treatment equality: FN / FP of each group
         ratio, se, defined = staged(("cr", "cs", "cd"), count_ratio_parts(x1, m1, x2, m2))
         formulas["count_ratio"] = katz_bounds(ratio, se, defined, z)
@@ -170,6 +180,46 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
         bound = pl.when(undefined).then(None).otherwise(bound)
         bounds.append(bound.cast(pl.Float64).alias(name))
     return stages, bounds
+
+
+def _to_overall(
+    estimate: pl.Expr, low: pl.Expr, high: pl.Expr, *, ratio: bool
+) -> tuple[pl.Expr, pl.Expr]:
+    """A group against the whole population, from its comparison with the rest.
+
+    The population's rate is ``p_all = w p + (1 - w) p_rest`` (``w``: the group's share
+    ``__pf_w`` of the rate's denominator), so ``p - p_all = (1 - w)(p - p_rest)`` and
+    ``q = p / p_all = f(r) = r / (w r + 1 - w)`` with ``r = p / p_rest``, increasing in
+    ``r``: the interval of the group against the rest, `low` and `high` around
+    `estimate` (Newcombe's of ``p - p_rest``, Katz's of ``r``; two disjoint sets of
+    rows), mapped through, gives the signed comparison's. It is placed around the
+    value (with weights, the rest's effective counts average its groups' rates in
+    their own proportions, not the weighted ones): a difference's margins scaled by
+    ``1 - w``, a ratio's by ``f(bound) / f(r)``; without weights these are the mapped
+    bounds themselves. The criterion is the distance from the ideal (``|p - p_all|``,
+    ``min(q, 1 / q)``): its interval runs from the signed interval's bound nearer the
+    ideal (the ideal itself when the interval holds it) to the farther one.
+    """
+    value, w = pl.col("value"), pl.col("__pf_w")
+    if not ratio:
+        signed = pl.when(estimate < 0).then(-value).otherwise(value)
+        share = 1 - w
+        lo, hi = signed - share * (estimate - low), signed + share * (high - estimate)
+    else:
+
+        def mapped(r: pl.Expr) -> pl.Expr:
+            return r / (w * r + 1 - w)
+
+        centre = mapped(estimate)
+        signed = pl.when(centre > 1).then(1 / value).otherwise(value)
+        lo, hi = (signed * mapped(low) / centre).log(), (signed * mapped(high) / centre).log()
+    # no interval of the comparison with the rest (a zero count for Katz): none
+    defined = lo.is_not_null() & hi.is_not_null() & lo.is_not_nan() & hi.is_not_nan()
+    near = pl.when(lo > 0).then(lo).when(hi < 0).then(-hi).otherwise(0.0)
+    far = pl.max_horizontal(lo.abs(), hi.abs())
+    # a distance's interval; a ratio's (<= 1) from the distances on the log
+    bounds = ((-far).exp(), (-near).exp()) if ratio else (near, far)
+    return pl.when(defined).then(bounds[0]), pl.when(defined).then(bounds[1])
 
 
 def _signed_interval(kind: str) -> list[pl.Expr]:

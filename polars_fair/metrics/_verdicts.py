@@ -54,6 +54,7 @@ from polars_fair.metrics._picks import (
     NAMED,
     NEFF,
     ODDS,
+    OVERALL,
     PICK,
     PP_RAW,
     SQUARES,
@@ -88,6 +89,7 @@ from polars_fair.metrics._summary_notes import (
 from polars_fair.metrics._summary_notes import (
     verdict_columns as _verdict,
 )
+from polars_fair.reduce import WEIGHT_SQUARES
 
 __all__ = [
     "VERDICT_DTYPE",
@@ -100,10 +102,10 @@ __all__ = [
     "summary_table",
 ]
 
+#: The intervals of a single proportion against the whole population.
+OVERALL_METHODS = ("newcombe_overall", "katz_overall")
 #: How verdicts are reached.
 VERDICT_RULES = ("interval", "point")
-#: The column of squared weight sums in a weighted statistics table.
-WEIGHT_SQUARES = "sum_w2"
 #: Count columns rescaled to effective counts.
 _SCALED = (
     "n", "tp", "fp", "fn", "tn", "pred_pos", "pred_neg", "pos", "neg",
@@ -235,7 +237,7 @@ def _part_inputs(
 ) -> tuple[str | pl.Expr, ...]:
     """One criterion's columns of the wide row, under the names its part reads."""
     squares = SQUARES if how in SCORE_INTERVALS else ()
-    odds = ODDS if how == "mover_average" else ()
+    odds = ODDS if how == "mover_average" else OVERALL if how in OVERALL_METHODS else ()
     picked = [*PICK, *squares, *odds, *(EXTREMES if extremes else ())]
     value = () if name in ("cohen_d", "two_sd_rule") else (pl.col(f"__pf_value@{name}"),)
     distances = (
@@ -508,10 +510,13 @@ def _second_numbers(how: str, pick: Callable[[str], pl.Expr]) -> list[pl.Expr]:
     of a mean of two (:data:`ODDS`: average odds' FPR, balanced accuracy's TNR): every
     part of the stacked summary has all the columns.
     """
-    taken = set(SQUARES if how in SCORE_INTERVALS else ODDS if how == "mover_average" else ())
+    taken = set(
+        SQUARES if how in SCORE_INTERVALS
+        else ODDS if how == "mover_average" else OVERALL if how in OVERALL_METHODS else ()
+    )  # fmt: skip
     return [
         pick(k) if k in taken else pl.lit(None, dtype=pl.Float64).alias(f"__pf_{k}")
-        for k in (*SQUARES, *ODDS)
+        for k in (*SQUARES, *ODDS, *OVERALL)
     ]
 
 
@@ -540,8 +545,9 @@ def _interval_method(name: str, method: str, names: Sequence[str] | None = None)
         return score_interval_method(interval, method, names)
     if spec.kind == "statistic":
         return interval
-    if method == "to_overall":
-        return "bootstrap"
+    if method == "to_overall":  # a single proportion through the rest of the population
+        single = interval in ("newcombe", "katz") and len(spec.measures) == 1
+        return f"{interval}_overall" if single else "bootstrap"
     if len(spec.measures) > 1 and interval not in PART_METHODS:
         return "bootstrap"
     return interval
