@@ -113,13 +113,15 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
         stages.extend(wilson_steps)
         l1, u1, l2, u2 = staged(("l1", "u1", "l2", "u2"), (*ci["1"], *ci["2"]))
         formulas["newcombe"] = newcombe_difference(p1, (l1, u1), p2, (l2, u2))
-        low, high = staged(("nl", "nh"), formulas["newcombe"])
-        formulas["newcombe_overall"] = _to_overall(p1 - p2, low, high, ratio=False)
+        if "newcombe_overall" in methods:
+            low, high = staged(("nl", "nh"), formulas["newcombe"])
+            formulas["newcombe_overall"] = _to_overall(p1 - p2, low, high, ratio=False)
     if "katz" in methods or "katz_overall" in methods:
         ratio, se, defined = staged(("kr", "ks", "kd"), katz_parts(x1, m1, x2, m2))
         formulas["katz"] = katz_bounds(ratio, se, defined, z)
-        low, high = staged(("kl", "kh"), formulas["katz"])
-        formulas["katz_overall"] = _to_overall(ratio, low, high, ratio=True)
+        if "katz_overall" in methods:
+            low, high = staged(("kl", "kh"), formulas["katz"])
+            formulas["katz_overall"] = _to_overall(ratio, low, high, ratio=True)
     if "count_ratio" in methods:  # treatment equality: FN / FP of each group
         ratio, se, defined = staged(("cr", "cs", "cd"), count_ratio_parts(x1, m1, x2, m2))
         formulas["count_ratio"] = katz_bounds(ratio, se, defined, z)
