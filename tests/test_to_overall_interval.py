@@ -9,7 +9,8 @@ Katz's for the ratio, mapped through (``newcombe_overall``, ``katz_overall``). T
 criterion is the distance from the ideal, ``|p - p_all|`` or ``min(q, 1/q)``, so the
 interval runs from the bound nearer the ideal to the farther. Written again here from
 those definitions with numpy and the standard library; with weights, from Kish
-effective counts (the rest's: the sum of its groups'), placed around the value.
+effective counts (the rest's as one group's: its weighted counts times its own ``sum w
+/ sum w^2``, so that they give its weighted rate).
 """
 
 from __future__ import annotations
@@ -53,45 +54,39 @@ def _expected(df: pl.DataFrame, criterion: str, weighted: bool) -> dict[str, Any
         sub = df.filter(pl.col("g") == g)
         y, p = sub["y"].to_numpy(), sub["p"].to_numpy()
         w = sub["w"].to_numpy() if weighted else np.ones(len(y))
-        scale = w.sum() / (w * w).sum()  # Kish: effective counts = weighted counts x scale
-        x_raw, m_raw = float((w * num(y, p) * den(y, p)).sum()), float((w * den(y, p)).sum())
-        cells[g] = {"x": x_raw * scale, "m": m_raw * scale, "x_raw": x_raw, "m_raw": m_raw}
-    total_x = sum(c["x_raw"] for c in cells.values())
-    total_m = sum(c["m_raw"] for c in cells.values())
-    p_all = total_x / total_m
+        cells[g] = {
+            "x": float((w * num(y, p) * den(y, p)).sum()),  # weighted counts
+            "m": float((w * den(y, p)).sum()),
+            "sw": float(w.sum()),  # for Kish: effective = weighted x sum w / sum w^2
+            "sw2": float((w * w).sum()),
+        }
+    p_all = sum(c["x"] for c in cells.values()) / sum(c["m"] for c in cells.values())
     ratio = criterion.endswith("_ratio")
 
     def distance(g: str) -> float:
-        q = cells[g]["x_raw"] / cells[g]["m_raw"] / p_all
-        return abs(math.log(q)) if ratio else abs(cells[g]["x_raw"] / cells[g]["m_raw"] - p_all)
+        q = cells[g]["x"] / cells[g]["m"] / p_all
+        return abs(math.log(q)) if ratio else abs(cells[g]["x"] / cells[g]["m"] - p_all)
 
     g = max(cells, key=distance)
-    x1, m1 = cells[g]["x"], cells[g]["m"]
-    x2 = sum(c["x"] for h, c in cells.items() if h != g)
-    m2 = sum(c["m"] for h, c in cells.items() if h != g)
-    w = cells[g]["m_raw"] / total_m
-    p = cells[g]["x_raw"] / cells[g]["m_raw"]
+    rest = [c for h, c in cells.items() if h != g]
+    scale_g = cells[g]["sw"] / cells[g]["sw2"]
+    scale_rest = sum(c["sw"] for c in rest) / sum(c["sw2"] for c in rest)  # one group
+    x1, m1 = cells[g]["x"] * scale_g, cells[g]["m"] * scale_g
+    x2, m2 = sum(c["x"] for c in rest) * scale_rest, sum(c["m"] for c in rest) * scale_rest
+    w = cells[g]["m"] / sum(c["m"] for c in cells.values())
+    p = cells[g]["x"] / cells[g]["m"]
     if not ratio:
-        value = abs(p - p_all)
         bounds = newcombe(x1, m1, x2, m2)
         assert bounds is not None
-        d = x1 / m1 - x2 / m2
-        signed = math.copysign(value, d)
-        lo, hi = signed - (1 - w) * (d - bounds[0]), signed + (1 - w) * (bounds[1] - d)
+        lo, hi = ((1 - w) * b for b in bounds)
         near = lo if lo > 0 else -hi if hi < 0 else 0.0
-        return {"group": g, "value": value, "low": near, "high": max(abs(lo), abs(hi))}
+        return {"group": g, "value": abs(p - p_all), "low": near, "high": max(abs(lo), abs(hi))}
     q = p / p_all
-    value = min(q, 1 / q)
     bounds = katz(x1, m1, x2, m2)
     assert bounds is not None
-    r = (x1 / m1) / (x2 / m2)
-
-    def f(t: float) -> float:
-        return t / (w * t + 1 - w)
-
-    lo, hi = (math.log(q * f(b) / f(r)) for b in bounds)
+    lo, hi = (math.log(b / (w * b + 1 - w)) for b in bounds)
     near = lo if lo > 0 else -hi if hi < 0 else 0.0
-    return {"group": g, "value": value, "low": math.exp(-max(abs(lo), abs(hi))),
+    return {"group": g, "value": min(q, 1 / q), "low": math.exp(-max(abs(lo), abs(hi))),
             "high": math.exp(-near)}  # fmt: skip
 
 

@@ -215,24 +215,24 @@ def _pick_exprs(
         dist = hi - lo if kind == "difference" else log_distance(safe_div(lo, hi))
         aggs.append(dist.alias("__pf_dist"))
     else:  # to_overall: the group farthest from the whole population
-        total = c.map(lambda e: over(e.sum(), by))
-        t_pp = total.PP() if measure == "predicted_positive_share" else None
-        stages.append((rate_expr(measure, total, t_pp).cast(pl.Float64).alias("__pf_vr"),))
+        proportion = measure in INTERVAL_RATES
+        if proportion:  # the whole population's rate as weighted (the value's)
+            stages.append(_raw_counts(names))
+            xr, mr = pl.col("__pf_xraw"), pl.col("__pf_mraw")
+            stages.append((safe_div(over(xr.sum(), by), over(mr.sum(), by)).alias("__pf_vr"),))
+        else:
+            total = c.map(lambda e: over(e.sum(), by))
+            t_pp = total.PP() if measure == "predicted_positive_share" else None
+            stages.append((rate_expr(measure, total, t_pp).cast(pl.Float64).alias("__pf_vr"),))
         vr = pl.col("__pf_vr")
         dist = (v - vr).abs() if kind == "difference" else log_distance(safe_div(v, vr))
         stages.append((dist.alias("__pf_d"),))
         keep = pl.col("__pf_d").is_not_null()
         i = pl.col("__pf_d").filter(keep).arg_max()
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
-        # a proportion's closed form compares the group with the rest of the population
-        # (x2 / m2: the other groups' effective counts) and reads the group's share of
-        # the rate's denominator as weighted (``w``; see `_summary_bounds._to_overall`)
         x2 = m2 = share = pl.lit(None, dtype=pl.Float64)
-        if measure in INTERVAL_RATES:
-            stages.append((_raw_denominator(names).alias("__pf_mraw"),))
-            x, m, raw = pl.col("__pf_x"), pl.col("__pf_m"), pl.col("__pf_mraw")
-            x2, m2 = x.sum() - x.filter(keep).get(i), m.sum() - m.filter(keep).get(i)
-            share = safe_div(raw.filter(keep).get(i), raw.sum())
+        if proportion:  # the rest of the population, for the closed forms
+            x2, m2, share = _rest(keep, i)
         aggs += [
             pl.lit("overall").alias("__pf_compared_with"),
             pl.col(NEFF).sum().alias("__pf_compared_n"),
@@ -244,18 +244,44 @@ def _pick_exprs(
     return tuple(stages), rows, tuple(aggs)
 
 
-def _raw_denominator(names: Sequence[str]) -> pl.Expr:
-    """A pick's denominator ``__pf_m`` as weighted, undoing the effective-size scaling.
+def _raw_counts(names: Sequence[str]) -> tuple[pl.Expr, ...]:
+    """A proportion's count ``__pf_x``, ``__pf_m`` as weighted, and the weight sums.
 
     :func:`~._verdicts.effective_counts` multiplies a weighted group's counts by ``n /
-    sum_w2`` (``n`` the weight sum, kept as ``__pf_n_raw``); without weights (or with
-    frequency weights) the counts are as given.
+    sum_w2`` (``n`` the weight sum, kept as ``__pf_n_raw``); undone here (``__pf_xraw``,
+    ``__pf_mraw``), with ``__pf_nraw`` and ``__pf_w2`` the group's weight sum and sum of
+    squared weights. Without weights (or with frequency weights) the counts are as
+    given, and ``n`` stands for both sums.
     """
-    m = pl.col("__pf_m")
+    x, m = pl.col("__pf_x"), pl.col("__pf_m")
     if N_RAW not in names or WEIGHT_SQUARES not in names:
-        return m
-    n_raw = pl.col(N_RAW)
-    return pl.when(n_raw > 0).then(m * pl.col(WEIGHT_SQUARES) / n_raw).otherwise(0.0)
+        n = pl.col("n").cast(pl.Float64)
+        return x.alias("__pf_xraw"), m.alias("__pf_mraw"), n.alias("__pf_nraw"), n.alias("__pf_w2")
+    n_raw, w2 = pl.col(N_RAW).cast(pl.Float64), pl.col(WEIGHT_SQUARES).cast(pl.Float64)
+    back = pl.when(n_raw > 0).then(w2 / n_raw).otherwise(0.0)
+    return (
+        (x * back).alias("__pf_xraw"), (m * back).alias("__pf_mraw"),
+        n_raw.alias("__pf_nraw"), w2.alias("__pf_w2"),
+    )  # fmt: skip
+
+
+def _rest(keep: pl.Expr, i: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """The rest of the population beside group `i`, as one group: ``x2``, ``m2``, ``w``.
+
+    Its Kish effective counts (its weighted counts times its own ``sum w / sum w^2``,
+    as :func:`~._verdicts.effective_counts` scales a group), so that ``x2 / m2`` is the
+    rest's rate as weighted, and the group's share ``w`` of the rate's weighted
+    denominator (see ``_summary_bounds._to_overall``).
+    """
+
+    def rest(name: str) -> pl.Expr:
+        column = pl.col(name)
+        return column.sum() - column.filter(keep).get(i)
+
+    scale = safe_div(rest("__pf_nraw"), rest("__pf_w2"))
+    mraw = pl.col("__pf_mraw")
+    share = safe_div(mraw.filter(keep).get(i), mraw.sum())
+    return rest("__pf_xraw") * scale, rest("__pf_mraw") * scale, share
 
 
 def _range_pairs(cols: dict[str, str], other: dict[str, str]) -> list[pl.Expr]:

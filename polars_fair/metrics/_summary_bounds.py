@@ -115,13 +115,13 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
         formulas["newcombe"] = newcombe_difference(p1, (l1, u1), p2, (l2, u2))
         if "newcombe_overall" in methods:
             low, high = staged(("nl", "nh"), formulas["newcombe"])
-            formulas["newcombe_overall"] = _to_overall(p1 - p2, low, high, ratio=False)
+            formulas["newcombe_overall"] = _to_overall(low, high, ratio=False)
     if "katz" in methods or "katz_overall" in methods:
         ratio, se, defined = staged(("kr", "ks", "kd"), katz_parts(x1, m1, x2, m2))
         formulas["katz"] = katz_bounds(ratio, se, defined, z)
         if "katz_overall" in methods:
             low, high = staged(("kl", "kh"), formulas["katz"])
-            formulas["katz_overall"] = _to_overall(ratio, low, high, ratio=True)
+            formulas["katz_overall"] = _to_overall(low, high, ratio=True)
     if "count_ratio" in methods:  # treatment equality: FN / FP of each group
         ratio, se, defined = staged(("cr", "cs", "cd"), count_ratio_parts(x1, m1, x2, m2))
         formulas["count_ratio"] = katz_bounds(ratio, se, defined, z)
@@ -184,37 +184,24 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
     return stages, bounds
 
 
-def _to_overall(
-    estimate: pl.Expr, low: pl.Expr, high: pl.Expr, *, ratio: bool
-) -> tuple[pl.Expr, pl.Expr]:
+def _to_overall(low: pl.Expr, high: pl.Expr, *, ratio: bool) -> tuple[pl.Expr, pl.Expr]:
     """A group against the whole population, from its comparison with the rest.
 
     The population's rate is ``p_all = w p + (1 - w) p_rest`` (``w``: the group's share
-    ``__pf_w`` of the rate's denominator), so ``p - p_all = (1 - w)(p - p_rest)`` and
-    ``q = p / p_all = f(r) = r / (w r + 1 - w)`` with ``r = p / p_rest``, increasing in
-    ``r``: the interval of the group against the rest, `low` and `high` around
-    `estimate` (Newcombe's of ``p - p_rest``, Katz's of ``r``; two disjoint sets of
-    rows), mapped through, gives the signed comparison's. It is placed around the
-    value (with weights, the rest's effective counts average its groups' rates in
-    their own proportions, not the weighted ones): a difference's margins scaled by
-    ``1 - w``, a ratio's by ``f(bound) / f(r)``; without weights these are the mapped
-    bounds themselves. The criterion is the distance from the ideal (``|p - p_all|``,
-    ``min(q, 1 / q)``): its interval runs from the signed interval's bound nearer the
-    ideal (the ideal itself when the interval holds it) to the farther one.
+    ``__pf_w`` of the rate's denominator, as weighted), so ``p - p_all = (1 - w)(p -
+    p_rest)`` and ``q = p / p_all = f(r) = r / (w r + 1 - w)`` with ``r = p / p_rest``,
+    increasing in ``r``: the interval of the group against the rest (two disjoint sets
+    of rows; the rest's effective counts give its weighted rate), `low` and `high`
+    (Newcombe's of ``p - p_rest``, Katz's of ``r``), mapped through, is the signed
+    comparison's. The criterion is the distance from the ideal (``|p -
+    p_all|``, ``min(q, 1 / q)``): its interval runs from the signed interval's bound
+    nearer the ideal (the ideal itself when the interval holds it) to the farther one.
     """
-    value, w = pl.col("value"), pl.col("__pf_w")
-    if not ratio:
-        signed = pl.when(estimate < 0).then(-value).otherwise(value)
-        share = 1 - w
-        lo, hi = signed - share * (estimate - low), signed + share * (high - estimate)
+    w = pl.col("__pf_w")
+    if ratio:
+        lo, hi = ((r / (w * r + 1 - w)).log() for r in (low, high))
     else:
-
-        def mapped(r: pl.Expr) -> pl.Expr:
-            return r / (w * r + 1 - w)
-
-        centre = mapped(estimate)
-        signed = pl.when(centre > 1).then(1 / value).otherwise(value)
-        lo, hi = (signed * mapped(low) / centre).log(), (signed * mapped(high) / centre).log()
+        lo, hi = (1 - w) * low, (1 - w) * high
     # no interval of the comparison with the rest (a zero count for Katz): none
     defined = lo.is_not_null() & hi.is_not_null() & lo.is_not_nan() & hi.is_not_nan()
     near = pl.when(lo > 0).then(lo).when(hi < 0).then(-hi).otherwise(0.0)
