@@ -231,9 +231,13 @@ class SliceReduction:
     ) -> list[tuple[pl.LazyFrame, list[tuple[str, ...]]]]:
         """Pair each reduction (read from the collected or lazy `stats`) with its subsets.
 
-        Each subset goes to the first reduction whose attributes contain it.
+        Each subset goes to the first reduction whose attributes contain it. Every
+        subset's ``group_by`` and the totals read `stats`, so it is cached: on a
+        LazyFrame the rows are reduced once, not once per subset (a source that
+        common-subplan elimination does not merge, such as a Python IO source,
+        would otherwise be read again for each).
         """
-        stats = bin_labels(stats, self.binned)
+        stats = bin_labels(stats, self.binned).cache()
         if self.strategy == "finest":
             return [(stats, list(subsets))]
         assigned: list[list[tuple[str, ...]]] = [[] for _ in self.groups]
