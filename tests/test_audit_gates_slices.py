@@ -245,3 +245,120 @@ def test_rest_reference_intervals_use_kish_sizes_of_the_rest(
         assert (row["difference_ci_low"], row["difference_ci_high"]) == pytest.approx(
             expected, rel=1e-9
         ), group
+
+
+# ---- issue 13, point 6: a gate's line names the pair's interval ---------------------------
+
+
+def _katz(x1: float, m1: float, x2: float, m2: float) -> tuple[float, float]:
+    """Katz's log interval of the ratio of two proportions."""
+    ratio = (x1 / m1) / (x2 / m2)
+    se = np.sqrt(1 / x1 - 1 / m1 + 1 / x2 - 1 / m2)
+    return ratio * np.exp(-Z95 * se), ratio * np.exp(Z95 * se)
+
+
+def _selected(df: pl.DataFrame, race: str, sex: str) -> tuple[float, float]:
+    g = df.filter((pl.col("race") == race) & (pl.col("sex") == sex))
+    return float(g["pred"].sum()), float(g.height)
+
+
+def _shown(interval: tuple[float, float]) -> str:
+    return f"interval [{interval[0]:.4g}, {interval[1]:.4g}]"
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_one_sided_gate_names_the_interval_of_the_pair_it_fired_on(
+    compas: pl.DataFrame, lazy: bool
+) -> None:
+    """``> 1.25`` fires on African-American men, not the summary's headline pair.
+
+    Before, the line read ``disparate_impact_ratio = 1.808 > 1.25: African-American /
+    Male (n=3044) vs Caucasian / Male (n=1887)``, without an interval.
+    """
+    frame = compas.lazy() if lazy else compas
+    report = frame.fair.report(
+        y_true="two_year_recid", y_pred="pred", sensitive_features=["race", "sex"],
+        reference_group=("Caucasian", "Male"), criteria=["disparate_impact_ratio"],
+    )  # fmt: skip
+    row = report.summary.row(0, named=True)
+    assert row["group"] == "Hispanic / Female"  # the headline is the lowest, not the highest
+    reference = _selected(compas, "Caucasian", "Male")
+    highest = _katz(*_selected(compas, "African-American", "Male"), *reference)
+    lowest = _katz(*_selected(compas, "Hispanic", "Female"), *reference)
+    (high_line,) = report.failures(verdicts=[], conditions=["disparate_impact_ratio > 1.25"])
+    assert high_line.startswith("disparate_impact_ratio = 1.808 > 1.25 (")
+    assert _shown(highest) in high_line
+    assert "African-American / Male (n=3044) vs Caucasian / Male (n=1887)" in high_line
+    (low_line,) = report.failures(verdicts=[], conditions=["disparate_impact_ratio <= 0.8"])
+    assert _shown(lowest) in low_line
+    assert "Hispanic / Female (n=103) vs Caucasian / Male (n=1887)" in low_line
+    with pytest.raises(polars_fair.exceptions.FairnessGateError) as info:
+        report.check(verdicts=[], conditions=["disparate_impact_ratio >= 1.8"])
+    assert _shown(highest) in str(info.value)
+
+
+def test_gate_interval_per_batch_key(compas: pl.DataFrame) -> None:
+    """With ``by``, each key's line gives its own pair's interval (numpy per key)."""
+    report = compas.fair.report(
+        y_true="two_year_recid", y_pred="pred", sensitive_features=["race", "sex"],
+        reference_group=("Caucasian", "Male"), criteria=["disparate_impact_ratio"],
+        by="age_cat",
+    )  # fmt: skip
+    lines = report.failures(verdicts=[], conditions=["disparate_impact_ratio > 1.25"])
+    highest = report.summary.select("age_cat", "highest", "highest_group")
+    fired = highest.filter(pl.col("highest") > 1.25)
+    assert len(lines) == fired.height > 0
+    for key, _, group in fired.iter_rows():
+        part = compas.filter(pl.col("age_cat") == key)
+        race, sex = group.split(" / ")
+        expected = _katz(*_selected(part, race, sex), *_selected(part, "Caucasian", "Male"))
+        (line,) = [line for line in lines if line.endswith(f"(age_cat={key})")]
+        assert _shown(expected) in line, line
+        assert f"{group} (n=" in line
+
+
+def test_gate_on_a_statistic_says_which_pair_has_an_interval(compas: pl.DataFrame) -> None:
+    """No interval of its own for a statistic's other extreme: the line says whose it is."""
+    report = compas.fair.report(
+        y_true="two_year_recid", y_pred="pred", sensitive_features="race",
+        reference_group="Caucasian", criteria=["two_sd_rule"],
+    )  # fmt: skip
+    row = report.summary.row(0, named=True)
+    assert row["lowest_group"] != row["group"]  # Other is lowest, African-American farthest
+    (line,) = report.failures(verdicts=[], conditions=["two_sd_rule < -2"])
+    assert f"{row['lowest_group']} (n=" in line
+    assert "no interval for this pair (the summary's interval [" in line
+    assert f"is for {row['group']} (n=" in line
+
+
+# ---- issue 16, point 5: the Python gate covers significant slices as the CLI does ----------
+
+
+def test_python_gate_fails_on_significant_slices_as_the_cli_does(compas: pl.DataFrame) -> None:
+    """``report.check()`` and ``--fail-on-verdict unfair`` fail on the same slices.
+
+    Before, the CLI failed on every significant slice while ``check()`` passed.
+    """
+    kw: dict[str, Any] = {
+        "y_true": "two_year_recid", "y_pred": "pred", "sensitive_features": "race",
+        "criteria": ["demographic_parity_difference"], "difference_band": 0.5,
+    }  # fmt: skip
+    plain = compas.fair.report(**kw)
+    assert plain.failures() == []  # 0.38 is inside a band of 0.5
+    sliced = compas.fair.report(**kw, slices=["race", "sex", "age_cat"], max_depth=2)
+    significant = sliced.slices.filter(pl.col("significant"))  # type: ignore[union-attr]
+    lines = sliced.failures()
+    assert len(lines) == significant.height > 0
+    assert sliced.failures(verdicts=["inconclusive"]) == []
+    with pytest.raises(polars_fair.exceptions.FairnessGateError):
+        sliced.check()
+    # each line names the slice, both sides' values and sizes, the interval and the q-value
+    top = significant.row(0, named=True)
+    x = compas.filter(pl.col("race").is_not_null())
+    for attribute, value in zip(top["attributes"], top["slice"].split(" & "), strict=True):
+        x = x.filter(pl.col(attribute) == value.split("=", 1)[1])
+    assert x.height == top["n"]
+    assert lines[0].startswith(f"slice {top['slice']}: false_positive_rate ")
+    assert f"(n={x.height}) vs " in lines[0]
+    assert f"in the rest (n={compas.height - x.height})" in lines[0]
+    assert f"interval [{top['ci_low']:.4g}, {top['ci_high']:.4g}]" in lines[0]
