@@ -362,3 +362,15 @@ def test_python_gate_fails_on_significant_slices_as_the_cli_does(compas: pl.Data
     assert f"(n={x.height}) vs " in lines[0]
     assert f"in the rest (n={compas.height - x.height})" in lines[0]
     assert f"interval [{top['ci_low']:.4g}, {top['ci_high']:.4g}]" in lines[0]
+
+
+def test_four_fifths_gate_names_the_interval_of_its_highest_group(compas: pl.DataFrame) -> None:
+    """Against a reference the four-fifths rule is the selection-rate ratio: Katz's interval."""
+    report = compas.fair.report(
+        y_true="two_year_recid", y_pred="pred", sensitive_features=["race", "sex"],
+        reference_group=("Caucasian", "Male"), criteria=["four_fifths_rule"],
+    )  # fmt: skip
+    (line,) = report.failures(verdicts=[], conditions=["four_fifths_rule > 1.25"])
+    reference = _selected(compas, "Caucasian", "Male")
+    expected = _katz(*_selected(compas, "African-American", "Male"), *reference)
+    assert _shown(expected) in line

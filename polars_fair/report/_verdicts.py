@@ -233,9 +233,10 @@ def _condition_interval(
     if pair.get("group") == row.get("group"):
         return "no interval" if low is None or high is None else _interval_text(low, high)
     spec = CRITERIA.get(row["criterion"])
-    if spec is not None and len(spec.measures) == 1 and spec.kind in ("difference", "ratio"):
+    # a single rate's Newcombe (difference) or Katz (ratio, the four-fifths rule too)
+    if spec is not None and len(spec.measures) == 1 and spec.interval in ("newcombe", "katz"):
         keys = tuple(row[k] for k in by)
-        offset = 0 if spec.kind == "difference" else 2
+        offset = 0 if spec.interval == "newcombe" else 2
         mine = lookup.get((*keys, row.get("group"), spec.measures[0]))
         theirs = lookup.get((*keys, pair.get("group"), spec.measures[0]))
         same = (
