@@ -374,3 +374,55 @@ def test_four_fifths_gate_names_the_interval_of_its_highest_group(compas: pl.Dat
     reference = _selected(compas, "Caucasian", "Male")
     expected = _katz(*_selected(compas, "African-American", "Male"), *reference)
     assert _shown(expected) in line
+
+
+# ---- issue 16 with weights: the slices say the sizes their tests read ----------------------
+
+
+@pytest.mark.parametrize("kind", ["eager", "lazy", "streaming"])
+def test_weighted_slices_show_kish_sizes_and_the_gate_prints_them(
+    adult: pl.DataFrame, kind: str
+) -> None:
+    """``n`` is a weight total (fnlwgt: millions); ``n_effective`` what the tests use.
+
+    Before, a weighted slice's gate line read ``(n=6837400)``, and nothing in the
+    output showed the effective size that `min_size` and the test had read.
+    """
+    df = adult.with_columns(
+        pl.when(pl.col("education-num") >= 13).then(pl.lit("high")).otherwise(pl.lit("low"))
+        .alias("edu"),
+    )  # fmt: skip
+    frame = df if kind == "eager" else df.lazy()
+    out = frame.fair.slices(
+        y_true="y", y_pred="pred", candidates=["sex", "race", "edu"], max_depth=2,
+        sample_weight="w", metric="false_negative_rate", min_size=40,
+    )  # fmt: skip
+    if kind != "eager":
+        out = out.collect(engine="streaming" if kind == "streaming" else "in-memory")
+    assert out.height > 0
+    w = df["w"].to_numpy()
+    for row in out.iter_rows(named=True):
+        mask = np.ones(df.height, dtype=bool)
+        for attribute, value in zip(row["attributes"], row["slice"].split(" & "), strict=True):
+            mask &= (df[attribute] == value.split("=", 1)[1]).to_numpy()
+        for side, name in ((mask, "n_effective"), (~mask, "rest_n_effective")):
+            kish = w[side].sum() ** 2 / (w[side] ** 2).sum()
+            assert row[name] == pytest.approx(kish, rel=1e-9), (row["slice"], name)
+            assert row[name] >= 40  # `min_size` reads the effective size
+        assert row["n"] == pytest.approx(w[mask].sum(), rel=1e-12)
+    unweighted = df.fair.slices(
+        y_true="y", y_pred="pred", candidates=["sex", "race", "edu"], max_depth=2,
+        metric="false_negative_rate",
+    )  # fmt: skip
+    assert (unweighted["n_effective"] == unweighted["n"]).all()
+    assert (unweighted["rest_n_effective"] == unweighted["rest_n"]).all()
+    report = df.fair.report(
+        y_true="y", y_pred="pred", sensitive_features="sex", sample_weight="w",
+        slices=["race", "edu"], slice_metric="false_negative_rate",
+        criteria=["demographic_parity_difference"], difference_band=0.9,
+    )  # fmt: skip
+    top = report.slices.filter(pl.col("significant")).row(0, named=True)  # type: ignore[union-attr]
+    (line, *_) = report.slice_failures()
+    shown = round(top["n_effective"], 1)
+    assert f"(n={int(shown) if shown.is_integer() else shown})" in line
+    assert f"(n={round(top['n'])})" not in line

@@ -73,6 +73,7 @@ PART: Final = "__pf_part"
 _OUTPUT_NAMES: Final = frozenset(
     {"rank", "slice", "depth", "metric", "n", "value", "rest_n", "rest_value", "difference",
      "ratio", "ci_low", "ci_high", "p_value", "q_value", "significant", "attributes",
+     "n_effective", "rest_n_effective",
      "n_tested", "n_untested", "strategy"}
 )  # fmt: skip
 #: Regression measures (read the regression sums, not the confusion counts).

@@ -337,10 +337,12 @@ class FairnessReport:
         lines = []
         for row in self.slices.filter(pl.col("significant")).iter_rows(named=True):
             where = ", ".join(f"{k}={row[k]}" for k in self.by)
+            # effective sizes with weights, as the summary's lines (an older table: n)
+            n, rest_n = row.get("n_effective", row["n"]), row.get("rest_n_effective", row["rest_n"])
             lines.append(
                 f"slice {row['slice']}: {row['metric']} {row['value']:.4g} "
-                f"(n={size_str(row['n'])}) vs {row['rest_value']:.4g} in the rest "
-                f"(n={size_str(row['rest_n'])}), difference {row['difference']:.4g}, "
+                f"(n={size_str(n)}) vs {row['rest_value']:.4g} in the rest "
+                f"(n={size_str(rest_n)}), difference {row['difference']:.4g}, "
                 f"interval [{row['ci_low']:.4g}, {row['ci_high']:.4g}], "
                 f"q = {row['q_value']:.2g}" + (f" ({where})" if where else "")
             )
