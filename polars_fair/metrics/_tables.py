@@ -95,9 +95,9 @@ def _rates_ops(
         c = Counts.from_columns(names)
         rates = [r for r in cols if r in INTERVAL_RATES]
         f = _kish_factor(names)
+        fractions = {r: rate_fraction(r, c) for r in rates}
         stages, wilsons, staged = wilson_stages(
-            [(r, *(e * f for e in rate_fraction(r, c))) for r in rates],
-            z_value(confidence_level),
+            [(r, x * f, m * f) for r, (x, m) in fractions.items()], z_value(confidence_level)
         )
         ops += [("with", tuple(stage)) for stage in stages]
         bounds = []
