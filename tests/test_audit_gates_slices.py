@@ -426,3 +426,50 @@ def test_weighted_slices_show_kish_sizes_and_the_gate_prints_them(
     shown = round(top["n_effective"], 1)
     assert f"(n={int(shown) if shown.is_integer() else shown})" in line
     assert f"(n={round(top['n'])})" not in line
+
+
+@pytest.mark.parametrize("kind", ["eager", "lazy"])
+def test_frequency_weights_read_as_row_counts_everywhere_in_the_report(kind: str) -> None:
+    """``frequency_weights=True``: by_group's flag and intervals agree with the summary.
+
+    Replication weights of 10 on a group of 5 rows: 50 rows. Before, the summary
+    compared the group (n=50) while ``by_group`` flagged it ``small_group`` (its Kish
+    size, 5) and its intervals were Kish's: the report said two things at once.
+    """
+    df = pl.DataFrame(
+        {
+            "g": ["a"] * 100 + ["b"] * 5,
+            "y": [1, 0] * 50 + [1, 0, 1, 0, 1],
+            "p": [1, 1, 0, 0] * 25 + [1, 1, 1, 0, 0],
+            "w": [10.0] * 105,
+        }
+    )
+    repeated = df.select(pl.all().repeat_by(10).explode()).drop("w")
+    frame = df if kind == "eager" else df.lazy()
+    kw: dict[str, Any] = {"y_true": "y", "y_pred": "p", "sensitive_features": "g"}
+    report = frame.fair.report(**kw, sample_weight="w", frequency_weights=True)
+    plain = repeated.fair.report(**kw)
+    assert report.summary["excluded"].null_count() == report.summary.height  # b compared
+    assert report.by_group["small_group"].to_list() == [False, False]
+    columns = [c for c in plain.by_group.columns if c.endswith(("_ci_low", "_ci_high"))]
+    assert columns
+    for name, table in (("by_group", columns), ("disparities", None)):
+        got, want = getattr(report, name), getattr(plain, name)
+        cols = table or ["difference_ci_low", "difference_ci_high", "ratio_ci_low"]
+        np.testing.assert_allclose(
+            got.select(cols).to_numpy().astype(float), want.select(cols).to_numpy().astype(float),
+            rtol=1e-12,
+        )  # fmt: skip
+    # the default (sampling weights): b's Kish size is 5, flagged and left out
+    kish = frame.fair.report(**kw, sample_weight="w")
+    assert kish.by_group["small_group"].to_list() == [False, True]
+    assert kish.summary["excluded"][0] == "b (n=5)"
+    by_group = frame.fair.by_group(
+        **kw, sample_weight="w", confidence_level=0.95, frequency_weights=True
+    )
+    if kind == "lazy":
+        by_group = by_group.collect()  # type: ignore[union-attr]
+    x, m = 3.0 * 10, 5.0 * 10  # b's selected and all, as row counts
+    assert (by_group["selection_rate_ci_low"][1], by_group["selection_rate_ci_high"][1]) == (
+        pytest.approx(_wilson(x, m), rel=1e-12)
+    )

@@ -55,15 +55,20 @@ def rates_table(
     zero_division: float | None,
     confidence_level: float | None = None,
     min_group_size: float | None = None,
+    frequency_weights: bool = False,
 ) -> pl.LazyFrame:
     """The statistics table with one column per computable rate.
 
     With `confidence_level`, each proportion rate gets Wilson interval columns
     ``<rate>_ci_low`` and ``<rate>_ci_high`` (after all rates, in rate order); with
     `min_group_size`, a Boolean ``small_group`` column (``n < min_group_size``, with the
-    Kish effective size ``n**2 / sum_w2`` as ``n`` in a weighted table).
+    Kish effective size ``n**2 / sum_w2`` as ``n`` in a weighted table). The intervals
+    of a weighted table are those of the Kish effective counts too, unless
+    `frequency_weights` (weights read as row counts, as the summary's option).
     """
     names = tuple(stats.collect_schema().names())
+    if frequency_weights:  # the weight sums are the sizes: no effective-size reading
+        names = tuple(n for n in names if n != "sum_w2")
     ops = built_once(_rates_ops, names, tuple(by), zero_division, confidence_level, min_group_size)
     return _apply(stats, ops)
 
@@ -256,13 +261,17 @@ def disparity_table(
     metrics: Sequence[str] | None,
     zero_division: float | None,
     confidence_level: float | None = None,
+    frequency_weights: bool = False,
 ) -> pl.LazyFrame:
     """The long table ``keys, metric, value, reference_value, difference, ratio``.
 
     With `confidence_level`, also ``difference_ci_low/high`` (Newcombe) and
-    ``ratio_ci_low/high`` (Katz).
+    ``ratio_ci_low/high`` (Katz), from the Kish effective counts of a weighted table
+    unless `frequency_weights` (weights read as row counts).
     """
     names = tuple(stats.collect_schema().names())
+    if frequency_weights:  # the weight sums are the sizes: no effective-size reading
+        names = tuple(n for n in names if n != "sum_w2")
     ops, structs, values, long_ops, out = built_once(
         _disparity_ops, names, tuple(by), tuple(sensitive), reference,
         None if metrics is None else tuple(metrics), zero_division, confidence_level,
