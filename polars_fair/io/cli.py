@@ -159,8 +159,9 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     audit.add_argument(
         "--frequency-weights", action="store_true",
-        help="read --sample-weight as row counts in the criteria (default: sampling "
-        "weights, Kish effective sizes; slices always use effective sizes)",
+        help="read --sample-weight as row counts in the criteria and the per-group "
+        "intervals (default: sampling weights, Kish effective sizes; slices always use "
+        "effective sizes)",
     )  # fmt: skip
     audit.add_argument(
         "--min-group-size", type=float, default=30,
