@@ -473,3 +473,38 @@ def test_frequency_weights_read_as_row_counts_everywhere_in_the_report(kind: str
     assert (by_group["selection_rate_ci_low"][1], by_group["selection_rate_ci_high"][1]) == (
         pytest.approx(_wilson(x, m), rel=1e-12)
     )
+
+
+@pytest.mark.parametrize(
+    ("gates", "criteria_lines"),
+    [
+        (["--fail-on-verdict", "unfair"], True),
+        (["--fail-on-slices"], False),
+        (["--fail-on-verdict", "unfair", "--fail-on-slices"], True),
+        (["--fail-on-verdict", "inconclusive", "--fail-on-slices"], False),
+    ],
+)
+def test_cli_slice_gates_list_each_slice_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, gates: list[str], criteria_lines: bool
+) -> None:
+    """Every significant slice fails once, whichever of the two gates names it.
+
+    A guard: ``report.failures()`` now lists the slices with ``"unfair"``, so the CLI
+    must not add them again for ``--fail-on-slices``.
+    """
+    import json
+
+    from polars_fair.cli import main
+
+    out = tmp_path / "report.json"
+    args = [
+        "audit", "--example", "compas", "--slices", "race,sex,age_cat", "--no-progress",
+        "--format", "json", "-o", str(out),
+    ]  # fmt: skip
+    assert main([*args, *gates]) == 1
+    err = capsys.readouterr().err.splitlines()
+    slices = [line for line in err if line.startswith("polars-fair: fail-on: slice ")]
+    table = json.loads(out.read_text())["tables"]["slices"]
+    significant = [row["slice"] for row in table if row["significant"]]
+    assert len(slices) == len(set(slices)) == len(significant) > 0
+    assert any(" is unfair: " in line for line in err) == criteria_lines
