@@ -508,3 +508,32 @@ def test_cli_slice_gates_list_each_slice_once(
     significant = [row["slice"] for row in table if row["significant"]]
     assert len(slices) == len(set(slices)) == len(significant) > 0
     assert any(" is unfair: " in line for line in err) == criteria_lines
+
+
+@pytest.mark.parametrize(
+    ("option", "pieces"),
+    [
+        (["--fail-on", "rmse_difference > 0.1"],
+         ["'rmse_difference' is a regression criterion", "df.fair.rmse_difference(...)"]),
+        (["--criteria", "label_stability_ratio"],
+         ["'label_stability_ratio' is an ensemble criterion"]),
+        (["--fail-on", "demographic_parity_diff > 0.1"],
+         ["unknown criterion 'demographic_parity_diff'",
+          "did you mean 'demographic_parity_difference'"]),
+        (["--criteria", "disparate_impact"], ["did you mean 'disparate_impact_ratio'"]),
+    ],
+)  # fmt: skip
+def test_cli_names_why_a_catalogue_criterion_cannot_be_gated(
+    capsys: pytest.CaptureFixture[str], option: list[str], pieces: list[str]
+) -> None:
+    """``--fail-on`` takes the catalogue's criteria: one of another family is named as such.
+
+    Before, ``rmse_difference`` (in the catalogue) was an "unknown criterion", and a
+    misspelt name got a list of 55 names without the closest.
+    """
+    from polars_fair.cli import main
+
+    assert main(["audit", "--example", "compas", "--no-progress", *option]) == 2
+    err = capsys.readouterr().err
+    for piece in pieces:
+        assert piece in err
