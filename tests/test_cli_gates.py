@@ -53,7 +53,7 @@ def err_lines(proc: subprocess.CompletedProcess[str]) -> list[str]:
         pytest.param(
             ["--example", "compas", "--fail-on", "disparate_impact_ratio < 0.8",
              "--fail-on", "disparate_impact_ratio > 1.25"], 1,
-            ["disparate_impact_ratio = 1.741 > 1.25: African-American"],
+            ["disparate_impact_ratio = 1.741 > 1.25 (interval [", "]): African-American"],
             id="two-sided-fails",
         ),
         pytest.param(

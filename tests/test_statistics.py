@@ -290,9 +290,13 @@ def test_by_group_wilson_columns(run: Any, which: str, cl: float) -> None:
         assert got.schema[f"{rate}_ci_low"] == pl.Float64
         assert got.schema[f"{rate}_ci_high"] == pl.Float64
     for row in got.iter_rows(named=True):
-        c = ref.cells(rows, tuple(row[s] for s in sens))
+        key = tuple(row[s] for s in sens)
+        c = ref.cells(rows, key)
+        # weighted: the Kish effective counts, each weight sum times n_eff / sum w
+        w = rows.w[rows.mask(key)]
+        f = float(w.sum() / (w**2).sum()) if weighted else 1.0
         for rate in ref.PROPORTIONS:
-            x, m = ref.proportion(c, rate)
+            x, m = (f * v for v in ref.proportion(c, rate))
             want = ref.wilson(x, m, cl)
             lo, hi = row[f"{rate}_ci_low"], row[f"{rate}_ci_high"]
             if want is None:
@@ -397,6 +401,11 @@ def test_wilson_coverage_simulation() -> None:
 CI_COLS = ("difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high")
 
 
+def _kish_f(w: np.ndarray) -> float:
+    """A side's weight sums to its Kish effective counts: ``n_eff / sum w = sum w / sum w**2``."""
+    return float(w.sum() / (w**2).sum())
+
+
 def _disparity_check(
     got: pl.DataFrame, rows: ref.Rows, ref_key: tuple[Any, ...] | None, sens: list[str], cl: float
 ) -> int:
@@ -413,13 +422,20 @@ def _disparity_check(
         if metric not in ref.PROPORTIONS or key == ref_key:
             assert all(row[c] is None for c in CI_COLS), row
             continue
-        x1, m1 = ref.proportion(ref.cells(rows, key), metric)
+        # weighted: Kish effective counts, each side's weight sums times n_eff / sum w
+        # (1 for unit weights)
+        x1, m1 = (
+            _kish_f(rows.w[rows.mask(key)]) * v
+            for v in ref.proportion(ref.cells(rows, key), metric)
+        )
         if ref_key is None:
             others = [k for k in rows.groups() if k != key]
-            x2 = sum(ref.proportion(ref.cells(rows, k), metric)[0] for k in others)
-            m2 = sum(ref.proportion(ref.cells(rows, k), metric)[1] for k in others)
+            f2 = _kish_f(rows.w[~rows.mask(key)])
+            x2 = f2 * sum(ref.proportion(ref.cells(rows, k), metric)[0] for k in others)
+            m2 = f2 * sum(ref.proportion(ref.cells(rows, k), metric)[1] for k in others)
         else:
-            x2, m2 = ref.proportion(ref.cells(rows, ref_key), metric)
+            f2 = _kish_f(rows.w[rows.mask(ref_key)])
+            x2, m2 = (f2 * v for v in ref.proportion(ref.cells(rows, ref_key), metric))
         nd = ref.newcombe(x1, m1, x2, m2, cl)
         kz = ref.katz(x1, m1, x2, m2, cl)
         if nd is None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import math
 import re
 import sys
@@ -48,6 +49,7 @@ from polars_fair.io.sources import (
     read_error,
     scan_file,
 )
+from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._rates import SCORE_RATES
 from polars_fair.metrics._registry import CRITERIA, DEFAULT_SUMMARY
 from polars_fair.namespace._report import (
@@ -159,8 +161,9 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     audit.add_argument(
         "--frequency-weights", action="store_true",
-        help="read --sample-weight as row counts in the criteria (default: sampling "
-        "weights, Kish effective sizes; slices always use effective sizes)",
+        help="read --sample-weight as row counts in the criteria and the per-group "
+        "intervals (default: sampling weights, Kish effective sizes; slices always use "
+        "effective sizes)",
     )  # fmt: skip
     audit.add_argument(
         "--min-group-size", type=float, default=30,
@@ -369,8 +372,7 @@ def _criteria(
     chosen = _names(getattr(args, "criteria", None))
     for name in chosen:
         if name not in CRITERIA:
-            msg = f"--criteria: unknown criterion {name!r}\nHint: one of {sorted(CRITERIA)}"
-            raise UsageError(msg)
+            raise UsageError(_unknown_criterion("--criteria", name))
     gated = [c.name for c in conditions]
     if not chosen and all(g in DEFAULT_SUMMARY for g in gated):
         return None  # the summary's own default
@@ -530,13 +532,28 @@ def _conditions(conditions: Sequence[str]) -> list[Condition]:
             msg = f"--fail-on: {message}"
             raise UsageError(msg) from None
         if cond.name not in CRITERIA:
-            msg = (
-                f"--fail-on {text!r}: unknown criterion {cond.name!r}\nHint: one of "
-                f"{sorted(CRITERIA)}"
-            )
-            raise UsageError(msg)
+            raise UsageError(_unknown_criterion(f"--fail-on {text!r}", cond.name))
         parsed.append(cond)
     return parsed
+
+
+def _unknown_criterion(option: str, name: str) -> str:
+    """The message for a criterion the audit cannot judge: why, the closest names, all.
+
+    A criterion of the catalogue's other families (regression, ensembles) is named as
+    such: the audit compares labels, and its Python method computes it.
+    """
+    spec = CATALOGUE.get(name)
+    if spec is not None:
+        return (
+            f"{option}: {name!r} is {'an' if spec.family[0] in 'aeiou' else 'a'} "
+            f"{spec.family} criterion, which `polars-fair audit` "
+            f"does not compute (it audits labels and scores)\nHint: compute it in Python "
+            f"with `df.fair.{name}(...)`, or gate on one of {sorted(CRITERIA)}"
+        )
+    close = difflib.get_close_matches(name, list(CRITERIA), n=3)
+    near = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    return f"{option}: unknown criterion {name!r}\nHint: {near}one of {sorted(CRITERIA)}"
 
 
 def _gate(
@@ -554,8 +571,8 @@ def _gate(
         verdicts=verdicts, conditions=conditions,
         allow_undefined=bool(getattr(args, "allow_undefined", False)),
     )  # fmt: skip
-    if getattr(args, "fail_on_slices", False) or "unfair" in verdicts:
-        crossed += report.slice_failures()
+    if getattr(args, "fail_on_slices", False) and "unfair" not in verdicts:
+        crossed += report.slice_failures()  # with "unfair", `failures` lists them
     return crossed
 
 

@@ -113,7 +113,7 @@ SLICE_METRICS: Final[tuple[str, ...]] = (*INTERVAL_RATES, *MEAN_MEASURES)
 SLICE_COLUMNS: Final[tuple[str, ...]] = (
     "rank", "slice", "depth", "metric", "n", "value", "rest_n", "rest_value",
     "difference", "ratio", "ci_low", "ci_high", "p_value", "q_value", "significant",
-    "attributes",
+    "attributes", "n_effective", "rest_n_effective",
 )  # fmt: skip
 #: Above this many attribute subsets the derivation plan gets unwieldy.
 MAX_SUBSETS: Final = 5_000
@@ -476,6 +476,11 @@ def _compare(table: pl.LazyFrame, measure: _Measure, alpha: float, kish: bool) -
         *(e.alias(f"__pf_es{k}") for k, (e, _) in sides.items()),
         *(e.alias(f"__pf_er{k}") for k, (_, e) in sides.items()),
     )
+    # the sizes the tests and `min_size` read: Kish's with sampling weights, else `n`
+    table = table.with_columns(
+        pl.col("__pf_esn").cast(pl.Float64).alias("n_effective"),
+        pl.col("__pf_ern").cast(pl.Float64).alias("rest_n_effective"),
+    )
     m, a, rm, ra = (pl.col(f"__pf_e{c}") for c in ("sm", "sa", "rm", "ra"))
     value, rest = safe_div(a, m), safe_div(ra, rm)
     table = table.with_columns(value.alias("value"), rest.alias("rest_value"))
@@ -664,8 +669,10 @@ def slices_from_stats(
         One row per tested slice, sorted by the batch keys then ``rank`` (significant
         slices first, then by the difference as `direction` says): ``rank, slice, depth, metric,
         n, value, rest_n, rest_value, difference, ratio, ci_low, ci_high, p_value,
-        q_value, significant, attributes`` (the list of attributes fixed), the
-        candidate columns (null where an attribute is not part of the slice; read
+        q_value, significant, attributes`` (the list of attributes fixed),
+        ``n_effective, rest_n_effective`` (the sizes the tests and `min_size` read:
+        Kish's with a ``sum_w2`` column, else ``n`` and ``rest_n``), the candidate
+        columns (null where an attribute is not part of the slice; read
         ``attributes`` to tell that from a null value), ``n_tested`` and
         ``n_untested``.
 

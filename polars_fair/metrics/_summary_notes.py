@@ -95,8 +95,8 @@ def left_out_verdicts() -> list[pl.Expr]:
     The reference group left out (``REF_NOTE``): every criterion, with that note. A
     group compared with itself while others were kept (between groups, the only one
     whose rate is defined): nothing compared, not a difference of 0. Such a row has
-    no value and no interval either (a gate on the value must not pass on a group
-    compared with itself).
+    no value, interval or p-value either (a gate on the value must not pass on a
+    group compared with itself), nor has a row with fewer than two groups kept.
     """
     lone = (pl.col("group") == pl.col("compared_with")).fill_null(False) & (pl.col("n_groups") >= 2)
     lone_note = pl.format(
@@ -105,14 +105,20 @@ def left_out_verdicts() -> list[pl.Expr]:
         pl.col("group"),
     )
     why = pl.when(pl.col(REF_NOTE).is_not_null()).then(pl.col(REF_NOTE)).when(lone).then(lone_note)
+    # fewer than two groups kept (`verdict_columns` wrote the note): the one group was
+    # compared with itself, which is no value (not a difference of 0 with an interval)
+    few = pl.col("n_groups") < 2
     nothing = pl.lit(None, dtype=pl.Float64)
-    return [
+    out = [
         pl.when(why.is_null()).then(pl.col(c)).otherwise(other).alias(c)
         for c, other in (
             ("verdict", pl.lit("undefined", dtype=VERDICT_DTYPE)), ("note", why),
-            ("value", nothing), ("ci_low", nothing), ("ci_high", nothing),
         )
     ]  # fmt: skip
+    return out + [
+        pl.when(why.is_null() & ~few).then(pl.col(c)).otherwise(nothing).alias(c)
+        for c in ("value", "ci_low", "ci_high", "p_value")
+    ]
 
 
 def verdict_columns(rule: str) -> list[pl.Expr]:
@@ -146,7 +152,8 @@ def verdict_columns(rule: str) -> list[pl.Expr]:
         pl.when(few)
         .then(
             pl.format(
-                "fewer than two groups compared ({} of at least min_group_size)",
+                "fewer than two groups compared ({} group(s) of at least min_group_size "
+                "effective rows)",
                 pl.col("n_groups"),
             )
         )

@@ -55,15 +55,20 @@ def rates_table(
     zero_division: float | None,
     confidence_level: float | None = None,
     min_group_size: float | None = None,
+    frequency_weights: bool = False,
 ) -> pl.LazyFrame:
     """The statistics table with one column per computable rate.
 
     With `confidence_level`, each proportion rate gets Wilson interval columns
     ``<rate>_ci_low`` and ``<rate>_ci_high`` (after all rates, in rate order); with
     `min_group_size`, a Boolean ``small_group`` column (``n < min_group_size``, with the
-    Kish effective size ``n**2 / sum_w2`` as ``n`` in a weighted table).
+    Kish effective size ``n**2 / sum_w2`` as ``n`` in a weighted table). The intervals
+    of a weighted table are those of the Kish effective counts too, unless
+    `frequency_weights` (weights read as row counts, as the summary's option).
     """
     names = tuple(stats.collect_schema().names())
+    if frequency_weights:  # the weight sums are the sizes: no effective-size reading
+        names = tuple(n for n in names if n != "sum_w2")
     ops = built_once(_rates_ops, names, tuple(by), zero_division, confidence_level, min_group_size)
     return _apply(stats, ops)
 
@@ -94,8 +99,10 @@ def _rates_ops(
     if confidence_level is not None:
         c = Counts.from_columns(names)
         rates = [r for r in cols if r in INTERVAL_RATES]
+        f = _kish_factor(names)
+        fractions = {r: rate_fraction(r, c) for r in rates}
         stages, wilsons, staged = wilson_stages(
-            [(r, *rate_fraction(r, c)) for r in rates], z_value(confidence_level)
+            [(r, x * f, m * f) for r, (x, m) in fractions.items()], z_value(confidence_level)
         )
         ops += [("with", tuple(stage)) for stage in stages]
         bounds = []
@@ -163,15 +170,45 @@ def _reference_value(
     return over(value.filter(pl.col(_REF)).first(), by)
 
 
+def _kish_factor(names: Sequence[str]) -> pl.Expr:
+    """Each group's counts to its Kish effective counts: ``n / sum_w2`` (1 unweighted).
+
+    A weighted statistics table carries ``sum_w2``, the sum of squared weights: a
+    group's effective size is ``n**2 / sum_w2``, and every count scaled by
+    ``n / sum_w2`` keeps the rates and makes the Wilson, Newcombe and Katz
+    intervals those of the effective size, unchanged when every weight is
+    rescaled (as the summary's, see :func:`~polars_fair.metrics._verdicts.effective_counts`).
+    """
+    if "sum_w2" not in names:
+        return pl.lit(1.0)
+    w2 = pl.col("sum_w2")
+    return pl.when(w2 > 0).then(pl.col("n").cast(pl.Float64) / w2).otherwise(0.0)
+
+
 def _interval_counts(
-    c: Counts, rates: list[str], reference: tuple[Any, ...] | str, by: list[str]
+    c: Counts,
+    rates: list[str],
+    reference: tuple[Any, ...] | str,
+    by: list[str],
+    names: Sequence[str] = (),
 ) -> tuple[pl.Expr, ...]:
-    """Numerators and denominators of each rate and of its reference, as columns."""
+    """Numerators and denominators of each rate and of its reference, as columns.
+
+    Effective counts with weights (see :func:`_kish_factor`); the rest of the
+    groups (``"rest"``) is scaled by its own factor, from the additive totals of
+    ``n`` and ``sum_w2``.
+    """
+    f = _kish_factor(names)
+    f_rest = pl.lit(1.0)
+    if "sum_w2" in names:
+        rest_n = over(pl.col("n").sum(), by) - pl.col("n")
+        rest_w2 = over(pl.col("sum_w2").sum(), by) - pl.col("sum_w2")
+        f_rest = pl.when(rest_w2 > 0).then(rest_n.cast(pl.Float64) / rest_w2).otherwise(0.0)
     cols = []
     for rate in rates:
-        x, m = rate_fraction(rate, c)
+        x, m = (e * f for e in rate_fraction(rate, c))
         if reference == "rest":
-            xr, mr = rate_fraction(rate, _totals(c).minus(c))
+            xr, mr = (e * f_rest for e in rate_fraction(rate, _totals(c).minus(c)))
         else:
             xr, mr = (over(e.filter(pl.col(_REF)).first(), by) for e in (x, m))
         cols += [
@@ -224,13 +261,17 @@ def disparity_table(
     metrics: Sequence[str] | None,
     zero_division: float | None,
     confidence_level: float | None = None,
+    frequency_weights: bool = False,
 ) -> pl.LazyFrame:
     """The long table ``keys, metric, value, reference_value, difference, ratio``.
 
     With `confidence_level`, also ``difference_ci_low/high`` (Newcombe) and
-    ``ratio_ci_low/high`` (Katz).
+    ``ratio_ci_low/high`` (Katz), from the Kish effective counts of a weighted table
+    unless `frequency_weights` (weights read as row counts).
     """
     names = tuple(stats.collect_schema().names())
+    if frequency_weights:  # the weight sums are the sizes: no effective-size reading
+        names = tuple(n for n in names if n != "sum_w2")
     ops, structs, values, long_ops, out = built_once(
         _disparity_ops, names, tuple(by), tuple(sensitive), reference,
         None if metrics is None else tuple(metrics), zero_division, confidence_level,
@@ -286,7 +327,7 @@ def _disparity_ops(
     pointed = _is_pointed(reference) or reference == "rest"
     usable = [r for r in values if r in INTERVAL_RATES] if pointed else []
     if confidence_level is not None and usable:
-        ops.append(("with", _interval_counts(c, usable, reference, by)))
+        ops.append(("with", _interval_counts(c, usable, reference, by, names)))
     none = pl.lit(None, dtype=pl.Float64)
     structs = []
     for rate in values:

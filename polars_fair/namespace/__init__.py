@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast, overload
 import polars as pl
 
 from polars_fair._utils import SMALL_TABLE_ROWS, find_stacklevel
-from polars_fair._validate import check_confidence, check_min_size
+from polars_fair._validate import check_confidence, check_flag, check_min_size
 from polars_fair.exceptions import IdentifierWarning
 from polars_fair.namespace._audit import AuditMethods
 from polars_fair.namespace._base import ScalarT, TableT
@@ -183,6 +183,7 @@ class FairNamespace(
         y_prob: IntoColumn | None = None,
         confidence_level: float | None = None,
         min_group_size: float | None = None,
+        frequency_weights: bool = False,
     ) -> TableT:
         """
         Counts and every rate, one row per (batch key, group).
@@ -219,10 +220,15 @@ class FairNamespace(
             If given (e.g. 0.95), adds ``<rate>_ci_low`` and ``<rate>_ci_high``
             (Wilson score intervals, from the counts) for every rate that is a
             proportion: all but ``predicted_positive_share``, ``f1``,
-            ``balanced_accuracy`` and the balance rates.
+            ``balanced_accuracy`` and the balance rates. With `sample_weight`, from
+            each group's Kish effective counts (``n_eff = (sum w)**2 / sum w**2``), so
+            that rescaling the weights changes no interval.
         min_group_size
-            If given, adds a Boolean ``small_group`` column: ``n < min_group_size``,
-            groups too small to judge.
+            If given, adds a Boolean ``small_group`` column: ``n < min_group_size``
+            (with `sample_weight`, the Kish effective size), groups too small to judge.
+        frequency_weights
+            Read `sample_weight` as row counts in the intervals and ``small_group``
+            (the weight sum is the size), as the summary's option of that name.
 
         Returns
         -------
@@ -256,11 +262,14 @@ class FairNamespace(
         zd = check_zd(zero_division)
         level = check_confidence(confidence_level)
         small = check_min_size(min_group_size)
+        counts = check_flag(frequency_weights, "frequency_weights")
         audit = Audit.of(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
         )  # fmt: skip
-        return self._table(audit, lambda stats: audit.by_group(stats, zd, level, small), None, zd)
+        return self._table(
+            audit, lambda stats: audit.by_group(stats, zd, level, small, counts), None, zd
+        )
 
     def disparities(
         self,
@@ -276,6 +285,7 @@ class FairNamespace(
         zero_division: ZeroDivision = None,
         y_prob: IntoColumn | None = None,
         confidence_level: float | None = None,
+        frequency_weights: bool = False,
     ) -> TableT:
         """
         Every group against a reference group, for every rate: a long table.
@@ -317,7 +327,11 @@ class FairNamespace(
             score interval) and ``ratio_ci_low/high`` (Katz log interval) for the
             proportion rates, against a named, ``"largest"`` or ``"rest"`` reference
             (null for ``"overall"`` and ``"min"``, which are not independent of the
-            group, and on the reference group's own row).
+            group, and on the reference group's own row). With `sample_weight`, from
+            the Kish effective counts of each side.
+        frequency_weights
+            Read `sample_weight` as row counts in the intervals (the weight sum is
+            the size), as the summary's option of that name.
 
         Returns
         -------
@@ -356,6 +370,7 @@ class FairNamespace(
         """
         zd = check_zd(zero_division)
         level = check_confidence(confidence_level)
+        counts = check_flag(frequency_weights, "frequency_weights")
         check_metrics(metrics)
         audit = Audit.of(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
@@ -363,7 +378,7 @@ class FairNamespace(
         )  # fmt: skip
         return self._table(
             audit,
-            lambda stats: audit.disparities(stats, reference_group, metrics, zd, level),
+            lambda stats: audit.disparities(stats, reference_group, metrics, zd, level, counts),
             metrics,
             zd,
         )

@@ -205,11 +205,12 @@ def _report_calls(ns: Any, spec: ReportSpec) -> dict[str, Any]:
         "by_group": ns.by_group(
             **common, y_prob=p.y_prob, zero_division=p.zero_division,
             confidence_level=p.confidence_level, min_group_size=p.min_group_size,
+            frequency_weights=p.frequency_weights,
         ),
         "disparities": ns.disparities(
             **common, y_prob=p.y_prob, reference_group=p.reference_group or "largest",
             metrics=DISPARITY_RATES, zero_division=p.zero_division,
-            confidence_level=p.confidence_level,
+            confidence_level=p.confidence_level, frequency_weights=p.frequency_weights,
         ),
         "summary": ns.summary(
             **common, y_prob=p.y_prob, criteria=criteria, method=p.method,

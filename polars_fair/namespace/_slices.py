@@ -120,8 +120,9 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
         DataFrame or LazyFrame
             One row per tested slice, sorted by the batch keys then ``rank``: ``rank,
             slice, depth, metric, n, value, rest_n, rest_value, difference, ratio,
-            ci_low, ci_high, p_value, q_value, significant, attributes``, the candidate
-            columns (the slice's values; null for attributes not in it), ``n_tested``,
+            ci_low, ci_high, p_value, q_value, significant, attributes,
+            n_effective, rest_n_effective`` (the sizes the tests and `min_size` read:
+            Kish's with weights, else ``n`` and ``rest_n``), the candidate columns (the slice's values; null for attributes not in it), ``n_tested``,
             ``n_untested`` and ``strategy``.
 
         See Also

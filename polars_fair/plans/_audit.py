@@ -122,11 +122,13 @@ class Audit:
         zero_division: float | None,
         confidence_level: float | None = None,
         min_group_size: float | None = None,
+        frequency_weights: bool = False,
     ) -> pl.LazyFrame:
         """Counts plus every computable rate (and intervals, small-group flags)."""
         return rates_table(
             require_nonempty(stats), by=self.by, zero_division=zero_division,
             confidence_level=confidence_level, min_group_size=min_group_size,
+            frequency_weights=frequency_weights,
         )  # fmt: skip
 
     def disparities(
@@ -136,6 +138,7 @@ class Audit:
         metrics: Sequence[str] | None,
         zero_division: float | None,
         confidence_level: float | None = None,
+        frequency_weights: bool = False,
     ) -> pl.LazyFrame:
         """The long comparison table."""
         stats, reference = resolve_reference(
@@ -145,6 +148,7 @@ class Audit:
         return disparity_table(
             stats, by=self.by, sensitive=self.sensitive, reference=reference,
             metrics=metrics, zero_division=zero_division, confidence_level=confidence_level,
+            frequency_weights=frequency_weights,
         )  # fmt: skip
 
     def criterion(

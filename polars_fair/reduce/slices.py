@@ -73,6 +73,7 @@ PART: Final = "__pf_part"
 _OUTPUT_NAMES: Final = frozenset(
     {"rank", "slice", "depth", "metric", "n", "value", "rest_n", "rest_value", "difference",
      "ratio", "ci_low", "ci_high", "p_value", "q_value", "significant", "attributes",
+     "n_effective", "rest_n_effective",
      "n_tested", "n_untested", "strategy"}
 )  # fmt: skip
 #: Regression measures (read the regression sums, not the confusion counts).
@@ -231,9 +232,13 @@ class SliceReduction:
     ) -> list[tuple[pl.LazyFrame, list[tuple[str, ...]]]]:
         """Pair each reduction (read from the collected or lazy `stats`) with its subsets.
 
-        Each subset goes to the first reduction whose attributes contain it.
+        Each subset goes to the first reduction whose attributes contain it. Every
+        subset's ``group_by`` and the totals read `stats`, so it is cached: on a
+        LazyFrame the rows are reduced once, not once per subset (a source that
+        common-subplan elimination does not merge, such as a Python IO source,
+        would otherwise be read again for each).
         """
-        stats = bin_labels(stats, self.binned)
+        stats = bin_labels(stats, self.binned).cache()
         if self.strategy == "finest":
             return [(stats, list(subsets))]
         assigned: list[list[tuple[str, ...]]] = [[] for _ in self.groups]

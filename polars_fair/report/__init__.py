@@ -44,8 +44,10 @@ from polars_fair.report._verdicts import (
     Condition,
     _describe,
     excluded_groups,
+    gate_verdicts,
     orientation,
     parse_condition,
+    size_str,
 )
 
 __all__ = ["GATE_VERDICTS", "Condition", "FairnessReport", "parse_condition"]
@@ -327,19 +329,22 @@ class FairnessReport:
         >>> len(lines)
         2
         >>> print(lines[0])  # doctest: +NORMALIZE_WHITESPACE
-        slice site=x: false_positive_rate 0.8333 vs 0.2222 in the rest, difference 0.6111
-        [0.4622, 0.7151], q = 2e-13
+        slice site=x: false_positive_rate 0.8333 (n=150) vs 0.2222 in the rest (n=150),
+        difference 0.6111, interval [0.4622, 0.7151], q = 2e-13
         """
         if self.slices is None:
             return []
         lines = []
         for row in self.slices.filter(pl.col("significant")).iter_rows(named=True):
             where = ", ".join(f"{k}={row[k]}" for k in self.by)
+            # effective sizes with weights, as the summary's lines (an older table: n)
+            n, rest_n = row.get("n_effective", row["n"]), row.get("rest_n_effective", row["rest_n"])
             lines.append(
-                f"slice {row['slice']}: {row['metric']} {row['value']:.4g} vs "
-                f"{row['rest_value']:.4g} in the rest, difference {row['difference']:.4g} "
-                f"[{row['ci_low']:.4g}, {row['ci_high']:.4g}], q = {row['q_value']:.2g}"
-                + (f" ({where})" if where else "")
+                f"slice {row['slice']}: {row['metric']} {row['value']:.4g} "
+                f"(n={size_str(n)}) vs {row['rest_value']:.4g} in the rest "
+                f"(n={size_str(rest_n)}), difference {row['difference']:.4g}, "
+                f"interval [{row['ci_low']:.4g}, {row['ci_high']:.4g}], "
+                f"q = {row['q_value']:.2g}" + (f" ({where})" if where else "")
             )
         return lines
 
@@ -356,14 +361,18 @@ class FairnessReport:
         The release gates that fail, one line each (empty when every gate passes).
 
         A line names the criterion, its value and interval, the groups compared and
-        their (effective) sizes, and the batch key.
+        their (effective) sizes, and the batch key. A condition that fires on a group
+        other than the summary's headline (``"disparate_impact_ratio > 1.25"`` on the
+        highest group) prints that group's interval against the reference.
 
         Parameters
         ----------
         verdicts
             Verdicts that fail the gate: one of ``"unfair"``, ``"inconclusive"``,
             ``"undefined"``, or a list of them (default ``("unfair",)``; ``()`` for
-            none). A single string is one verdict.
+            none). A single string is one verdict. With ``"unfair"``, every
+            significant slice of a report made with ``slices=`` fails too (see
+            :meth:`slice_failures`), as ``--fail-on-verdict unfair`` does.
         conditions
             Conditions ``"CRITERION OP NUMBER"`` that fail the gate when they hold,
             e.g. ``"disparate_impact_ratio < 0.8"`` (one-sided: add
@@ -401,9 +410,15 @@ class FairnessReport:
         ... )
         >>> report = df.fair.report(y_true="y", y_pred="p", sensitive_features="g")
         >>> report.failures(verdicts=[], conditions=["demographic_parity_difference > 0.2"])
-        ['demographic_parity_difference = 0.4 > 0.2: a (n=100) vs b (n=100)']
+        ['demographic_parity_difference = 0.4 > 0.2 (interval [0.2677, 0.5125]): a (n=100) vs b (n=100)']
         """
-        return _verdicts.failures(self.summary, self.by, verdicts, conditions, allow_undefined)
+        wanted = gate_verdicts(verdicts)
+        lines = _verdicts.failures(
+            self.summary, self.by, wanted, conditions, allow_undefined,
+            disparities=self.disparities,
+        )  # fmt: skip
+        # a significant slice is an unfair verdict on a subgroup (as --fail-on-verdict)
+        return lines + self.slice_failures() if "unfair" in wanted else lines
 
     def check(
         self,

@@ -20,6 +20,8 @@ import polars as pl
 
 from polars_fair._utils import find_stacklevel
 from polars_fair.exceptions import DegenerateDataWarning, InvalidParameterError
+from polars_fair.metrics._registry import CRITERIA
+from polars_fair.metrics._verdicts import group_label
 from polars_fair.report._text import readable_expr, shown_value
 
 __all__ = [
@@ -188,14 +190,85 @@ def gate_verdicts(verdicts: Iterable[str]) -> list[str]:
     return wanted
 
 
+def _interval_text(low: Any, high: Any) -> str:
+    return f"interval [{low:.4g}, {high:.4g}]"
+
+
+def _pair_intervals(
+    disparities: pl.DataFrame | None, by: list[str]
+) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """Each group's intervals against the reference, by (batch key…, label, metric).
+
+    From the report's disparities table: ``(difference_ci_low, difference_ci_high,
+    ratio_ci_low, ratio_ci_high)``, the Newcombe and Katz intervals the summary uses
+    for a single-rate criterion, so that a one-sided gate firing on a group other than
+    the summary's headline can print that group's interval.
+    """
+    columns = ("difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high")
+    if disparities is None or not {"metric", *columns} <= set(disparities.columns):
+        return {}
+    # its key columns: the batch keys, then the sensitive features, then ``metric``
+    sensitive = disparities.columns[len(by) : disparities.columns.index("metric")]
+    if not sensitive:
+        return {}
+    label = group_label(sensitive).alias("__pf_label")
+    table = disparities.select(*by, label, pl.col("metric").cast(pl.String), *columns)
+    return {row[:-4]: row[-4:] for row in table.iter_rows()}
+
+
+def _condition_interval(
+    row: dict[str, Any],
+    pair: dict[str, Any],
+    lookup: dict[tuple[Any, ...], tuple[Any, ...]],
+    by: list[str],
+) -> str:
+    """The interval of the pair a condition fired on, as text.
+
+    The summary's own interval when the pair is its headline pair; otherwise the
+    group's interval against the reference from the disparities (checked to give the
+    summary's interval for the headline pair, so that both compare the same way);
+    otherwise a line saying that only the headline pair has one.
+    """
+    low, high = row.get("ci_low"), row.get("ci_high")
+    if pair.get("group") == row.get("group"):
+        return "no interval" if low is None or high is None else _interval_text(low, high)
+    spec = CRITERIA.get(row["criterion"])
+    # a single rate's Newcombe (difference) or Katz (ratio, the four-fifths rule too)
+    if spec is not None and len(spec.measures) == 1 and spec.interval in ("newcombe", "katz"):
+        keys = tuple(row[k] for k in by)
+        offset = 0 if spec.interval == "newcombe" else 2
+        mine = lookup.get((*keys, row.get("group"), spec.measures[0]))
+        theirs = lookup.get((*keys, pair.get("group"), spec.measures[0]))
+        same = (
+            mine is not None
+            and low is not None
+            and high is not None
+            and mine[offset] is not None
+            and mine[offset + 1] is not None
+            and math.isclose(mine[offset], low, rel_tol=1e-9, abs_tol=1e-12)
+            and math.isclose(mine[offset + 1], high, rel_tol=1e-9, abs_tol=1e-12)
+        )
+        if same and theirs is not None and theirs[offset] is not None:
+            return _interval_text(theirs[offset], theirs[offset + 1])
+    headline = "" if low is None or high is None else f" [{low:.4g}, {high:.4g}]"
+    return f"no interval for this pair (the summary's interval{headline} is for {_pair_text(row)})"
+
+
 def failures(
     summary: pl.DataFrame,
     by: list[str],
     verdicts: Iterable[str],
     conditions: Iterable[str | Condition],
     allow_undefined: bool,
+    disparities: pl.DataFrame | None = None,
 ) -> list[str]:
-    """The failing gates of a summary (see :meth:`FairnessReport.failures`)."""
+    """The failing gates of a summary (see :meth:`FairnessReport.failures`).
+
+    A condition's line names the criterion, the value, the pair it fired on with
+    their sizes, and that pair's interval: `disparities` (the report's disparities
+    table) gives it for a one-sided gate that fires on a group other than the
+    summary's headline.
+    """
     wanted = gate_verdicts(verdicts)
     parsed = [c if isinstance(c, Condition) else parse_condition(c) for c in conditions]
     known = summary.get_column("criterion").unique(maintain_order=True).to_list()
@@ -218,6 +291,7 @@ def failures(
             )
     if wanted and "undefined" not in wanted:
         lines += _unjudged(rows, by, wanted, allow_undefined)
+    lookup: dict[tuple[Any, ...], tuple[Any, ...]] | None = None  # read when needed
     for cond in parsed:
         for row in rows:
             if row["criterion"] != cond.name:
@@ -247,8 +321,11 @@ def failures(
                     "group_n": row[f"{extreme}_n"],
                 }
             if _OPS[cond.op](value, cond.bound):
+                if lookup is None:
+                    lookup = _pair_intervals(disparities, by)
+                interval = _condition_interval(row, pair, lookup, by)
                 lines.append(
-                    f"{cond.name} = {value:.4g} {cond.op} {cond.bound:g}: "
+                    f"{cond.name} = {value:.4g} {cond.op} {cond.bound:g} ({interval}): "
                     f"{_pair_text(pair)}{suffix}"
                 )
     return lines
