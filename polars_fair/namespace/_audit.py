@@ -67,6 +67,19 @@ def _check_criteria(
     Without a score (`scored` False) none of them may compare mean scores.
     """
     hint = "use the name of a criterion method, e.g. 'equal_opportunity_difference'"
+    if criteria is not None and not isinstance(criteria, str) and isinstance(criteria, Sequence):
+        from polars_fair.namespace import LazyFrameFairNamespace  # noqa: PLC0415 (a cycle)
+
+        methods = [
+            c for c in criteria
+            if isinstance(c, str) and c not in CRITERIA and hasattr(LazyFrameFairNamespace, c)
+        ]  # fmt: skip
+        if methods:
+            hint = (
+                f"{methods[0]!r} is a method of its own, not one of the summary's criteria "
+                f"(listed above): call `df.fair.{methods[0]}(...)` for it and leave it out of "
+                "`criteria`"
+            )
     names = check_names(
         "criteria", criteria, list(CRITERIA), what="criteria", default=default, hint=hint
     )
@@ -452,7 +465,10 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             msg = f"`seed` must be a non-negative integer, got {seed!r}\n\nHint: e.g. `seed=0`"
             raise InvalidParameterError(msg)
         if scheme not in ("stratified", "joint"):
-            msg = f"`scheme` must be 'stratified' or 'joint', got {scheme!r}"
+            msg = (
+                f"`scheme` must be 'stratified' or 'joint', got {scheme!r}\n\nHint: 'stratified' "
+                "resamples within each group (the default), 'joint' the whole frame"
+            )
             raise InvalidParameterError(msg)
         names = _check_criteria(criteria, ["demographic_parity_difference",
                                            "equalized_odds_difference"])  # fmt: skip

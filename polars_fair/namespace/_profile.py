@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from polars_fair._names import check_key_exprs
-from polars_fair._validate import ensure_lazy
+from polars_fair._validate import check_flag, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
 from polars_fair.metrics._trend import trend_table
@@ -615,7 +615,7 @@ def profile(
     lf = lf.with_columns(exprs) if exprs else lf
     plans = report_reductions(lf, spec)  # checks every parameter
     weighted = sample_weight is not None
-    binned = y_prob is not None and not exact_scores
+    binned = y_prob is not None and not check_flag(exact_scores, "exact_scores")
     names: list[str] = []
     keys = [*by_names, *spec.sensitive_features]
     for plan in plans:
@@ -715,8 +715,19 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
 def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ()) -> FairnessProfile:
     """:func:`merge_profiles`, naming the profiles by `sources` (their files) in errors."""
     if not items:
-        msg = "`merge_profiles` needs at least one profile, got none"
+        msg = (
+            "`merge_profiles` needs at least one profile, got none\n\nHint: pass a list of "
+            "profiles, e.g. `pf.merge_profiles([df1.fair.profile(...), df2.fair.profile(...)])`"
+        )
         raise InvalidParameterError(msg)
+    for i, item in enumerate(items):
+        if not isinstance(item, FairnessProfile):
+            msg = (
+                f"`merge_profiles` takes FairnessProfile objects, got {type(item).__name__} at "
+                f"position {i}\n\nHint: make profiles with `df.fair.profile(...)` or read them "
+                "with `pf.read_profile(path)`"
+            )
+            raise InvalidParameterError(msg)
     metas = [p.meta for p in items]
     check_compatible(metas, sources)
     if len(items) == 1:

@@ -9,6 +9,7 @@ their metadata alone, before any table is read.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -62,7 +63,18 @@ def read_meta(path: str) -> tuple[dict[str, Any], str]:
     try:
         raw = pl.read_parquet_metadata(path)
     except (OSError, pl.exceptions.PolarsError) as exc:
-        msg = f"cannot read a profile from {path!r}: {exc}"
+        problem = (
+            "no such file"
+            if not Path(path).exists()
+            else "it is a directory"
+            if Path(path).is_dir()
+            else str(exc)
+        )
+        msg = (
+            f"cannot read a profile from {path!r}: {problem}\n\nHint: pass the Parquet file "
+            "written by `profile.write_parquet(path)` (or `polars-fair profile -o`), or a glob "
+            "such as 'profiles/*.parquet'"
+        )
         raise ProfileError(msg) from exc
     if META_KEY not in raw:
         msg = (

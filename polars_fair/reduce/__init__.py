@@ -544,6 +544,29 @@ def stats_keys(stats: pl.LazyFrame | pl.DataFrame) -> list[str]:
     return [c for c in names if c not in _ALL_COUNTS]
 
 
+MSG_NOT_STATS = (
+    "`merge_group_stats` sums statistics tables, but table {index} has no count columns "
+    "(columns {columns})\n\nHint: pass tables made by `pf.group_stats(...)` or "
+    "`df.fair.group_stats(...)`, not the data itself"
+)
+MSG_MERGE_SCHEMA = (
+    "`merge_group_stats` needs tables with the same columns; table {index} has "
+    "{got}, table 0 has {want}\n\nHint: compute every part with the same arguments (the "
+    "same sensitive features, `by`, weights and scores)"
+)
+
+
+def check_mergeable(schemas: list[pl.Schema], counts: list[str]) -> None:
+    """Refuse tables that are not statistics tables or do not match the first one."""
+    if not counts:
+        msg = MSG_NOT_STATS.format(index=0, columns=schemas[0].names())
+        raise InvalidParameterError(msg)
+    for i, schema in enumerate(schemas[1:], start=1):
+        if schema.names() != schemas[0].names():
+            msg = MSG_MERGE_SCHEMA.format(index=i, got=schema.names(), want=schemas[0].names())
+            raise InvalidParameterError(msg)
+
+
 def merge_group_stats(*tables: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     """
     Sum statistics tables computed on disjoint parts of the data.
@@ -578,5 +601,6 @@ def merge_group_stats(*tables: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     lazy = [ensure_lazy(t) for t in tables]
     keys = stats_keys(lazy[0])
     counts = [c for c in lazy[0].collect_schema().names() if c not in keys]
+    check_mergeable([t.collect_schema() for t in lazy], counts)
     merged = pl.concat(lazy, how="vertical").group_by(keys).agg(pl.col(counts).sum())
     return merged.sort(keys, nulls_last=True)

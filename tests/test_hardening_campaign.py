@@ -1,0 +1,242 @@
+"""Defects found by the second bad-input campaign (accept14), one row per case.
+
+Each case failed before its fix: a raw Python or Polars exception, an error with no
+`Hint:`, or bad input accepted without a word. Each must now raise a
+:class:`~polars_fair.FairError` subclass whose message names the parameter or
+column, the value and the fix; the namespace cases run on eager, lazy and
+streaming frames, the command-line ones as real subprocesses.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+import polars_fair as pf
+from polars_fair.exceptions import (
+    FileReadError,
+    InvalidParameterError,
+    ProfileError,
+)
+
+KINDS = ("eager", "lazy", "streaming")
+
+
+def _frame() -> pl.DataFrame:
+    n = 40
+    return pl.DataFrame(
+        {
+            "g": ["a", "x"] * (n // 2),
+            "y": [0, 1, 1, 0] * (n // 4),
+            "p": [1, 1, 0, 0] * (n // 4),
+            "s": [0.1, 0.7, 0.4, 0.9] * (n // 4),
+            "w": [1.0, 2.0, 0.5, -1.0] * (n // 4),
+        }
+    )
+
+
+BIN = {"y_true": "y", "y_pred": "p", "sensitive_features": "g"}
+
+
+def _run(df: pl.DataFrame, kind: str, name: str, **kw: Any) -> Any:
+    target = df if kind == "eager" else df.lazy()
+    out = getattr(target.fair, name)(**kw)
+    if isinstance(out, pl.LazyFrame):
+        return out.collect(engine="in-memory" if kind == "lazy" else "streaming")
+    return out
+
+
+# (id, method, keyword arguments, frame change, error class, fragments of the message)
+NAMESPACE_CASES: list[tuple[str, str, dict[str, Any], Any, type[Exception], tuple[str, ...]]] = [
+    ("method-hint", "demographic_parity_difference",
+     {"y_pred": "p", "sensitive_features": "g", "method": "pairwise"}, None,
+     InvalidParameterError, ("`method`", "'pairwise'", "Hint: leave it out")),
+    ("scheme-hint", "bootstrap", {**BIN, "n_resamples": 5, "scheme": "bogus"}, None,
+     InvalidParameterError, ("`scheme`", "'bogus'", "Hint: 'stratified'")),
+    ("flag-hint", "summary", {**BIN, "frequency_weights": "yes"}, None,
+     InvalidParameterError, ("`frequency_weights`", "'yes'", "Hint: pass the bool")),
+    ("column-type-hint", "by_group", {**BIN, "y_true": 123}, None,
+     InvalidParameterError, ("`y_true`", "123", 'Hint: e.g. `y_true="label"`')),
+    ("min-group-size-inf", "summary", {**BIN, "min_group_size": float("inf")}, None,
+     InvalidParameterError, ("`min_group_size`", "inf", "finite", "Hint: e.g.")),
+    ("exact-scores-str", "profile", {**BIN, "y_prob": "s", "exact_scores": "yes"}, None,
+     InvalidParameterError, ("`exact_scores`", "'yes'", "Hint:")),
+    ("criteria-method", "summary", {**BIN, "criteria": ["abroca"]}, None,
+     InvalidParameterError, ("'abroca'", "`df.fair.abroca(...)`", "Hint:")),
+    ("object-sensitive", "by_group", BIN,
+     lambda df: df.with_columns(pl.Series("g", [object()] * df.height, dtype=pl.Object)),
+     InvalidParameterError, ("`sensitive_features` column 'g'", "Object", "Hint: convert it")),
+    ("negative-weight-hint", "by_group", {**BIN, "sample_weight": "w"}, None,
+     pf.ValueRangeError, ("column 'w'", "negative", "df.filter((pl.col('w') < 0)")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    ("method", "kw", "change", "error", "fragments"),
+    [pytest.param(*case[1:], id=case[0]) for case in NAMESPACE_CASES],
+)
+def test_namespace_bad_input_is_named(
+    kind: str,
+    method: str,
+    kw: dict[str, Any],
+    change: Callable[[pl.DataFrame], pl.DataFrame] | None,
+    error: type[Exception],
+    fragments: tuple[str, ...],
+) -> None:
+    df = _frame() if change is None else change(_frame())
+    if method == "profile" and kind == "streaming":
+        pytest.skip("a profile collects on its own engine")
+    if "sample_weight" not in kw:
+        df = df.drop("w")
+    before = df.select([c for c, t in df.schema.items() if t != pl.Object]).clone()
+    with pytest.raises(error) as info:
+        _run(df, kind, method, **kw)
+    message = str(info.value)
+    for fragment in fragments:
+        assert fragment in message, (fragment, message)
+    assert df.select(before.columns).equals(before)  # the user's frame is untouched
+
+
+def _profile() -> pf.FairnessProfile:
+    return _frame().drop("w").fair.profile(**BIN)
+
+
+def _stats(sensitive: str) -> pl.LazyFrame:
+    return pf.group_stats(_frame().drop("w"), y_true="y", y_pred="p", sensitive_features=sensitive)
+
+
+def _reductions(spec: pf.ReportSpec) -> list[pl.DataFrame]:
+    return pl.collect_all(pf.report_reductions(_frame().drop("w"), spec))
+
+
+SPEC = pf.ReportSpec.of(**BIN)
+
+# (id, call, error class, fragments of the message); `tmp` is a temporary folder
+TOP_LEVEL_CASES: list[tuple[str, Callable[[Path], Any], type[Exception], tuple[str, ...]]] = [
+    ("fair-int", lambda tmp: pf.fair(123),  # type: ignore[call-overload]
+     InvalidParameterError, ("got int", "Hint: build one first")),
+    ("read-profile-missing", lambda tmp: pf.read_profile(tmp / "nope.parquet"),
+     ProfileError, ("nope.parquet", "no such file", "Hint:")),
+    ("read-profile-directory", lambda tmp: pf.read_profile(tmp),
+     ProfileError, ("it is a directory", "Hint:")),
+    ("merge-profiles-empty", lambda tmp: pf.merge_profiles([]),
+     InvalidParameterError, ("at least one profile", "Hint:")),
+    ("merge-profiles-not-a-profile", lambda tmp: pf.merge_profiles([_profile(), "x"]),  # type: ignore[list-item]
+     InvalidParameterError, ("got str at position 1", "Hint:")),
+    ("merge-group-stats-different-keys",
+     lambda tmp: pf.merge_group_stats(_stats("g"), _stats("y")),
+     InvalidParameterError, ("table 1 has ['y'", "table 0 has ['g'", "Hint:")),
+    ("merge-group-stats-of-data", lambda tmp: pf.merge_group_stats(_frame()),
+     InvalidParameterError, ("no count columns", "Hint: pass tables made by")),
+    ("scan-file-missing", lambda tmp: pf.scan_file(tmp / "nope.csv"),
+     FileReadError, ("nope.csv", "no such file", "Hint:")),
+    ("scan-file-directory", lambda tmp: pf.scan_file(tmp),
+     FileReadError, ("it is a directory", "Hint:")),
+    ("scan-file-null-values-str",
+     lambda tmp: pf.scan_file(_csv(tmp), null_values="NA"),  # type: ignore[arg-type]
+     InvalidParameterError, ("`null_values`", "'NA'", "Hint: e.g. `null_values=['NA']`")),
+    ("scan-file-infer-negative", lambda tmp: pf.scan_file(_csv(tmp), infer_schema_length=-1),
+     InvalidParameterError, ("`infer_schema_length`", "-1", "Hint:")),
+    ("expression-int-column", lambda tmp: pf.selection_rate(123),  # type: ignore[arg-type]
+     InvalidParameterError, ("got int 123", "Hint:")),
+    ("derive-report-data-not-reductions",
+     lambda tmp: pf.derive_report(SPEC, [_frame()], _frame().schema),
+     InvalidParameterError, ("reduction 0 does not match", "Hint:")),
+    ("derive-report-not-a-spec",
+     lambda tmp: pf.derive_report("spec", _reductions(SPEC), _frame().schema),  # type: ignore[arg-type]
+     InvalidParameterError, ("`spec` must be a ReportSpec", "Hint:")),
+    ("sum-reductions-uneven",
+     lambda tmp: pf.sum_reductions(_reductions(SPEC), [*_reductions(SPEC), _frame()]),
+     InvalidParameterError, ("got [1, 2]", "Hint:")),
+]  # fmt: skip
+
+
+def _csv(tmp: Path) -> Path:
+    path = tmp / "data.csv"
+    _frame().write_csv(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "fragments"),
+    [pytest.param(*case[1:], id=case[0]) for case in TOP_LEVEL_CASES],
+)
+def test_top_level_bad_input_is_named(
+    tmp_path: Path,
+    call: Callable[[Path], Any],
+    error: type[Exception],
+    fragments: tuple[str, ...],
+) -> None:
+    with pytest.raises(error) as info:
+        call(tmp_path)
+    message = str(info.value)
+    for fragment in fragments:
+        assert fragment in message, (fragment, message)
+
+
+def test_merge_group_stats_still_sums_matching_tables() -> None:
+    # the new schema check lets the tables it is for through, summed
+    df = _frame().drop("w")
+    halves = [
+        pf.group_stats(part, y_true="y", y_pred="p", sensitive_features="g")
+        for part in (df.head(10), df.tail(30))
+    ]
+    whole = pf.group_stats(df, y_true="y", y_pred="p", sensitive_features="g").collect()
+    assert pf.merge_group_stats(*halves).collect().equals(whole)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "polars_fair", *args],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "first", "hint"),
+    [
+        pytest.param(
+            ["--min-group-size", "abc"],
+            "polars-fair audit: error: argument --min-group-size: invalid float value: 'abc'",
+            "Hint: see `polars-fair audit --help` (usage: polars-fair audit [options] ...)",
+            id="argparse-type",
+        ),
+        pytest.param(
+            ["--min-group-size", "-1"],
+            "polars-fair: error: `min_group_size` must be a finite, non-negative number, got -1.0",
+            "Hint: e.g. `--min-group-size 30`",
+            id="library-hint-as-option",
+        ),
+        pytest.param(
+            ["--slices", "g", "--max-depth", "-1"],
+            "polars-fair: error: `max_depth` must be a positive integer, got -1",
+            "Hint: `--max-depth 2` tests every single attribute value and every pair",
+            id="max-depth-as-option",
+        ),
+    ],
+)
+def test_cli_errors_are_one_line_and_a_hint(
+    tmp_path: Path, args: list[str], first: str, hint: str
+) -> None:
+    path = _csv(tmp_path)
+    proc = _cli("audit", str(path), "--y-true", "y", "--y-pred", "p",
+                "--sensitive-features", "g", "--no-progress", *args)  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.splitlines() == [first, hint]
+
+
+def test_cli_unknown_command_is_one_line_and_a_hint() -> None:
+    proc = _cli("audtt")
+    assert proc.returncode == 2
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("polars-fair: error: argument command: invalid choice: 'audtt'")
+    assert lines[1].startswith("Hint: see `polars-fair --help` (usage: polars-fair [-h]")
