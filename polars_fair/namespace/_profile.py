@@ -66,7 +66,9 @@ from polars_fair.namespace._profile_files import (
     FORMAT_VERSION,
     LAYOUT_KEY,
     META_KEY,
+    MSG_NO_PROFILE,
     check_compatible,
+    check_profiles,
     read_files,
 )
 from polars_fair.namespace._report import ReportSpec, report_reductions
@@ -715,19 +717,8 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
 def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ()) -> FairnessProfile:
     """:func:`merge_profiles`, naming the profiles by `sources` (their files) in errors."""
     if not items:
-        msg = (
-            "`merge_profiles` needs at least one profile, got none\n\nHint: pass a list of "
-            "profiles, e.g. `pf.merge_profiles([df1.fair.profile(...), df2.fair.profile(...)])`"
-        )
-        raise InvalidParameterError(msg)
-    for i, item in enumerate(items):
-        if not isinstance(item, FairnessProfile):
-            msg = (
-                f"`merge_profiles` takes FairnessProfile objects, got {type(item).__name__} at "
-                f"position {i}\n\nHint: make profiles with `df.fair.profile(...)` or read them "
-                "with `pf.read_profile(path)`"
-            )
-            raise InvalidParameterError(msg)
+        raise InvalidParameterError(MSG_NO_PROFILE)
+    check_profiles(items, FairnessProfile)
     metas = [p.meta for p in items]
     check_compatible(metas, sources)
     if len(items) == 1:

@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair.exceptions import ProfileError
+from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.plans._profile_meta import differences, merged_meta, parse_meta, split_layout
 from polars_fair.reduce import merge_group_stats
 
@@ -22,6 +22,8 @@ __all__ = [
     "FORMAT_VERSION",
     "LAYOUT_KEY",
     "META_KEY",
+    "MSG_NO_PROFILE",
+    "check_profiles",
     "check_compatible",
     "read_files",
     "read_meta",
@@ -56,6 +58,24 @@ def check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = (
                 )
             msg = f"{which} cannot be merged: they differ in {'; '.join(diff)}\n\nHint: {hint}"
             raise ProfileError(msg)
+
+
+MSG_NO_PROFILE = (
+    "`merge_profiles` needs at least one profile, got none\n\nHint: pass a list of "
+    "profiles, e.g. `pf.merge_profiles([df1.fair.profile(...), df2.fair.profile(...)])`"
+)
+
+
+def check_profiles(items: Sequence[object], kind: type) -> None:
+    """Refuse anything in `items` that is not a profile (`kind`), naming its position."""
+    for i, item in enumerate(items):
+        if not isinstance(item, kind):
+            msg = (
+                f"`merge_profiles` takes FairnessProfile objects, got {type(item).__name__} at "
+                f"position {i}\n\nHint: make profiles with `df.fair.profile(...)` or read them "
+                "with `pf.read_profile(path)`"
+            )
+            raise InvalidParameterError(msg)
 
 
 def read_meta(path: str) -> tuple[dict[str, Any], str]:

@@ -49,6 +49,7 @@ from polars_fair._validate import (
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_rows
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
+from polars_fair.namespace._report_checks import check_pieces, check_reductions, check_spec
 from polars_fair.plans._audit import compared_rows, undefined_rates
 from polars_fair.plans._plan import Plan, derive_opts, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
@@ -305,22 +306,7 @@ def _derive(
     flags: _Flags | None = None,
 ) -> FairnessReport:
     distinct = _distinct(plans)
-    if len(distinct) != len(reductions):
-        msg = (
-            f"the report needs {len(distinct)} reductions, got {len(reductions)}\n\nHint: "
-            "pass the collected `report_reductions(frame, spec)` of the same spec"
-        )
-        raise InvalidParameterError(msg)
-    for i, (lf, table) in enumerate(zip(distinct, reductions, strict=True)):
-        want = lf.collect_schema().names()
-        got = table.columns if isinstance(table, pl.DataFrame) else type(table).__name__
-        if got != want:
-            msg = (
-                f"reduction {i} does not match the spec: its columns are {got}, the spec's "
-                f"reduction {i} has {want}\n\nHint: pass the collected "
-                "`report_reductions(frame, spec)` of the same spec, in their order"
-            )
-            raise InvalidParameterError(msg)
+    check_reductions(distinct, reductions)
     table_of = {id(lf): t for lf, t in zip(distinct, reductions, strict=True)}
     # on small tables without the optimiser's passes (see `derive_opts`)
     engine = derive_engine(max(t.height for t in reductions))
@@ -583,12 +569,7 @@ def derive_report(
     │ y   ┆ 4   ┆ 0   ┆ 2   │
     └─────┴─────┴─────┴─────┘
     """
-    if not isinstance(spec, ReportSpec):
-        msg = (
-            f"`spec` must be a ReportSpec, got {type(spec).__name__}\n\nHint: build it with "
-            "`pf.ReportSpec.of(y_true=..., y_pred=..., sensitive_features=...)`"
-        )
-        raise InvalidParameterError(msg)
+    check_spec(spec, ReportSpec)
     plans = report_plans(pl.LazyFrame(schema=schema), spec, check=False)  # checked as derived
     return _derive(spec, plans, reductions)
 
@@ -628,14 +609,7 @@ def sum_reductions(*parts: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:
     >>> all(s.equals(w) for s, w in zip(pf.sum_reductions(*pieces), whole))
     True
     """
-    lengths = [len(p) for p in parts]
-    if not parts or len(set(lengths)) > 1:
-        msg = (
-            f"`sum_reductions` needs the reductions of at least one piece, the same number "
-            f"for each piece; got {lengths}\n\nHint: pass "
-            "`pl.collect_all(pf.report_reductions(piece, spec))` for each piece, same spec"
-        )
-        raise InvalidParameterError(msg)
+    check_pieces(parts)
     return [_merge(tables) for tables in zip(*parts, strict=True)]
 
 
