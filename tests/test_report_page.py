@@ -388,3 +388,15 @@ def test_note_column_only_when_a_row_has_a_note(compas_report: FairnessReport) -
     report = FairnessReport(**{**dict(compas_report.tables()), "summary": one},
                             params=compas_report.params)  # fmt: skip
     assert ">note<" in head(report)
+
+
+@needs_plot
+def test_ratio_axis_labels_do_not_overlap(compas_report: FairnessReport) -> None:
+    # across more than a decade 0.8, 1 and 1.25 sit a few pixels apart: only 1 is labelled,
+    # and the axis title gives the band (the page's caption too)
+    svg = dict(plots.report_svgs(compas_report))["Ratio to the reference group"]
+    labels = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    assert "1" in labels
+    assert "0.8" not in labels
+    assert "1.25" not in labels
+    assert "Ratio to the reference (log scale; fair 0.8 – 1.25)" in labels
