@@ -21,6 +21,7 @@ import pytest
 import polars_fair as pf
 from polars_fair.exceptions import (
     FileReadError,
+    InputError,
     InvalidParameterError,
     ProfileError,
 )
@@ -240,3 +241,46 @@ def test_cli_unknown_command_is_one_line_and_a_hint() -> None:
     assert len(lines) == 2
     assert lines[0].startswith("polars-fair: error: argument command: invalid choice: 'audtt'")
     assert lines[1].startswith("Hint: see `polars-fair --help` (usage: polars-fair [-h]")
+
+
+# ---- a LazyFrame whose own plan fails while the report or profile reads it ------------------
+
+
+def _late_na(tmp: Path) -> Path:
+    """A CSV whose label column holds 'N/A' after the 50 rows its type is inferred from."""
+    y = [str(v) for v in [0, 1, 1, 0] * 50]
+    y[150] = "N/A"
+    path = tmp / "late.csv"
+    pl.DataFrame({"g": ["a", "x"] * 100, "y": y, "p": [1, 1, 0, 0] * 50}).write_csv(path)
+    return path
+
+
+@pytest.mark.parametrize("engine", ["in-memory", "streaming"])
+@pytest.mark.parametrize("method", ["report", "profile"])
+def test_late_parse_error_names_column_value_and_fix(
+    tmp_path: Path, method: str, engine: str
+) -> None:
+    lf = pl.scan_csv(_late_na(tmp_path), infer_schema_length=50)
+    with pl.Config(engine_affinity=engine), pytest.raises(InputError) as info:  # type: ignore[arg-type]
+        getattr(lf.fair, method)(**BIN)
+    message = str(info.value)
+    assert "column 'y' holds 'N/A', which does not parse as i64" in message
+    assert "Hint: if 'N/A' means missing, scan with `null_values=['N/A']`" in message
+    assert isinstance(info.value.__cause__, pl.exceptions.ComputeError)
+    # the fix the hint gives works: the row is read as missing, excluded and counted
+    fixed = pl.scan_csv(_late_na(tmp_path), infer_schema_length=50, null_values=["N/A"])
+    with pytest.warns(pf.NullDataWarning, match="1 row"):
+        assert fixed.fair.report(**BIN).by_group["n_null"].sum() == 1
+
+
+@pytest.mark.parametrize("method", ["report", "profile"])
+def test_failing_cast_upstream_is_an_input_error(method: str) -> None:
+    lf = _frame().lazy().with_columns(pl.col("g").cast(pl.Int64))
+    with pytest.raises(InputError) as info:
+        getattr(lf.fair, method)(y_true="y", y_pred="p", sensitive_features="g")
+    message = str(info.value)
+    assert message.startswith(
+        "the input LazyFrame failed while it was read (InvalidOperationError)"
+    )
+    assert "conversion from `str` to `i64` failed in column 'g'" in message
+    assert "Hint: the error is in the frame's own plan" in message

@@ -72,6 +72,7 @@ from polars_fair.namespace._profile_files import (
     read_files,
 )
 from polars_fair.namespace._report import ReportSpec, report_reductions
+from polars_fair.namespace._report_checks import reading_input
 from polars_fair.plans._profile_meta import (
     by_differences,
     by_items,
@@ -637,7 +638,7 @@ def profile(
         plans = report_reductions(source, spec)
         counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
     try:
-        collected = pl.collect_all([*plans, *counted])
+        collected = reading_input(frame, lambda: pl.collect_all([*plans, *counted]))
     except ScoreOutOfRange:  # worded with the smallest and largest score (reads them)
         raise score_range_error(lf, y_prob) from None  # type: ignore[arg-type]
     if weighted:

@@ -49,7 +49,12 @@ from polars_fair._validate import (
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_rows
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
-from polars_fair.namespace._report_checks import check_pieces, check_reductions, check_spec
+from polars_fair.namespace._report_checks import (
+    check_pieces,
+    check_reductions,
+    check_spec,
+    reading_input,
+)
 from polars_fair.plans._audit import compared_rows, undefined_rates
 from polars_fair.plans._plan import Plan, derive_opts, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
@@ -787,5 +792,7 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         flagged, split = _with_flags(plans, reductions)
         with eager_warnings(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")  # the reductions' checks (e.g. `pos_label`)
-            collected, flags = split(pl.collect_all(flagged, engine=engine))
+            collected, flags = split(
+                reading_input(self._frame, lambda: pl.collect_all(flagged, engine=engine))
+            )
         return _derive(spec, plans, collected, caught, flags)
