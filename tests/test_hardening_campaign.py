@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -284,3 +285,37 @@ def test_failing_cast_upstream_is_an_input_error(method: str) -> None:
     )
     assert "conversion from `str` to `i64` failed in column 'g'" in message
     assert "Hint: the error is in the frame's own plan" in message
+
+
+# ---- a criterion over an identifier-like column warns as the tables do --------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "kw"),
+    [
+        ("demographic_parity_difference", {"y_pred": "p"}),
+        ("equalized_odds_difference", {"y_true": "y", "y_pred": "p"}),
+        ("disparate_impact_ratio", {"y_pred": "p"}),
+    ],
+)
+def test_criterion_on_an_identifier_warns(name: str, kw: dict[str, Any]) -> None:
+    import numpy as np
+
+    n = 5_000  # one group per row: more than 1,000 groups and more than half the rows
+    ids = pl.DataFrame(
+        {"id": np.arange(n).astype(str), "y": np.arange(n) % 2, "p": (np.arange(n) // 2) % 2}
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # one-row groups also have undefined rates
+        getattr(ids.fair, name)(sensitive_features="id", **kw)
+    texts = [str(w.message) for w in caught if w.category is pf.exceptions.IdentifierWarning]
+    assert len(texts) == 1  # once per call
+    assert texts[0].startswith(
+        f"sensitive feature 'id' looks like an identifier: {n:,} groups for {n:,} rows"
+    )
+    # a demographic column of the same frame does not warn
+    groups = ids.with_columns(g=pl.col("id").cast(pl.Int64) % 3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        getattr(groups.fair, name)(sensitive_features="g", **kw)
+    assert not [w for w in caught if w.category is pf.exceptions.IdentifierWarning]
