@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "check_at_most",
     "check_flag",
     "dtype_kind",
     "INTERNAL_KEYS",
@@ -653,6 +654,13 @@ def check_min_size(min_group_size: object, param: str = "min_group_size") -> flo
         )
         raise InvalidParameterError(msg)
     return float(min_group_size)  # type: ignore[arg-type]
+
+
+def check_at_most(value: int, param: str, limit: int, hint: str) -> None:
+    """Refuse a count so large its arrays would not fit in memory (`hint`: the usual)."""
+    if value > limit:
+        msg = f"`{param}` must be at most {limit:,}, got {value:,}\n\nHint: {hint}"
+        raise InvalidParameterError(msg)
 
 
 def check_verdict_rule(rule: object) -> str:

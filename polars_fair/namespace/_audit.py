@@ -15,6 +15,7 @@ import polars as pl
 
 from polars_fair._validate import (
     as_python,
+    check_at_most,
     check_confidence,
     check_difference_band,
     check_flag,
@@ -461,6 +462,12 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
                 f"`n_resamples` must be a positive integer, got {n_resamples!r}\n\nHint: e.g. 1000"
             )
             raise InvalidParameterError(msg)
+        check_at_most(
+            n_resamples,
+            "n_resamples",
+            100_000,
+            "1,000 to 10,000 redraws suffice, e.g. `n_resamples=1000`",
+        )
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             msg = f"`seed` must be a non-negative integer, got {seed!r}\n\nHint: e.g. `seed=0`"
             raise InvalidParameterError(msg)
