@@ -89,7 +89,7 @@ NAMESPACE_CASES: list[tuple[str, str, dict[str, Any], Any, type[Exception], tupl
     ("profile-by-missing-column", "profile", {**BIN, "by": pl.col("zz").alias("k")}, None,
      pf.ColumnNotFoundError, ("`by` expression", "reads column 'zz'", "Hint:")),
     ("negative-weight-hint", "by_group", {**BIN, "sample_weight": "w"}, None,
-     pf.ValueRangeError, ("column 'w'", "negative", "df.filter((pl.col('w') < 0)")),
+     pf.ValueRangeError, ("column 'w'", "weight(s), e.g. -1\n", "df.filter((pl.col('w') < 0)")),
 ]  # fmt: skip
 
 

@@ -90,6 +90,7 @@ _ROWS = "__pf_rows"
 _MISSING = "__pf_missing"
 _WSUM = "__pf_wsum"
 _WBAD = "__pf_wbad"
+_WLOW = "__pf_wlow"  # the lowest invalid weight (NaN when the only invalid ones are NaN)
 _W2SUM = "__pf_w2sum"
 _SSUM = SCORE_SUM = "__pf_ssum"
 _S2SUM = "__pf_s2sum"
@@ -179,8 +180,9 @@ def _label_checker(
         if weight is not None:
             bad = int(partial.get_column(_WBAD).sum())
             if bad:
+                lowest = float(partial.get_column(_WLOW).drop_nulls().min())  # type: ignore[arg-type]
                 msg = MSG_WEIGHT_VALUES.format(
-                    name=weight, found=f"{bad} negative, infinite or NaN weight(s)"
+                    name=weight, found=f"{bad} negative, infinite or NaN weight(s), e.g. {lowest:g}"
                 )
                 raise ValueRangeError(msg)
             # every count is a sum of weights at most their total: check the total
@@ -286,6 +288,7 @@ class Inputs:
                 kept.sum().alias(_WSUM),
                 (kept * kept).sum().alias(_W2SUM),
                 ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
+                pl.when((w < 0) | ~w.is_finite()).then(w).min().alias(_WLOW),
             ]
         if s is not None:
             # the range check costs two cheap aggregates: min and max ignore NaN, and a
