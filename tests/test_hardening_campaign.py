@@ -90,6 +90,14 @@ NAMESPACE_CASES: list[tuple[str, str, dict[str, Any], Any, type[Exception], tupl
      pf.ColumnNotFoundError, ("`by` expression", "reads column 'zz'", "Hint:")),
     ("negative-weight-hint", "by_group", {**BIN, "sample_weight": "w"}, None,
      pf.ValueRangeError, ("column 'w'", "weight(s), e.g. -1\n", "df.filter((pl.col('w') < 0)")),
+    ("negative-weight-regression", "regression_by_group",
+     {"y_pred": "s", "sensitive_features": "g", "sample_weight": "w"}, None,
+     pf.ValueRangeError, ("column 'w'", "weight(s), e.g. -1\n")),
+    ("negative-weight-multiclass", "multiclass_by_group", {**BIN, "sample_weight": "w"}, None,
+     pf.ValueRangeError, ("column 'w'", "weight(s), e.g. -1\n")),
+    ("negative-weight-ensemble", "ensemble_by_group",
+     {"y_prob": ["s", "s"], "sensitive_features": "g", "sample_weight": "w"}, None,
+     pf.ValueRangeError, ("column 'w'", "weight(s), e.g. -1\n")),
 ]  # fmt: skip
 
 
