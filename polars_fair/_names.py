@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import polars as pl
 
-from polars_fair.exceptions import InvalidParameterError
+from polars_fair.exceptions import ColumnNotFoundError, InvalidParameterError
 
 __all__ = [
     "INTERNAL_KEYS",
@@ -271,3 +271,12 @@ def check_key_exprs(param: str, items: Sequence[object], schema: pl.Schema | Non
             or item.meta.output_name(raise_if_undetermined=False) is None
         ):
             raise key_error(item, param, schema, exprs=True)
+        if isinstance(item, pl.Expr) and schema is not None:
+            missing = [name for name in item.meta.root_names() if name not in schema]
+            if missing:
+                msg = (
+                    f"`{param}` expression {item} reads column {missing[0]!r}, which is not in "
+                    f"the frame; its columns are {schema.names()}\n\nHint: build the key from an "
+                    "existing column, e.g. `pl.col('timestamp').dt.truncate('1w')`"
+                )
+                raise ColumnNotFoundError(msg)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "check_at_most",
     "check_flag",
     "dtype_kind",
     "INTERNAL_KEYS",
@@ -98,7 +99,10 @@ __all__ = [
     "SUMMARY_COLUMNS",
 ]
 
-MSG_FRAME = "expected a polars DataFrame or LazyFrame, got {type_name}"
+MSG_FRAME = (
+    "expected a polars DataFrame or LazyFrame, got {type_name}\n\nHint: build one first, "
+    "e.g. `pl.DataFrame(data)`, `pl.read_csv(path)` or `pl.scan_parquet(path)`"
+)
 MSG_COLUMN_NOT_FOUND = (
     "column {name!r} (given as `{param}`) not found; available columns: {available}\n\nHint: {hint}"
 )
@@ -109,6 +113,11 @@ MSG_NO_SENSITIVE = (
 MSG_DUPLICATE_KEY = (
     "column {name!r} appears more than once in `by` and `sensitive_features`"
     "\n\nHint: name each grouping column once"
+)
+MSG_OBJECT_KEY = (
+    "`{param}` column {name!r} has dtype Object (arbitrary Python objects), which Polars "
+    "cannot group or sort\n\nHint: convert it to text first, e.g. "
+    "`pl.col({name!r}).map_elements(str, return_dtype=pl.String)`"
 )
 MSG_NESTED_KEY = (
     "`{param}` column {name!r} has dtype {dtype}: it holds lists, not one value per row, "
@@ -130,7 +139,8 @@ MSG_WEIGHT_DTYPE = (
 MSG_WEIGHT_VALUES = (
     "`sample_weight` column {name!r} must hold finite, non-negative weights, found {found}"
     "\n\nHint: fix or drop those rows before the audit; rows with a null weight are "
-    "excluded and counted in `n_null`"
+    "excluded and counted in `n_null`. Find them with "
+    "`df.filter((pl.col({name!r}) < 0) | ~pl.col({name!r}).is_finite())`"
 )
 MSG_SCORE_DTYPE = (
     "`y_prob` column {name!r} must be a numeric score in [0, 1], got dtype {dtype}"
@@ -146,8 +156,13 @@ MSG_ZERO_DIVISION = (
     "takes), got {value!r}\n\nHint: e.g. `zero_division=0.0`, or None to leave undefined "
     "rates out"
 )
-MSG_METHOD = "`method` must be one of 'between_groups', 'to_overall', 'to_reference', got {value!r}"
-MSG_AGG = "`agg` must be 'worst_case' or 'mean', got {value!r}"
+MSG_METHOD = (
+    "`method` must be one of 'between_groups', 'to_overall', 'to_reference', got {value!r}"
+    "\n\nHint: leave it out for 'between_groups' (or 'to_reference' with `reference_group`)"
+)
+MSG_AGG = (
+    "`agg` must be 'worst_case' or 'mean', got {value!r}\n\nHint: leave it out for 'worst_case'"
+)
 MSG_REFERENCE_POLICY = (
     "`reference_group` {value!r} is not allowed with `method`={method!r}"
     "\n\nHint: use a group value or 'largest'"
@@ -426,7 +441,10 @@ def check_reference_value(reference_group: object) -> None:
 def check_flag(value: object, param: str) -> bool:
     """A yes/no parameter: True or False, nothing read as truthy."""
     if not isinstance(value, bool):
-        msg = f"`{param}` must be True or False, got {value!r}"
+        msg = (
+            f"`{param}` must be True or False, got {value!r}\n\nHint: pass the bool itself, "
+            f"e.g. `{param}=True`"
+        )
         raise InvalidParameterError(msg)
     return value
 
@@ -503,6 +521,9 @@ def check_keys(
                 ns = "list" if isinstance(schema[name], pl.List) else "arr"
                 msg = MSG_NESTED_KEY.format(param=param, name=name, dtype=schema[name], ns=ns)
                 raise InvalidParameterError(msg)
+            if schema[name] == pl.Object:
+                msg = MSG_OBJECT_KEY.format(param=param, name=name)
+                raise InvalidParameterError(msg)
             check_key_name(name, param, family)
             seen.add(name)
 
@@ -531,7 +552,10 @@ def resolve_column(
             )
             raise ColumnNotFoundError(msg) from exc
         return spec, dtype, name
-    msg = f"`{param}` must be a column name or a polars expression, got {spec!r}"
+    msg = (
+        f"`{param}` must be a column name or a polars expression, got {spec!r}"
+        f'\n\nHint: e.g. `{param}="label"` or `{param}=pl.col("score") >= 0.5`'
+    )
     raise InvalidParameterError(msg)
 
 
@@ -623,13 +647,20 @@ def check_min_size(min_group_size: object, param: str = "min_group_size") -> flo
     if min_group_size is None:
         return None
     ok = isinstance(min_group_size, (int, float)) and not isinstance(min_group_size, bool)
-    if not ok or not float(min_group_size) >= 0:  # type: ignore[arg-type]
+    if not ok or not 0 <= float(min_group_size) < math.inf:  # type: ignore[arg-type]
         msg = (
-            f"`{param}` must be a non-negative number, got {min_group_size!r}"
+            f"`{param}` must be a finite, non-negative number, got {min_group_size!r}"
             f"\n\nHint: e.g. `{param}=30`"
         )
         raise InvalidParameterError(msg)
     return float(min_group_size)  # type: ignore[arg-type]
+
+
+def check_at_most(value: int, param: str, limit: int, hint: str) -> None:
+    """Refuse a count so large its arrays would not fit in memory (`hint`: the usual)."""
+    if value > limit:
+        msg = f"`{param}` must be at most {limit:,}, got {value:,}\n\nHint: {hint}"
+        raise InvalidParameterError(msg)
 
 
 def check_verdict_rule(rule: object) -> str:

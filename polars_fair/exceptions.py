@@ -17,6 +17,7 @@ __all__ = [
     "DegenerateDataWarning",
     "FairnessGateError",
     "FileReadError",
+    "InputError",
     "IdentifierWarning",
     "InvalidParameterError",
     "LabelError",
@@ -75,6 +76,10 @@ class ProfileError(FairError, ValueError):
 
 class FileReadError(FairError, ValueError):
     """A file cannot be read: missing, a directory, corrupt, or a value that does not parse."""
+
+
+class InputError(FairError, ValueError):
+    """The LazyFrame given failed while it was read: its own plan (a scan, a cast) raised."""
 
 
 class FairWarning(UserWarning):

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 
+from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._rates import Counts, rate_expr
 
 if TYPE_CHECKING:
@@ -48,7 +49,16 @@ __all__ = [
 
 
 def _col(spec: IntoColumn) -> pl.Expr:
-    return pl.col(spec) if isinstance(spec, str) else spec
+    if isinstance(spec, str):
+        return pl.col(spec)
+    if not isinstance(spec, pl.Expr):
+        msg = (
+            f"a column must be given by name or as a polars expression, got "
+            f'{type(spec).__name__} {spec!r}\n\nHint: e.g. `pf.selection_rate("y_pred")` or '
+            '`pf.selection_rate(pl.col("score") >= 0.5)`'
+        )
+        raise InvalidParameterError(msg)
+    return spec
 
 
 def _name(spec: IntoColumn) -> str:

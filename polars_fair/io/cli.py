@@ -81,12 +81,25 @@ class UsageError(Exception):
 # ---- arguments --------------------------------------------------------------------
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are one line and a hint, like the others."""
+
+    def error(self, message: str) -> Any:  # argparse's signature returns NoReturn
+        usage = " ".join(self.format_usage().split())
+        if len(usage) > 80:  # the subcommands' usage lists every option: --help shows them
+            usage = f"usage: {self.prog} [options] ..."
+        self.exit(
+            USAGE,
+            f"{self.prog}: error: {message}\nHint: see `{self.prog} --help` ({usage})\n",
+        )
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="polars-fair",
         description="Fairness audits of model predictions, as lazy Polars queries.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     audit = sub.add_parser(
         "audit",
         help="audit predictions and report rates, disparities and verdicts",
@@ -703,10 +716,33 @@ def _print_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
 _PY_THRESHOLD = re.compile(r"`y_pred=pl\.col\('([^']*)'\) >= ([^`]*)`")
 
 
+#: A library hint's keyword argument with one plain value, ``min_group_size=30``.
+_PY_KEYWORD = re.compile(r"`([a-z_]+)=(\"[^\"`]*\"|'[^'`]*'|[-+\w.]+)`")
+#: The library's parameters that have a command-line option of the same name.
+_OPTIONS = frozenset(
+    {"y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "by", "reference_group",
+     "sample_weight", "pos_label", "criteria", "verdict_rule", "min_group_size", "slices",
+     "max_depth", "slice_metric", "null_values", "infer_schema_length"}
+)  # fmt: skip
+
+
+def _option(match: re.Match[str]) -> str:
+    name, value = match.group(1), match.group(2)
+    if name not in _OPTIONS:
+        return match.group(0)
+    return f"`--{name.replace('_', '-')} {value.strip(chr(34) + chr(39))}`"
+
+
 def _command_line_hint(message: str) -> str:
-    """`message` with the fixes it suggests in Python written as command-line options."""
+    """`message` with the fixes it suggests in Python written as command-line options.
+
+    Only the hint (after ``Hint:``) is rewritten: the first line names the parameter
+    as the library does, the hint shows the option to type.
+    """
     message = _PY_THRESHOLD.sub(r"""`--y-pred "\1 >= \2"` (a SQL expression)""", message)
-    return message.replace("set `pos_label` to", "set `--pos-label` (`--pos-label-pred`) to")
+    message = message.replace("set `pos_label` to", "set `--pos-label` (`--pos-label-pred`) to")
+    head, sep, hint = message.partition("Hint:")
+    return head + sep + _PY_KEYWORD.sub(_option, hint)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -51,6 +51,41 @@ _PARSE = re.compile(
 )
 
 
+def _check_scan_options(path: str | Path, null_values: object, infer_schema_length: object) -> None:
+    """Refuse a path that is no file and options of the wrong type, naming each."""
+    text = str(path)
+    if Path(text).is_dir():
+        msg = (
+            f"cannot read {text!r}: it is a directory\n\nHint: name a file in it, e.g. "
+            f"{str(Path(text) / 'predictions.parquet')!r}"
+        )
+        raise FileReadError(msg)
+    if not any(c in text for c in "*?[") and not Path(text).exists():
+        msg = f"cannot read {text!r}: no such file\n\nHint: check the path (the current "
+        msg += f"directory is {str(Path.cwd())!r})"
+        raise FileReadError(msg)
+    if isinstance(null_values, str) or (
+        null_values is not None
+        and not (isinstance(null_values, Sequence) and all(isinstance(v, str) for v in null_values))
+    ):
+        msg = (
+            f"`null_values` must be a list of strings, got {null_values!r}\n\nHint: e.g. "
+            f"`null_values=[{null_values!r}]`"
+            if isinstance(null_values, str)
+            else f"`null_values` must be a list of strings, got {null_values!r}\n\nHint: e.g. "
+            '`null_values=["N/A", "NA"]`'
+        )
+        raise InvalidParameterError(msg)
+    bad = isinstance(infer_schema_length, bool) or not isinstance(infer_schema_length, int)
+    if infer_schema_length is not None and (bad or infer_schema_length < 0):  # type: ignore[operator]
+        msg = (
+            f"`infer_schema_length` must be a non-negative integer or None, got "
+            f"{infer_schema_length!r}\n\nHint: None reads every row before deciding the "
+            "column types; e.g. `infer_schema_length=10000`"
+        )
+        raise InvalidParameterError(msg)
+
+
 def _csv_options(
     null_values: Sequence[str] | None, infer_schema_length: int | None
 ) -> dict[str, Any]:
@@ -129,6 +164,7 @@ def scan_file(
     >>> pf.scan_file(folder / "na.csv", null_values=["N/A"]).collect()["y"].null_count()
     1
     """
+    _check_scan_options(path, null_values, infer_schema_length)
     suffix = Path(path).suffix.lower()
     if suffix not in READERS:
         msg = (

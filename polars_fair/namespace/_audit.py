@@ -15,6 +15,7 @@ import polars as pl
 
 from polars_fair._validate import (
     as_python,
+    check_at_most,
     check_confidence,
     check_difference_band,
     check_flag,
@@ -67,6 +68,19 @@ def _check_criteria(
     Without a score (`scored` False) none of them may compare mean scores.
     """
     hint = "use the name of a criterion method, e.g. 'equal_opportunity_difference'"
+    if criteria is not None and not isinstance(criteria, str) and isinstance(criteria, Sequence):
+        from polars_fair.namespace import LazyFrameFairNamespace  # noqa: PLC0415 (a cycle)
+
+        methods = [
+            c for c in criteria
+            if isinstance(c, str) and c not in CRITERIA and hasattr(LazyFrameFairNamespace, c)
+        ]  # fmt: skip
+        if methods:
+            hint = (
+                f"{methods[0]!r} is a method of its own, not one of the summary's criteria "
+                f"(listed above): call `df.fair.{methods[0]}(...)` for it and leave it out of "
+                "`criteria`"
+            )
     names = check_names(
         "criteria", criteria, list(CRITERIA), what="criteria", default=default, hint=hint
     )
@@ -448,11 +462,20 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
                 f"`n_resamples` must be a positive integer, got {n_resamples!r}\n\nHint: e.g. 1000"
             )
             raise InvalidParameterError(msg)
+        check_at_most(
+            n_resamples,
+            "n_resamples",
+            100_000,
+            "1,000 to 10,000 redraws suffice, e.g. `n_resamples=1000`",
+        )
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             msg = f"`seed` must be a non-negative integer, got {seed!r}\n\nHint: e.g. `seed=0`"
             raise InvalidParameterError(msg)
         if scheme not in ("stratified", "joint"):
-            msg = f"`scheme` must be 'stratified' or 'joint', got {scheme!r}"
+            msg = (
+                f"`scheme` must be 'stratified' or 'joint', got {scheme!r}\n\nHint: 'stratified' "
+                "resamples within each group (the default), 'joint' the whole frame"
+            )
             raise InvalidParameterError(msg)
         names = _check_criteria(criteria, ["demographic_parity_difference",
                                            "equalized_odds_difference"])  # fmt: skip

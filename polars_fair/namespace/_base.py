@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar, cast
@@ -19,11 +20,14 @@ from typing import Any, Generic, TypeVar, cast
 import polars as pl
 
 from polars_fair._utils import fill_example as fill_example
+from polars_fair._utils import find_stacklevel
 from polars_fair._utils import with_example as with_example
+from polars_fair.exceptions import IdentifierWarning
 from polars_fair.metrics._catalogue import CATALOGUE, Criterion
 from polars_fair.metrics._criteria import Formula
 from polars_fair.plans._audit import check_zd, criterion_plan
 from polars_fair.plans._plan import Build, Plan
+from polars_fair.report._identifier import identifier_warning
 
 __all__ = [
     "STUBS",
@@ -73,6 +77,17 @@ def criterion_stub(*, doc: Callable[[Criterion], str], run: Run) -> Callable[[F]
         return cast("F", method)
 
     return deco
+
+
+def _identifier_check(sensitive: list[str], by: list[str]) -> Callable[[pl.DataFrame], None]:
+    """Warn when a criterion's groups look like an identifier (as its tables do)."""
+    params = {"sensitive_features": sensitive, "by": by}
+
+    def inspect_table(table: pl.DataFrame) -> None:
+        if (text := identifier_warning(table, params)) is not None:
+            warnings.warn(text, IdentifierWarning, stacklevel=find_stacklevel())
+
+    return inspect_table
 
 
 class NamespaceBase(ABC, Generic[TableT, ScalarT]):
@@ -126,6 +141,7 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
         """
         plan = Plan(
             reduced, build, tuple(keys), measures, zero_division, warn_rows, tuple(by),
+            inspect_table=_identifier_check([k for k in keys if k not in by], list(by)),
             one_query=one_query,
         )  # fmt: skip
         return cast("ScalarT", self._run(plan))

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from polars_fair._names import check_key_exprs
-from polars_fair._validate import ensure_lazy
+from polars_fair._validate import check_flag, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
 from polars_fair.metrics._trend import trend_table
@@ -66,10 +66,13 @@ from polars_fair.namespace._profile_files import (
     FORMAT_VERSION,
     LAYOUT_KEY,
     META_KEY,
+    MSG_NO_PROFILE,
     check_compatible,
+    check_profiles,
     read_files,
 )
 from polars_fair.namespace._report import ReportSpec, report_reductions
+from polars_fair.namespace._report_checks import reading_input
 from polars_fair.plans._profile_meta import (
     by_differences,
     by_items,
@@ -615,7 +618,7 @@ def profile(
     lf = lf.with_columns(exprs) if exprs else lf
     plans = report_reductions(lf, spec)  # checks every parameter
     weighted = sample_weight is not None
-    binned = y_prob is not None and not exact_scores
+    binned = y_prob is not None and not check_flag(exact_scores, "exact_scores")
     names: list[str] = []
     keys = [*by_names, *spec.sensitive_features]
     for plan in plans:
@@ -635,7 +638,7 @@ def profile(
         plans = report_reductions(source, spec)
         counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
     try:
-        collected = pl.collect_all([*plans, *counted])
+        collected = reading_input(frame, lambda: pl.collect_all([*plans, *counted]))
     except ScoreOutOfRange:  # worded with the smallest and largest score (reads them)
         raise score_range_error(lf, y_prob) from None  # type: ignore[arg-type]
     if weighted:
@@ -715,8 +718,8 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
 def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ()) -> FairnessProfile:
     """:func:`merge_profiles`, naming the profiles by `sources` (their files) in errors."""
     if not items:
-        msg = "`merge_profiles` needs at least one profile, got none"
-        raise InvalidParameterError(msg)
+        raise InvalidParameterError(MSG_NO_PROFILE)
+    check_profiles(items, FairnessProfile)
     metas = [p.meta for p in items]
     check_compatible(metas, sources)
     if len(items) == 1:

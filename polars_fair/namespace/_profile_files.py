@@ -9,11 +9,12 @@ their metadata alone, before any table is read.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 
-from polars_fair.exceptions import ProfileError
+from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.plans._profile_meta import differences, merged_meta, parse_meta, split_layout
 from polars_fair.reduce import merge_group_stats
 
@@ -21,6 +22,8 @@ __all__ = [
     "FORMAT_VERSION",
     "LAYOUT_KEY",
     "META_KEY",
+    "MSG_NO_PROFILE",
+    "check_profiles",
     "check_compatible",
     "read_files",
     "read_meta",
@@ -57,12 +60,41 @@ def check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = (
             raise ProfileError(msg)
 
 
+MSG_NO_PROFILE = (
+    "`merge_profiles` needs at least one profile, got none\n\nHint: pass a list of "
+    "profiles, e.g. `pf.merge_profiles([df1.fair.profile(...), df2.fair.profile(...)])`"
+)
+
+
+def check_profiles(items: Sequence[object], kind: type) -> None:
+    """Refuse anything in `items` that is not a profile (`kind`), naming its position."""
+    for i, item in enumerate(items):
+        if not isinstance(item, kind):
+            msg = (
+                f"`merge_profiles` takes FairnessProfile objects, got {type(item).__name__} at "
+                f"position {i}\n\nHint: make profiles with `df.fair.profile(...)` or read them "
+                "with `pf.read_profile(path)`"
+            )
+            raise InvalidParameterError(msg)
+
+
 def read_meta(path: str) -> tuple[dict[str, Any], str]:
     """A profile file's metadata and the name of its layout column."""
     try:
         raw = pl.read_parquet_metadata(path)
     except (OSError, pl.exceptions.PolarsError) as exc:
-        msg = f"cannot read a profile from {path!r}: {exc}"
+        problem = (
+            "no such file"
+            if not Path(path).exists()
+            else "it is a directory"
+            if Path(path).is_dir()
+            else str(exc)
+        )
+        msg = (
+            f"cannot read a profile from {path!r}: {problem}\n\nHint: pass the Parquet file "
+            "written by `profile.write_parquet(path)` (or `polars-fair profile -o`), or a glob "
+            "such as 'profiles/*.parquet'"
+        )
         raise ProfileError(msg) from exc
     if META_KEY not in raw:
         msg = (

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from polars_fair._utils import as_names
-from polars_fair._validate import as_python, check_method, check_ratio_band
+from polars_fair._validate import as_python, check_at_most, check_method, check_ratio_band
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._reference import warn_one_group_rows
 from polars_fair.metrics._regression import (
@@ -37,6 +37,7 @@ __all__ = ["QuantileMethods"]
 def _check_n(value: object, param: str) -> int:
     value = as_python(value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
+        check_at_most(value, param, 10_000, f"a few hundred levels suffice, e.g. `{param}=150`")
         return value
     msg = f"`{param}` must be an integer >= 2, got {value!r}\n\nHint: e.g. `{param}=150`"
     raise InvalidParameterError(msg)

@@ -49,6 +49,12 @@ from polars_fair._validate import (
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_rows
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
+from polars_fair.namespace._report_checks import (
+    check_pieces,
+    check_reductions,
+    check_spec,
+    reading_input,
+)
 from polars_fair.plans._audit import compared_rows, undefined_rates
 from polars_fair.plans._plan import Plan, derive_opts, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
@@ -306,12 +312,7 @@ def _derive(
     flags: _Flags | None = None,
 ) -> FairnessReport:
     distinct = _distinct(plans)
-    if len(distinct) != len(reductions):
-        msg = (
-            f"the report needs {len(distinct)} reductions, got {len(reductions)}\n\nHint: "
-            "pass the collected `report_reductions(frame, spec)` of the same spec"
-        )
-        raise InvalidParameterError(msg)
+    check_reductions(distinct, reductions)
     table_of = {id(lf): t for lf, t in zip(distinct, reductions, strict=True)}
     # on small tables without the optimiser's passes (see `derive_opts`)
     engine = derive_engine(max(t.height for t in reductions))
@@ -574,6 +575,7 @@ def derive_report(
     │ y   ┆ 4   ┆ 0   ┆ 2   │
     └─────┴─────┴─────┴─────┘
     """
+    check_spec(spec, ReportSpec)
     plans = report_plans(pl.LazyFrame(schema=schema), spec, check=False)  # checked as derived
     return _derive(spec, plans, reductions)
 
@@ -613,6 +615,7 @@ def sum_reductions(*parts: Sequence[pl.DataFrame]) -> list[pl.DataFrame]:
     >>> all(s.equals(w) for s, w in zip(pf.sum_reductions(*pieces), whole))
     True
     """
+    check_pieces(parts)
     return [_merge(tables) for tables in zip(*parts, strict=True)]
 
 
@@ -790,5 +793,7 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         flagged, split = _with_flags(plans, reductions)
         with eager_warnings(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")  # the reductions' checks (e.g. `pos_label`)
-            collected, flags = split(pl.collect_all(flagged, engine=engine))
+            collected, flags = split(
+                reading_input(self._frame, lambda: pl.collect_all(flagged, engine=engine))
+            )
         return _derive(spec, plans, collected, caught, flags)

@@ -334,7 +334,7 @@ def profile_paths(source: str | Path | Sequence[str | Path]) -> list[str]:
     items = [source] if isinstance(source, (str, Path)) else list(source)
     paths = distinct_matches([str(item) for item in items], noun="profile", error=ProfileError)
     if not paths:
-        msg = "no profile given\n\nHint: pass a path or a glob"
+        msg = "no profile given: `source` is empty\n\nHint: pass a path or a glob"
         raise InvalidParameterError(msg)
     return paths
 

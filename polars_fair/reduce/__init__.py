@@ -90,6 +90,7 @@ _ROWS = "__pf_rows"
 _MISSING = "__pf_missing"
 _WSUM = "__pf_wsum"
 _WBAD = "__pf_wbad"
+_WLOW = "__pf_wlow"  # the lowest invalid weight (NaN when the only invalid ones are NaN)
 _W2SUM = "__pf_w2sum"
 _SSUM = SCORE_SUM = "__pf_ssum"
 _S2SUM = "__pf_s2sum"
@@ -179,8 +180,9 @@ def _label_checker(
         if weight is not None:
             bad = int(partial.get_column(_WBAD).sum())
             if bad:
+                lowest = float(partial.get_column(_WLOW).drop_nulls().min())  # type: ignore[arg-type]
                 msg = MSG_WEIGHT_VALUES.format(
-                    name=weight, found=f"{bad} negative, infinite or NaN weight(s)"
+                    name=weight, found=f"{bad} negative, infinite or NaN weight(s), e.g. {lowest:g}"
                 )
                 raise ValueRangeError(msg)
             # every count is a sum of weights at most their total: check the total
@@ -286,6 +288,7 @@ class Inputs:
                 kept.sum().alias(_WSUM),
                 (kept * kept).sum().alias(_W2SUM),
                 ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
+                pl.when((w < 0) | ~w.is_finite()).then(w).min().alias(_WLOW),
             ]
         if s is not None:
             # the range check costs two cheap aggregates: min and max ignore NaN, and a
@@ -544,6 +547,29 @@ def stats_keys(stats: pl.LazyFrame | pl.DataFrame) -> list[str]:
     return [c for c in names if c not in _ALL_COUNTS]
 
 
+MSG_NOT_STATS = (
+    "`merge_group_stats` sums statistics tables, but table {index} has no count columns "
+    "(columns {columns})\n\nHint: pass tables made by `pf.group_stats(...)` or "
+    "`df.fair.group_stats(...)`, not the data itself"
+)
+MSG_MERGE_SCHEMA = (
+    "`merge_group_stats` needs tables with the same columns; table {index} has "
+    "{got}, table 0 has {want}\n\nHint: compute every part with the same arguments (the "
+    "same sensitive features, `by`, weights and scores)"
+)
+
+
+def check_mergeable(schemas: list[pl.Schema], counts: list[str]) -> None:
+    """Refuse tables that are not statistics tables or do not match the first one."""
+    if not counts:
+        msg = MSG_NOT_STATS.format(index=0, columns=schemas[0].names())
+        raise InvalidParameterError(msg)
+    for i, schema in enumerate(schemas[1:], start=1):
+        if schema.names() != schemas[0].names():
+            msg = MSG_MERGE_SCHEMA.format(index=i, got=schema.names(), want=schemas[0].names())
+            raise InvalidParameterError(msg)
+
+
 def merge_group_stats(*tables: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     """
     Sum statistics tables computed on disjoint parts of the data.
@@ -578,5 +604,6 @@ def merge_group_stats(*tables: pl.DataFrame | pl.LazyFrame) -> pl.LazyFrame:
     lazy = [ensure_lazy(t) for t in tables]
     keys = stats_keys(lazy[0])
     counts = [c for c in lazy[0].collect_schema().names() if c not in keys]
+    check_mergeable([t.collect_schema() for t in lazy], counts)
     merged = pl.concat(lazy, how="vertical").group_by(keys).agg(pl.col(counts).sum())
     return merged.sort(keys, nulls_last=True)

@@ -210,7 +210,8 @@ def _checker(name: str, weight: str | None) -> Callable[[pl.DataFrame], None]:
         if m_low is not None and (m_low != m_high or m_low < 2):  # type: ignore[operator]
             raise ValueRangeError(MSG_MEMBER_COUNT.format(name=name, low=m_low, high=m_high))
         if weight is not None and int(table["__pf_wbad"].sum()):
-            found = f"{int(table['__pf_wbad'].sum())} negative, infinite or NaN weight(s)"
+            lowest = float(table["__pf_wlow"].drop_nulls().min())  # type: ignore[arg-type]
+            found = f"{int(table['__pf_wbad'].sum())} negative, infinite or NaN weight(s), e.g. {lowest:g}"
             raise ValueRangeError(MSG_WEIGHT_VALUES.format(name=weight, found=found))
         if weight is not None:  # every weighted sum is at most the weight total
             total = pl.DataFrame({"n": [table.get_column("n").sum()]})
@@ -328,9 +329,10 @@ def ensemble_stats(
     ]
     if w is not None:
         aggs.append(((w < 0) | ~w.is_finite()).sum().alias("__pf_wbad"))
+        aggs.append(pl.when((w < 0) | ~w.is_finite()).then(w).min().alias("__pf_wlow"))
     table = rows.group_by(keys).agg(aggs)
     table = check_in_plan(table, _checker(name, weight_name))
     internal = ["__pf_pmin", "__pf_pmax", "__pf_psum", "__pf_mmin", "__pf_mmax"]
     if w is not None:
-        internal.append("__pf_wbad")
+        internal += ["__pf_wbad", "__pf_wlow"]
     return table.drop(internal).sort(keys, nulls_last=True)

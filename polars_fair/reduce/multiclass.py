@@ -107,7 +107,8 @@ def _checker(
                     )
                     raise LabelError(msg)
         if weight is not None and int(cells[_WBAD].sum()):
-            bad = f"{int(cells[_WBAD].sum())} negative, infinite or NaN weight(s)"
+            lowest = float(cells["__pf_wlow"].drop_nulls().min())  # type: ignore[arg-type]
+            bad = f"{int(cells[_WBAD].sum())} negative, infinite or NaN weight(s), e.g. {lowest:g}"
             raise ValueRangeError(MSG_WEIGHT_VALUES.format(name=weight, found=bad))
         if weight is not None:  # every weighted count is at most the weight total
             total = pl.DataFrame({"n": [cells.get_column("__pf_wsum").sum()]})
@@ -259,6 +260,7 @@ def multiclass_stats(
             weight.sum().alias("__pf_wsum"),
             weight.null_count().cast(pl.Int64).alias("__pf_wnull"),
             ((weight < 0) | ~weight.is_finite()).sum().alias(_WBAD),
+            pl.when((weight < 0) | ~weight.is_finite()).then(weight).min().alias("__pf_wlow"),
         ]
     cells = lf.group_by(*keys, t_expr.alias(_T), p_expr.alias(_P)).agg(aggs)
     names = {"y_true": t_name, "y_pred": p_name}

@@ -27,6 +27,7 @@ import numpy as np
 import polars as pl
 
 from polars_fair._utils import check_in_plan
+from polars_fair._validate import check_at_most
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.reduce import _SMAX, _SMIN, SCORE_SUM, Inputs, resolve_inputs
 
@@ -44,12 +45,19 @@ __all__ = [
 ]
 
 
+#: The most calibration bins (each is a row per group of the calibration table).
+MAX_BINS = 10_000
+
+
 def bin_edges(n_bins: int = 10, bins: Sequence[float] | None = None) -> np.ndarray:
     """The calibration bin edges: uniform over [0, 1], or checked explicit edges."""
     if bins is None:
         if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
             msg = f"`n_bins` must be a positive integer, got {n_bins!r}\n\nHint: e.g. `n_bins=10`"
             raise InvalidParameterError(msg)
+        check_at_most(
+            int(n_bins), "n_bins", MAX_BINS, "calibration bins each need rows: e.g. `n_bins=10`"
+        )
         return np.linspace(0.0, 1.0, int(n_bins) + 1)
     edges = np.asarray(bins, dtype=np.float64)
     ok = (

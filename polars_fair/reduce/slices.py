@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Final, Literal
 import polars as pl
 
 from polars_fair._names import key_error
-from polars_fair._validate import INTERNAL_PREFIX, column_not_found, ensure_lazy
+from polars_fair._validate import INTERNAL_PREFIX, check_at_most, column_not_found, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.reduce import group_stats
 from polars_fair.reduce.regression import regression_stats
@@ -281,6 +281,9 @@ def slice_reduction(
             f"`n_bins` must be an integer >= 2, got {n_bins!r}\n\nHint: e.g. `n_bins=4` (quartiles)"
         )
         raise InvalidParameterError(msg)
+    check_at_most(
+        n_bins, "n_bins", 1_000, "numeric candidates are cut into quantiles: e.g. `n_bins=4`"
+    )
     lf = ensure_lazy(frame)
     schema = lf.collect_schema()
     given: list[object] = [] if by is None else list(by) if isinstance(by, (list, tuple)) else [by]

@@ -61,19 +61,23 @@ def _html_table(
     css: str = "",
     pairs: dict[str, str] | None = None,
     numbers: tuple[str, ...] = (),
+    labels: dict[str, str] | None = None,
 ) -> str:
     """A table that fits the page: numbers right, text left, wide tables scroll in a box.
 
     `pairs` maps a column to the name prefix of its interval columns, shown in the
     same cell under the value (``<col>_ci_low``/``<col>_ci_high`` by default).
+    `labels` heads a column with words instead of its name (the data keeps the name).
     """
     pairs = pairs or {}
+    labels = labels or {}
     hidden = {f"{p}_ci_{end}" for p in pairs.values() for end in ("low", "high")}
     columns = [c for c in table.columns if c not in hidden]
     flat = _flat(table)
     numeric = {c for c, d in flat.schema.items() if d.is_numeric()} | set(numbers)
     head = "".join(
-        f"<th class='{'num' if c in numeric else 'txt'}'>{_header(c)}</th>" for c in columns
+        f"<th class='{'num' if c in numeric else 'txt'}'>{_header(labels.get(c, c))}</th>"
+        for c in columns
     )
     rows = []
     for row in flat.iter_rows(named=True):
@@ -126,14 +130,104 @@ def _html_summary(report: FairnessReport) -> str:
     ]  # the columns other versions add: shown as they come
     last = [c for c in ("interval_method", "note") if c in table.columns]
     shared = _shared_note(table)
-    if shared is not None:  # one note for every row: said once, above the table
+    if shared is not None or (  # one note for every row: said once, above the table
+        "note" in table.columns and table.get_column("note").null_count() == table.height
+    ):  # or no note at all: no column of dashes
         last = [c for c in last if c != "note"]
     compact = table.select(*report.by, *first, *interval, *band, *pair, *extra, *last)
-    table_html = _html_table(compact, "pf-summary", numbers=("interval", "fair_band"))
+    labels = {**_SUMMARY_LABELS, "interval": f"{_level(report)} interval"}
+    table_html = _html_table(
+        compact, "pf-summary", numbers=("interval", "fair_band"), labels=labels
+    )
     if shared is None:
         return table_html
     above = f"<p class='pf-shared-note'><b>Every criterion:</b> {html.escape(shared)}.</p>"
     return above + table_html
+
+
+#: The summary's columns as the page heads them, in words.
+_SUMMARY_LABELS = {
+    "fair_band": "fair band",
+    "compared_pair": "groups compared",
+    "interval_method": "interval method",
+}
+
+
+def _level(report: FairnessReport) -> str:
+    """The confidence level of the report's intervals, as a percentage ("95%")."""
+    level = report.params.get("confidence_level") or 0.95
+    return f"{100 * float(level):g}%"
+
+
+#: The reference policies, in words.
+_POLICY_WORDS = {
+    "min": "the group with the lowest rate",
+    "overall": "all rows together",
+    "rest": "the rest of the rows (each group against all others)",
+}
+
+
+def _reference(report: FairnessReport) -> str:
+    """The reference group the disparities and charts compare with, in words."""
+    reference = report.params.get("reference_group")
+    if isinstance(reference, str) and reference in _POLICY_WORDS:
+        return _POLICY_WORDS[reference]
+    if reference is not None and reference != "largest":
+        if isinstance(reference, dict):
+            reference = tuple(reference.values())
+        if isinstance(reference, (tuple, list)):
+            return " / ".join(str(v) for v in reference)
+        return str(reference)
+    keys = [c for c in report.params.get("sensitive_features", []) if c in report.by_group.columns]
+    if report.by or not keys or "n" not in report.by_group.columns or not report.by_group.height:
+        return "the largest group (of each batch)"
+    label = pl.concat_str(
+        [pl.col(k).cast(pl.String).fill_null("null") for k in keys], separator=" / "
+    )
+    top = largest(group_sizes(report.by_group, keys, report.by), keys, 1).select(label).item()
+    return f"{top}, the largest group"
+
+
+def _captions(report: FairnessReport) -> dict[str, str]:
+    """Per table (and ``"charts"``), a line saying what its numbers are."""
+    level, reference = _level(report), _reference(report)
+    band = report.params.get("ratio_band") or (0.8, 1.25)
+    metric = str(report.params.get("slice_metric") or "the slice metric").replace("_", " ")
+    alpha = 1 - float(report.params.get("confidence_level") or 0.95)
+    return {
+        "charts": (
+            f"Rates per group: a dot is a group's rate, its bar the {level} confidence "
+            f"interval; the red diamond and dashed line mark the reference group ({reference}). "
+            "Ratio to the reference: each group's rate divided by the reference's (log scale), "
+            f"the green band is the fair band {_format(float(band[0]))} – "
+            f"{_format(float(band[1]))}."
+        ),
+        "by_group": (
+            "n: the group's rows (with weights, their sum); the grey line under a rate is its "
+            f"{level} confidence interval."
+        ),
+        "disparities": (
+            f"Each group against the reference group ({reference}): difference = value − "
+            "reference_value, ratio = value / reference_value; the grey line under each is its "
+            f"{level} confidence interval."
+        ),
+        "slices": (
+            f"Subsets of rows whose {metric} differs most from the rest of the data. value: the "
+            f"slice's {metric}; rest_value: that of all other rows; difference = value − "
+            f"rest_value, with its {level} confidence interval from ci_low to ci_high; "
+            "q_value: the p-value adjusted for the number of slices tested (Benjamini–"
+            f"Hochberg); significant when q_value < {alpha:g}."
+        ),
+        "tradeoffs": (
+            "Whether two criteria can hold together for a group and the reference, given their "
+            "base rates (BR): the condition they need, the value it requires, the actual value "
+            "now, and gap = actual − required."
+        ),
+        "calibration": (
+            "Scores cut into bins: mean_prob is the bin's mean score, fraction_positive the share "
+            "of positive labels in it, calibration_gap the distance between the two."
+        ),
+    }
 
 
 def _shared_note(summary: pl.DataFrame) -> str | None:
@@ -248,9 +342,14 @@ def html_body(
         *(_html_note(notes.get("summary"))),
         "</section>",
     ]
+    captions = _captions(report)
+    tables = dict(shown)
+    if "slices" in tables:  # who is treated worst: right after the verdicts, before charts
+        parts += _html_section("slices", tables.pop("slices"), captions, notes)
     charts, chart_note = _charts(report)
     if charts:
         parts.append("<section class='pf-charts-section'><h2>Charts</h2>")
+        parts += _html_caption(captions["charts"])
         parts += _html_note(chart_note)
         parts.append("<div class='pf-charts'>")
         for title, svg in charts:
@@ -264,11 +363,27 @@ def html_body(
     wide = capped.side_by_side()
     if wide is not None:
         parts += ["<h2>Criteria side by side</h2>", _html_table(wide, "pf-side")]
-    for name, table in shown.items():
-        parts += [f"<h2>{_TITLES[name]}</h2>", _html_shown(name, table)]
-        parts += _html_note(notes.get(name))
+    for name, table in tables.items():
+        parts += _html_section(name, table, captions, notes)
     parts.append("</div>")
     return "\n".join(parts)
+
+
+def _html_section(
+    name: str, table: pl.DataFrame, captions: dict[str, str], notes: dict[str, str]
+) -> list[str]:
+    """One table of the page: its title, what its numbers are, the table, what is left out."""
+    caption = captions.get(name)
+    return [
+        f"<h2>{_TITLES[name]}</h2>",
+        *(_html_caption(caption) if caption is not None else []),
+        _html_shown(name, table),
+        *_html_note(notes.get(name)),
+    ]
+
+
+def _html_caption(text: str) -> list[str]:
+    return [f"<p class='pf-caption'>{html.escape(text)}</p>"]
 
 
 #: Marks code spans in text before it is escaped for HTML.
@@ -308,6 +423,7 @@ figure { margin: 0; max-width: 100%; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { font-weight: 600; margin-bottom: 0.25rem; }
 .pf-note { color: #57606a; font-size: 0.85rem; }
+.pf-caption { color: #424a53; font-size: 0.85rem; margin: 0.2rem 0 0.3rem; max-width: 75rem; }
 .pf-shared-note { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px; padding: 0.5rem 0.75rem; }
 """
 
