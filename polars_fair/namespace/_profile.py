@@ -717,6 +717,14 @@ def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ())
     if not items:
         msg = "`merge_profiles` needs at least one profile, got none"
         raise InvalidParameterError(msg)
+    for i, item in enumerate(items):
+        if not isinstance(item, FairnessProfile):
+            msg = (
+                f"`merge_profiles` merges FairnessProfile objects; item {i} is a "
+                f"{type(item).__name__}\n\nHint: make profiles with `df.fair.profile(...)` or "
+                "read them with `polars_fair.read_profile(path)`"
+            )
+            raise InvalidParameterError(msg)
     metas = [p.meta for p in items]
     check_compatible(metas, sources)
     if len(items) == 1:

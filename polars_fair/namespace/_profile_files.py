@@ -46,15 +46,26 @@ def check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = (
         if diff:
             which = f"{sources[0]!r} and {sources[i]!r}" if sources else f"profiles 0 and {i}"
             hint = "merge only profiles made with the same columns and options"
-            if any(d.startswith("key dtypes:") for d in diff):
+            clash = _key_clash(metas[0], other)
+            if clash is not None:
+                key, dtype = clash
                 hint = (
-                    "give the key one dtype in every piece before profiling (in Python, "
-                    "e.g. `.with_columns(pl.col(key).cast(pl.Float64))`; CSV shards whose "
+                    f"give the key one dtype in every piece before profiling (in Python, "
+                    f"e.g. `.with_columns(pl.col({key!r}).cast(pl.{dtype}))`; CSV shards whose "
                     "types are inferred differently: write them with one schema, e.g. as "
                     "Parquet)"
                 )
             msg = f"{which} cannot be merged: they differ in {'; '.join(diff)}\n\nHint: {hint}"
             raise ProfileError(msg)
+
+
+def _key_clash(first: dict[str, Any], other: dict[str, Any]) -> tuple[str, str] | None:
+    """The first key whose dtype differs between two profiles, and its dtype in `first`."""
+    a, b = first["key_dtypes"], other["key_dtypes"]
+    for key, dtype in a.items():
+        if key in b and b[key] != dtype:
+            return key, dtype
+    return None
 
 
 def read_meta(path: str) -> tuple[dict[str, Any], str]:

@@ -265,9 +265,16 @@ def parse_meta(raw: str, path: str, version: int) -> dict[str, Any]:
         msg = f"{path!r} has corrupt profile metadata ({exc}){hint}"
         raise ProfileError(msg) from None
     if isinstance(meta, dict) and meta.get("format_version") != version:
+        found = meta.get("format_version")
+        newer = isinstance(found, int) and not isinstance(found, bool) and found > version
+        fix = (
+            "upgrade polars_fair to a version that reads it"
+            if newer  # written by a later polars_fair: this one cannot know its layout
+            else "profile the data again with this version"
+        )
         msg = (
-            f"{path!r} has profile format {meta.get('format_version')!r}; this version reads "
-            f"{version}\n\nHint: profile the data again with this version"
+            f"{path!r} has profile format {found!r}; this version of polars_fair reads "
+            f"format {version}\n\nHint: {fix}"
         )
         raise ProfileError(msg)
     missing = _missing(meta) if isinstance(meta, dict) else list(_META_KEYS)

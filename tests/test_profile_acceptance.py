@@ -1,0 +1,144 @@
+"""Profiles used as a new user would: identical inputs, bad items, file versions, fixes.
+
+* A report (or profile) compared with itself is ``unchanged`` everywhere, with a change
+  of exactly 0; so is the baseline window of a trend. Two independent sides that only
+  share a value are still judged from their intervals (numpy, from the definition).
+* ``merge_profiles`` names an item that is not a profile; a profile file of a newer
+  format says to upgrade, of an older one to profile again; the fix a key-dtype clash
+  suggests is a cast that makes the merge work.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+
+import polars_fair as pf
+from polars_fair import ProfileError
+from polars_fair.datasets import load_compas
+from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics._compare import compare_summaries
+from polars_fair.metrics._intervals import z_value
+from polars_fair.namespace._profile_files import META_KEY
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.FairWarning")
+
+KW: dict[str, Any] = {
+    "y_true": "two_year_recid",
+    "y_pred": pl.col("decile_score") >= 5,
+    "y_prob": "y_prob",
+    "sensitive_features": "race",
+}
+
+
+@pytest.fixture(scope="module")
+def compas() -> pl.DataFrame:
+    return load_compas()
+
+
+# ---- compare: the same estimate on both sides ------------------------------------------
+
+
+def test_a_report_compared_with_itself_is_unchanged(compas: pl.DataFrame) -> None:
+    report = compas.fair.report(**KW, by="sex", reference_group="Caucasian")
+    out = report.compare(report)
+    assert out.height == report.summary.height
+    assert (out["verdict"] == "unchanged").all()
+    for col in ("change", "ci_low", "ci_high", "distance_change"):
+        assert (out[col] == 0.0).all(), col
+    prof = compas.fair.profile(**KW, by="sex")
+    again = prof.compare(prof, reference_group="Caucasian")
+    assert (again["verdict"] == "unchanged").all()
+    # the same data profiled twice (two reads of one file) is the same estimate too
+    twice = compas.lazy().fair.profile(**KW, by="sex")
+    assert (twice.compare(prof)["verdict"] == "unchanged").all()
+
+
+def test_the_baseline_window_of_a_trend_is_unchanged(compas: pl.DataFrame) -> None:
+    weekly = compas.with_columns(week=pl.col("id") % 3).fair.profile(**KW, by="week")
+    for baseline in (None, 1):
+        trend = weekly.trend("demographic_parity_difference", time="week", baseline=baseline)
+        base = trend.filter(pl.col("week") == (baseline or 0))
+        assert base["change_verdict"].to_list() == ["unchanged"]
+        assert base["change"].to_list() == [0.0]
+
+
+def test_independent_sides_sharing_a_value_are_judged_from_their_intervals() -> None:
+    row = {"criterion": "demographic_parity_difference", "ideal": 0.0, "verdict": "fair"}
+    base = pl.DataFrame([{**row, "value": 0.05, "ci_low": 0.0, "ci_high": 0.1}])
+    cand = pl.DataFrame([{**row, "value": 0.05, "ci_low": 0.01, "ci_high": 0.09}])
+    out = compare_summaries(cand, base)
+    z = z_value(0.95)
+    se = math.hypot(0.1 / (2 * z), 0.08 / (2 * z))
+    assert out["ci_low"].item() == pytest.approx(-z * se)
+    assert out["ci_high"].item() == pytest.approx(z * se)
+    # [-0.064, 0.064] is not within the tolerance 0.02: no equivalence shown
+    assert out["verdict"].item() == "inconclusive"
+    # at other levels, equal bounds are different intervals: judged from them
+    same = compare_summaries(base, base, baseline_confidence_level=0.9)
+    assert same["ci_low"].item() < 0 < same["ci_high"].item()
+
+
+# ---- merging and reading: what a new user gets wrong -----------------------------------
+
+
+@pytest.mark.parametrize("item", [1, None, "profile.parquet"])
+def test_merge_profiles_names_an_item_that_is_not_a_profile(
+    compas: pl.DataFrame, item: object
+) -> None:
+    prof = compas.fair.profile(**KW)
+    with pytest.raises(InvalidParameterError, match=f"item 1 is a {type(item).__name__}"):
+        pf.merge_profiles([prof, item])  # type: ignore[list-item]
+
+
+def _with_version(prof: pf.FairnessProfile, version: object, path: Path) -> Path:
+    pf.FairnessProfile(prof.tables, {**prof.meta, "format_version": version}).write_parquet(path)
+    return path
+
+
+def test_profile_formats_of_other_versions_say_what_to_do(
+    compas: pl.DataFrame, tmp_path: Path
+) -> None:
+    prof = compas.fair.profile(**KW)
+    current = prof.meta["format_version"]
+    newer = _with_version(prof, current + 1, tmp_path / "newer.parquet")
+    with pytest.raises(ProfileError, match=f"(?s)format {current + 1};.*Hint: upgrade polars_fair"):
+        pf.read_profile(newer)
+    for i, old in enumerate([current - 1, None, str(current)]):
+        path = _with_version(prof, old, tmp_path / f"old{i}.parquet")
+        with pytest.raises(ProfileError, match="profile the data again") as err:
+            pf.read_profile(path)
+        assert "upgrade" not in str(err.value)
+    stored = json.loads(pl.read_parquet_metadata(newer)[META_KEY])
+    assert stored["format_version"] == current + 1
+
+
+@pytest.mark.parametrize(
+    "other",
+    [pl.Categorical(), pl.Enum(["x", "y", "z"])],
+    ids=["categorical", "enum"],
+)
+def test_a_key_dtype_clash_suggests_a_cast_that_works(other: pl.DataType) -> None:
+    rng = np.random.default_rng(0)
+    df = pl.DataFrame(
+        {"g": rng.choice(["x", "y", "z"], 300), "y": rng.integers(0, 2, 300),
+         "p": rng.integers(0, 2, 300)}
+    )  # fmt: skip
+    kw = {"y_true": "y", "y_pred": "p", "sensitive_features": "g"}
+    first = df.head(100).fair.profile(**kw)
+    second = df.tail(200).with_columns(pl.col("g").cast(other))
+    with pytest.raises(ProfileError, match="key dtypes") as err:
+        first + second.fair.profile(**kw)
+    cast = re.search(r"`\.with_columns\((.*)\)`;", str(err.value))
+    assert cast is not None, str(err.value)
+    assert cast.group(1) == "pl.col('g').cast(pl.String)"
+    fixed = second.with_columns(pl.col("g").cast(pl.String)).fair.profile(**kw)
+    merged = first + fixed
+    assert merged.tables["stats"].equals(df.fair.profile(**kw).tables["stats"])
