@@ -50,10 +50,22 @@ def _column_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--y-pred", help='column of predicted labels, or SQL ("score >= 0.5")')
     parser.add_argument("--y-prob", help="column of scores in [0, 1] (calibration, ROC)")
     parser.add_argument("--threshold", type=float, help="predict positive when y-prob >= this")
-    parser.add_argument("--sensitive-features", help="column(s) defining the groups")
+    parser.add_argument(
+        "--sensitive-features",
+        help="column(s) or SQL expression(s) defining the groups, comma-separated",
+    )
+    parser.add_argument(
+        "--sensitive-feature", action="append", default=[], metavar="COL_OR_SQL",
+        help="one column or SQL expression defining the groups (repeatable; for names "
+        "or expressions holding commas)",
+    )  # fmt: skip
     parser.add_argument("--by", help="batch key column(s), comma-separated (models, windows)")
     parser.add_argument("--sample-weight", help="column of non-negative weights")
     parser.add_argument("--pos-label", help="the positive label value (default 1)")
+    parser.add_argument(
+        "--pos-label-pred",
+        help="the positive value of the predicted labels (default: --pos-label)",
+    )
     parser.add_argument(
         "--score-bins", type=int, help=f"score histogram bins (default {DEFAULT_SCORE_BINS})"
     )
@@ -91,6 +103,17 @@ def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
     _column_options(cmp)
     cmp.add_argument("--reference-group", help="reference group value (comma-separated)")
     cmp.add_argument("--min-group-size", type=float, default=30, help="(default 30)")
+    cmp.add_argument(
+        "--criteria", help="the criteria compared, comma-separated (default: the summary's)"
+    )
+    cmp.add_argument(
+        "--verdict-rule", choices=["interval", "point"], default=None,
+        help="judge the interval (default) or the point value against the fair band",
+    )  # fmt: skip
+    cmp.add_argument(
+        "--frequency-weights", action="store_true",
+        help="read --sample-weight as row counts in the criteria (default: sampling weights)",
+    )  # fmt: skip
     cmp.add_argument(
         "--tolerance", type=float, default=0.02,
         help="changes of the distance to the ideal within this are no change (default 0.02)",
@@ -133,7 +156,9 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
     for name, default in defaults.items():
         if not hasattr(args, name):
             setattr(args, name, default)
-    spec = cli._params(args, schemas[0])
+    # SQL expressions of the groups become columns named by their text, as in audit
+    sensitive, frames, schema = cli._sensitive(args, frames, schemas[0])
+    spec = cli._params(args, schema, sensitive or None)
     kw = {k: getattr(spec, k) for k in ("y_true", "y_pred", "y_prob", "sample_weight",
                                          "pos_label")}  # fmt: skip
     kw["sensitive_features"] = list(spec.sensitive_features)
@@ -183,9 +208,12 @@ def _given(args: argparse.Namespace, flags: tuple[str, ...]) -> list[str]:
 def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
     """Report options from the command line, with values typed like the profile's columns."""
     options: dict[str, Any] = {"min_group_size": args.min_group_size}
-    for name in ("verdict_rule", "frequency_weights"):  # audit --profile's gate options
+    for name in ("verdict_rule", "frequency_weights"):  # the gate options of audit, compare
         if getattr(args, name, None):
             options[name] = getattr(args, name)
+    if getattr(args, "criteria", None) and args.command == "compare":
+        scored = prof.meta["spec"].get("y_prob") is not None
+        options["criteria"] = cli._criteria(args, [], scored)
     if args.reference_group is not None:
         sensitive = prof.meta["spec"]["sensitive_features"]
         values = [v.strip() for v in args.reference_group.split(",")]

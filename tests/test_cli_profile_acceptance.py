@@ -1,0 +1,92 @@
+"""The profile commands take the audit's column options; a side compared with itself is unchanged.
+
+* ``polars-fair profile`` and ``compare`` read the groups as ``audit`` does: SQL
+  expressions in ``--sensitive-features``, the repeatable ``--sensitive-feature``, and
+  ``--pos-label-pred`` for text predictions; ``audit --profile`` of such a profile
+  prints what ``audit`` prints on the rows.
+* ``compare`` takes ``--criteria``, ``--verdict-rule`` and ``--frequency-weights``,
+  and the same data on both sides is ``unchanged`` (exit 0 with ``--fail-on-worse``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from polars_fair.cli import main
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.FairWarning")
+
+
+def _data(path: Path, n: int = 3000, seed: int = 0) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    df = pl.DataFrame(
+        {
+            "race": rng.choice(["x", "y", "z"], n),
+            "age": rng.integers(18, 70, n),
+            "y": rng.integers(0, 2, n),
+            "s": rng.random(n),
+            "w": rng.random(n) + 0.5,
+        }
+    ).with_columns(risk=pl.when(pl.col("s") >= 0.6).then(pl.lit("High")).otherwise(pl.lit("Low")))
+    df.write_csv(path)
+    return df
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(args)
+    return code, capsys.readouterr().out
+
+
+GROUPS = ["--sensitive-feature", "race", "--sensitive-feature", "age > 40"]
+COLS = ["--y-true", "y", "--y-pred", "risk", "--pos-label-pred", "High", *GROUPS]
+
+
+def test_profile_reads_the_groups_and_predictions_as_audit_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data.csv"
+    df = _data(data)
+    prof = tmp_path / "p.parquet"
+    assert main(["profile", str(data), "-o", str(prof), *COLS, "--no-progress"]) == 0
+    capsys.readouterr()
+    code, from_profile = _run(["audit", "--profile", str(prof), "--format", "json"], capsys)
+    assert code == 0
+    code, from_rows = _run(["audit", str(data), *COLS, "--format", "json"], capsys)
+    assert code == 0
+    a, b = json.loads(from_profile), json.loads(from_rows)
+    assert a["tables"]["by_group"] == b["tables"]["by_group"]
+    assert a["tables"]["summary"] == b["tables"]["summary"]
+    # the counts, from numpy: groups race x (age > 40), predictions risk == "High"
+    older = df["age"].to_numpy() > 40
+    pred = df["risk"].to_numpy() == "High"
+    race = df["race"].to_numpy()
+    rows = {(r["race"], r["age > 40"]): r for r in a["tables"]["by_group"]}
+    for (group, old), row in rows.items():
+        mask = (race == group) & (older == old)
+        assert row["n"] == int(mask.sum())
+        assert row["selection_rate"] == pytest.approx(pred[mask].mean())
+    # a SQL expression in --sensitive-features, as in audit
+    assert main(["profile", str(data), "-o", str(prof), "--y-true", "y", "--y-pred",
+                 "s >= 0.5", "--sensitive-features", "age > 40", "--no-progress"]) == 0  # fmt: skip
+
+
+def test_compare_takes_the_audit_options_and_the_same_side_is_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data.csv"
+    _data(data)
+    cols = [*COLS, "--y-prob", "s", "--sample-weight", "w"]
+    chosen = "demographic_parity_difference,balance_for_positive_class_difference"
+    options = ["--criteria", chosen, "--verdict-rule", "point", "--frequency-weights"]
+    code, out = _run(["compare", str(data), str(data), *cols, *options, "--fail-on-worse",
+                      "--format", "json", "--no-progress"], capsys)  # fmt: skip
+    assert code == 0
+    rows = json.loads(out)
+    assert sorted(r["criterion"] for r in rows) == sorted(chosen.split(","))
+    assert {r["verdict"] for r in rows} == {"unchanged"}
+    assert {r["change"] for r in rows} == {0.0}
