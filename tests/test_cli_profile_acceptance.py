@@ -90,3 +90,33 @@ def test_compare_takes_the_audit_options_and_the_same_side_is_unchanged(
     assert sorted(r["criterion"] for r in rows) == sorted(chosen.split(","))
     assert {r["verdict"] for r in rows} == {"unchanged"}
     assert {r["change"] for r in rows} == {0.0}
+
+
+def test_data_compared_with_a_profile_take_its_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, later = tmp_path / "data.csv", tmp_path / "later.csv"
+    df = _data(data)
+    # the candidate: the same rows, predictions lenient for group z (a planted degradation)
+    lenient = pl.when(pl.col("race") == "z").then(pl.col("s") >= 0.2).otherwise(pl.col("s") >= 0.6)
+    df.with_columns(s=pl.when(lenient).then(0.9).otherwise(0.1)).write_csv(later)
+    prof = tmp_path / "p.parquet"
+    cols = ["--y-true", "y", "--y-pred", "s >= 0.6", "--y-prob", "s", "--sensitive-features",
+            "race"]  # fmt: skip
+    assert main(["profile", str(data), "-o", str(prof), *cols, "--exact-scores"]) == 0
+    capsys.readouterr()
+    code, out = _run(["compare", str(prof), str(data), "--format", "json", "--fail-on-worse"],
+                     capsys)  # fmt: skip
+    assert code == 0
+    assert {r["verdict"] for r in json.loads(out)} == {"unchanged"}
+    code, out = _run(["compare", str(prof), str(later), "--format", "json", "--fail-on-worse"],
+                     capsys)  # fmt: skip
+    assert code == 1
+    worse = {r["criterion"] for r in json.loads(out) if r["verdict"] == "worse"}
+    assert "demographic_parity_difference" in worse
+    # data without the profile's columns: the error says to give the column options
+    pl.DataFrame({"a": [1, 2]}).write_csv(tmp_path / "other.csv")
+    assert main(["compare", str(prof), str(tmp_path / "other.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "column 'y'" in err or "'race'" in err
+    assert "give the column options" in err

@@ -23,6 +23,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair.exceptions import ColumnNotFoundError
 from polars_fair.io import cli
 from polars_fair.io.sources import read_error
 from polars_fair.namespace._profile import (
@@ -33,6 +34,7 @@ from polars_fair.namespace._profile import (
     profile,
     read_profile,
 )
+from polars_fair.plans._profile_meta import decode_column
 
 __all__ = ["add_commands", "audit_profile", "run"]
 
@@ -95,7 +97,8 @@ def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
         "compare",
         help="compare a candidate's criteria with a baseline's (release gate)",
         description="Each side is a profile (file or quoted glob) or data files profiled with "
-        "the column options. Exit status: 0 done, 1 --fail-on-worse and a criterion got "
+        "the column options (without any, with the columns of the other side's profile). "
+        "Exit status: 0 done, 1 --fail-on-worse and a criterion got "
         "significantly worse, 2 usage or input error.",
     )
     cmp.add_argument("baseline", metavar="BASELINE", help="profile(s) or data files (glob)")
@@ -189,6 +192,49 @@ def _side(args: argparse.Namespace, pattern: str, profiles: bool) -> FairnessPro
     if profiles:
         return read_profile([str(p) for p in _expand(pattern)])
     return _profile_files(args, [pattern])
+
+
+#: The column options: without any, data files compared with a profile take its columns.
+_COLUMN_FLAGS = (
+    "y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "sensitive_feature", "by",
+    "sample_weight", "pos_label", "pos_label_pred", "score_bins", "exact_scores",
+)  # fmt: skip
+
+
+def _like(args: argparse.Namespace, pattern: str, prof: FairnessProfile) -> FairnessProfile:
+    """Data files `pattern` profiled with the columns and options of `prof`."""
+    files, frames, _ = cli._open(args, [pattern])
+    spec = prof.spec
+    by = [decode_column(item) for item in prof.meta["spec"].get("by_items", spec["by"])]
+    kw = {k: spec[k] for k in ("y_true", "y_pred", "y_prob", "sample_weight", "pos_label")}
+    bins = prof.meta["score_bins"]
+    progress = not args.no_progress and sys.stderr.isatty()
+    bar = cli._Progress(len(frames), sys.stderr, enabled=progress)
+    parts = []
+    for i, (path, frame) in enumerate(zip(files, frames, strict=True), start=1):
+        try:
+            parts.append(
+                profile(
+                    frame,
+                    **kw,
+                    sensitive_features=list(spec["sensitive_features"]),
+                    by=by or None,
+                    n_bins=spec["n_bins"],
+                    score_bins=DEFAULT_SCORE_BINS if bins is None else bins,
+                    exact_scores=bins is None and spec["y_prob"] is not None,
+                )  # fmt: skip
+            )
+        except ColumnNotFoundError as exc:
+            msg = (
+                f"{path} cannot be profiled with the columns of the other side's profile "
+                f"({' '.join(str(exc).split('Hint:')[0].split())})\nHint: give the column options (--y-true, "
+                "--y-pred, --sensitive-features, ...) for the data files"
+            )
+            raise cli.UsageError(msg) from exc
+        except (pl.exceptions.PolarsError, OSError) as exc:  # a corrupt file: name it
+            raise read_error(path, exc) from exc
+        bar.update(i, path.name)
+    return merge_sources(parts, [str(f) for f in files])
 
 
 def _given(args: argparse.Namespace, flags: tuple[str, ...]) -> list[str]:
@@ -294,8 +340,14 @@ def _compare_command(args: argparse.Namespace) -> int:
             "its data and columns\nHint: drop them, or give data files for a side"
         )
         raise cli.UsageError(msg)
-    baseline = _side(args, args.baseline, profiles[0])
-    candidate = _side(args, args.candidate, profiles[1])
+    if profiles[0] != profiles[1] and not _given(args, _COLUMN_FLAGS):
+        # one profile and data files without column options: the data take its columns
+        known = _side(args, args.baseline if profiles[0] else args.candidate, profiles=True)
+        other = _like(args, args.candidate if profiles[0] else args.baseline, known)
+        baseline, candidate = (known, other) if profiles[0] else (other, known)
+    else:
+        baseline = _side(args, args.baseline, profiles[0])
+        candidate = _side(args, args.candidate, profiles[1])
     options = _options(args, candidate)
     table = candidate.report(**options).compare(
         baseline.report(**options), tolerance=args.tolerance
