@@ -142,3 +142,30 @@ def test_a_key_dtype_clash_suggests_a_cast_that_works(other: pl.DataType) -> Non
     fixed = second.with_columns(pl.col("g").cast(pl.String)).fair.profile(**kw)
     merged = first + fixed
     assert merged.tables["stats"].equals(df.fair.profile(**kw).tables["stats"])
+
+
+def test_compare_names_batch_keys_of_other_dtypes(compas: pl.DataFrame) -> None:
+    shard = (pl.col("id") % 2).alias("shard")
+    base = compas.with_columns(shard).fair.profile(**KW, by="shard")
+    cand = compas.with_columns(shard.cast(pl.String)).fair.profile(**KW, by="shard")
+    for compare in (
+        lambda: cand.compare(base),
+        lambda: cand.report().compare(base.report()),
+    ):
+        with pytest.raises(
+            InvalidParameterError, match="'shard': Int64 \\(baseline\\) against String"
+        ) as err:
+            compare()
+        assert "pl.col('shard').cast(pl.Int64)" in str(err.value)
+    fixed = compas.with_columns(shard).fair.profile(**KW, by="shard")
+    assert (fixed.compare(base)["verdict"] == "unchanged").all()
+
+
+def test_trend_without_a_time_key_says_how_to_profile_one(compas: pl.DataFrame) -> None:
+    with pytest.raises(InvalidParameterError, match="(?s)batch keys \\[\\].*dt.truncate"):
+        compas.fair.profile(**KW).trend("demographic_parity_difference", time="week")
+    keyed = compas.with_columns(week=pl.col("id") % 2).fair.profile(**KW, by="week")
+    with pytest.raises(InvalidParameterError, match="Hint: one of \\['week'\\]"):
+        keyed.trend("demographic_parity_difference", time="weeks")
+    with pytest.raises(InvalidParameterError, match="compare a profile with a profile"):
+        keyed.compare(keyed.report())  # type: ignore[arg-type]

@@ -239,6 +239,25 @@ def judge_changes(
     ).with_columns(verdict.cast(COMPARE_VERDICTS).alias("verdict"))
 
 
+def _check_key_dtypes(candidate: pl.DataFrame, baseline: pl.DataFrame, by: Sequence[str]) -> None:
+    """Refuse batch keys of other dtypes on the two sides (their rows cannot be matched)."""
+    found = [
+        (key, baseline.schema[key], candidate.schema[key])
+        for key in by
+        if key in baseline.schema and key in candidate.schema
+        and baseline.schema[key] != candidate.schema[key]
+    ]  # fmt: skip
+    if found:
+        listed = "; ".join(f"{k!r}: {b} (baseline) against {c} (candidate)" for k, b, c in found)
+        key, dtype = found[0][0], found[0][1]
+        msg = (
+            f"cannot compare the audits: their batch keys have other dtypes, {listed}"
+            f"\n\nHint: give the key one dtype on both sides before auditing, e.g. "
+            f"`.with_columns(pl.col({key!r}).cast(pl.{dtype}))` on the candidate's rows"
+        )
+        raise InvalidParameterError(msg)
+
+
 def _side(summary: pl.DataFrame | pl.LazyFrame, side: str, keys: Sequence[str]) -> pl.LazyFrame:
     return summary.lazy().select(
         *keys,
@@ -301,6 +320,7 @@ def compare_summaries(
     └──────────┴───────────┴─────────┘
     """
     keys = [*by, "criterion"]
+    _check_key_dtypes(candidate, baseline, by)
     joined = _side(candidate, "candidate", keys).join(
         _side(baseline, "baseline", keys), on=keys, how="full", coalesce=True, nulls_equal=True
     )

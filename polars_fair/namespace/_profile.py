@@ -429,7 +429,11 @@ class FairnessProfile:
         0.0
         """
         if not isinstance(baseline, FairnessProfile):
-            msg = f"`baseline` must be a FairnessProfile, got {type(baseline).__name__}"
+            msg = (
+                f"`baseline` must be a FairnessProfile, got {type(baseline).__name__}\n\n"
+                "Hint: compare a profile with a profile, or reports: "
+                "`profile.report(...).compare(baseline_report)`"
+            )
             raise InvalidParameterError(msg)
         for differ in by_differences(baseline.meta, self.meta):  # baseline first
             msg = (
@@ -484,7 +488,13 @@ class FairnessProfile:
         [0.25, 0.0]
         """
         if time not in self.by:
-            msg = f"`time` must be one of the batch keys {self.by}, got {time!r}"
+            hint = (
+                f"one of {self.by}"
+                if self.by
+                else "profile with a time bucket as a batch key, e.g. "
+                "`by=pl.col('ts').dt.truncate('1w')`, and give its name as `time=`"
+            )
+            msg = f"`time` must be one of the batch keys {self.by}, got {time!r}\n\nHint: {hint}"
             raise InvalidParameterError(msg)
         report = self.report(**{**options, "criteria": [criterion]})
         return trend_table(
