@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 
 import polars_fair as pf
 from polars_fair import ProfileError
@@ -169,3 +170,42 @@ def test_trend_without_a_time_key_says_how_to_profile_one(compas: pl.DataFrame) 
         keyed.trend("demographic_parity_difference", time="weeks")
     with pytest.raises(InvalidParameterError, match="compare a profile with a profile"):
         keyed.compare(keyed.report())  # type: ignore[arg-type]
+
+
+# ---- the namespace's tables from a profile ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{}, {"by": "sex"}, {"sample_weight": "w", "by": "sex"}, {"y_prob": None}],
+    ids=["scored", "by", "weighted", "unscored"],
+)
+def test_tables_from_a_profile_are_the_namespace_tables_on_rows(
+    compas: pl.DataFrame, extra: dict[str, Any]
+) -> None:
+    df = compas.with_columns(w=(pl.col("priors_count") % 3 + 0.5))
+    kw = {**KW, **extra}
+    pieces = df.with_columns(piece=pl.col("id") % 3).partition_by("piece")
+    prof = pf.merge_profiles(p.fair.profile(**kw) for p in pieces)
+    rows = {k: v for k, v in kw.items() if v is not None}
+    for options in ({}, {"confidence_level": 0.9, "min_group_size": 100}):
+        want = df.fair.by_group(**rows, **options)
+        got = prof.by_group(**options)
+        assert got.columns == want.columns
+        assert_frame_equal(got, want, check_exact=False)
+    # numpy, from the definition: the selection rate per group (weighted: by the weights)
+    pred = (df["decile_score"] >= 5).to_numpy()
+    weight = df["w"].to_numpy() if "sample_weight" in extra else np.ones(df.height)
+    keys = ["race", "sex"] if "by" in extra else ["race"]
+    for row in prof.by_group().iter_rows(named=True):
+        mask = np.all([df[k].to_numpy() == row[k] for k in keys], axis=0)
+        want_rate = (weight[mask] * pred[mask]).sum() / weight[mask].sum()
+        assert row["selection_rate"] == pytest.approx(want_rate, rel=1e-12)
+    for options in ({}, {"reference_group": "Caucasian", "metrics": ["selection_rate"]}):
+        assert_frame_equal(
+            prof.disparities(**options), df.fair.disparities(**rows, **options), check_exact=False
+        )
+    with pytest.raises(InvalidParameterError, match="takes no \\['criteria'\\]"):
+        prof.by_group(criteria=["demographic_parity_difference"])
+    with pytest.raises(InvalidParameterError, match="fixed when the profile is made"):
+        prof.disparities(y_true="two_year_recid")

@@ -61,6 +61,7 @@ from polars_fair.namespace._profile_derive import (
     profile_criterion,
     profile_report,
     profile_slices,
+    profile_table,
 )
 from polars_fair.namespace._profile_files import (
     FORMAT_VERSION,
@@ -250,27 +251,37 @@ class FairnessProfile:
 
     @_example
     def by_group(self, **options: Any) -> pl.DataFrame:
-        """The report's ``by_group`` table from the profile (see :meth:`report`).
+        """``df.fair.by_group(...)`` on the rows, from the profile alone.
+
+        `options` are those of ``df.fair.by_group`` other than the columns
+        (``zero_division``, ``confidence_level``, ``min_group_size``); the report's
+        table is ``profile.report(...).by_group``.
 
         Examples
         --------
         >>> DATA
         >>> prof.by_group()["selection_rate"].to_list()
         [0.5, 0.75]
+        >>> prof.by_group().equals(df.fair.by_group(y_true="y", y_pred="p", sensitive_features="g"))
+        True
         """
-        return self.report(**options).by_group
+        return profile_table(self, "by_group", options)
 
     @_example
     def disparities(self, **options: Any) -> pl.DataFrame:
-        """The report's ``disparities`` table from the profile (see :meth:`report`).
+        """``df.fair.disparities(...)`` on the rows, from the profile alone.
+
+        `options` are those of ``df.fair.disparities`` other than the columns
+        (``reference_group``, ``metrics``, ``zero_division``, ``confidence_level``);
+        the report's table is ``profile.report(...).disparities``.
 
         Examples
         --------
         >>> DATA
-        >>> prof.disparities(min_group_size=0).filter(metric="selection_rate")["difference"].to_list()
+        >>> prof.disparities(metrics=["selection_rate"])["difference"].to_list()
         [0.0, 0.25]
         """
-        return self.report(**options).disparities
+        return profile_table(self, "disparities", options)
 
     @_example
     def summary(self, **options: Any) -> pl.DataFrame:

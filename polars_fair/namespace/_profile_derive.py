@@ -1,8 +1,10 @@
-"""What a profile derives through the ``fair`` namespace's own plans: criteria, slices, report.
+"""What a profile derives through the ``fair`` namespace's own plans: criteria, tables, slices.
 
 ``profile.criterion(name)`` promises what ``df.fair.<name>(...)`` returns on the rows
-the profile came from, and ``profile.slices(...)`` what ``df.fair.slices(...)``
-returns. Rather than a second implementation (the summary's values, which define the
+the profile came from, ``profile.by_group(...)`` and ``profile.disparities(...)`` what
+``df.fair.by_group(...)`` and ``df.fair.disparities(...)`` return, and
+``profile.slices(...)`` what ``df.fair.slices(...)`` returns. Rather than a second
+implementation (the summary's values, which define the
 four-fifths rule, the 2-SD rule and Cohen's d differently, were one), both build the
 namespace method's own :class:`~polars_fair.plans._plan.Plan` over an empty frame of
 the profile's schema (reading nothing), replace its reduction by the table the profile
@@ -52,6 +54,7 @@ __all__ = [
     "profile_criterion",
     "profile_report",
     "profile_slices",
+    "profile_table",
 ]
 
 #: Report options a profile leaves free (they act on the derivation only).
@@ -138,6 +141,25 @@ def profile_criterion(
     if name not in CRITERIA:
         msg = f"unknown criterion {name!r}\n\nHint: one of {sorted(CRITERIA)}"
         raise InvalidParameterError(msg)
+    hint = (
+        f"for the summary's value (small groups left out, with an interval and a verdict) use "
+        f"`profile.summary(criteria=[{name!r}], ...)`"
+    )
+    result: float | None | pl.DataFrame = _method(prof, name, options, f"criterion({name!r})", hint)
+    return result
+
+
+def profile_table(prof: FairnessProfile, name: str, options: Mapping[str, Any]) -> pl.DataFrame:
+    """``df.fair.<name>(**options)`` (``by_group``, ``disparities``) on the rows of `prof`."""
+    hint = f"for the report's table use `profile.report(...).{name}`"
+    result: pl.DataFrame = _method(prof, name, options, f"{name}(...)", hint)
+    return result
+
+
+def _method(
+    prof: FairnessProfile, name: str, options: Mapping[str, Any], call: str, hint: str
+) -> Any:
+    """The namespace method `name` with `options`, its reduction read from `prof`."""
     method = getattr(_namespace(prof), name)
     params = inspect.signature(method).parameters
     free = [p for p in params if p not in (*_FIXED_COLUMNS, *_KEYS)]
@@ -151,20 +173,18 @@ def profile_criterion(
     unknown = sorted(set(options) - set(free))
     if unknown:
         msg = (
-            f"`profile.criterion({name!r})` is `df.fair.{name}(...)` on the rows, which takes "
-            f"no {unknown}\n\nHint: its options are {free}; for the summary's value (small "
-            f"groups left out, with an interval and a verdict) use "
-            f"`profile.summary(criteria=[{name!r}], ...)`"
+            f"`profile.{call}` is `df.fair.{name}(...)` on the rows, which takes "
+            f"no {unknown}\n\nHint: its options are {free}; {hint}"
         )
         raise InvalidParameterError(msg)
     spec = prof.spec
-    if "y_prob" in params and spec["y_prob"] is None:
+    needs_score = "y_prob" in params and params["y_prob"].default is inspect.Parameter.empty
+    if needs_score and spec["y_prob"] is None:
         msg = f"criterion {name!r} compares mean scores, and this profile has no score\n\nHint: profile with `y_prob=`"
         raise ProfileError(msg)
     columns = {k: spec[k] for k in _FIXED_COLUMNS if k in params}
     keys = {"sensitive_features": list(spec["sensitive_features"]), "by": prof.by or None}
-    result: float | None | pl.DataFrame = _run(prof, method(**columns, **keys, **options))
-    return result
+    return _run(prof, method(**columns, **keys, **options))
 
 
 def profile_slices(
