@@ -205,7 +205,11 @@ def _like(args: argparse.Namespace, pattern: str, prof: FairnessProfile) -> Fair
     """Data files `pattern` profiled with the columns and options of `prof`."""
     files, frames, _ = cli._open(args, [pattern])
     spec = prof.spec
-    by = [decode_column(item) for item in prof.meta["spec"].get("by_items", spec["by"])]
+    by: list[str | pl.Expr] = []
+    for item in prof.meta["spec"].get("by_items", spec["by"]):
+        decoded = decode_column(item)
+        assert decoded is not None  # a key is a name or an expression
+        by.append(decoded)
     kw = {k: spec[k] for k in ("y_true", "y_pred", "y_prob", "sample_weight", "pos_label")}
     bins = prof.meta["score_bins"]
     progress = not args.no_progress and sys.stderr.isatty()
