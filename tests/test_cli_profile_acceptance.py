@@ -120,3 +120,26 @@ def test_data_compared_with_a_profile_take_its_columns(
     err = capsys.readouterr().err
     assert "column 'y'" in err or "'race'" in err
     assert "give the column options" in err
+
+
+def test_a_profile_is_recognised_by_its_metadata_not_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data.csv"
+    _data(data)
+    cols = ["--y-true", "y", "--y-pred", "s >= 0.5", "--sensitive-features", "race"]
+    prof = tmp_path / "baseline.pq"
+    assert main(["profile", str(data), "-o", str(prof), *cols]) == 0
+    capsys.readouterr()
+    code, out = _run(["compare", str(prof), str(prof), "--format", "json"], capsys)
+    assert code == 0
+    assert {r["verdict"] for r in json.loads(out)} == {"unchanged"}
+    # a profile named like a data file is refused before any data is read
+    assert main(["profile", str(data), "-o", str(tmp_path / "p.csv"), *cols]) == 2
+    err = capsys.readouterr().err
+    assert "written as Parquet, not .csv" in err
+    assert "'p.parquet'" in err
+    assert not (tmp_path / "p.csv").exists()
+    # data given to audit --profile: the error says what a profile is
+    assert main(["audit", "--profile", str(data)]) == 2
+    assert "audit data files as data" in capsys.readouterr().err

@@ -133,8 +133,7 @@ def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
 
 
 def _is_profile(path: Path) -> bool:
-    if path.suffix.lower() != ".parquet":
-        return False
+    """Whether `path` is a profile file: Parquet with the profile metadata, whatever its name."""
     try:
         return META_KEY in pl.read_parquet_metadata(path)
     except (OSError, pl.exceptions.PolarsError):
@@ -177,6 +176,20 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
             raise read_error(path, exc) from exc
         bar.update(i, path.name)
     return merge_sources(parts, [str(f) for f in files])
+
+
+#: Extensions of data files, which a profile (Parquet) is not written as.
+_DATA_SUFFIXES = (
+    ".csv",
+    ".tsv",
+    ".txt",
+    ".json",
+    ".ndjson",
+    ".jsonl",
+    ".arrow",
+    ".ipc",
+    ".feather",
+)
 
 
 def _is_profiles(pattern: str) -> bool:
@@ -325,6 +338,13 @@ def _profile_command(args: argparse.Namespace) -> int:
         msg = f"--score-bins must be a positive integer, got {args.score_bins}\nHint: e.g. 1000"
         raise cli.UsageError(msg)
     cli._check_output(args.output, example="profile.parquet")  # before any data is read
+    suffix = Path(args.output).suffix.lower()
+    if suffix in _DATA_SUFFIXES:
+        msg = (
+            f"--output {args.output!r}: a profile is written as Parquet, not {suffix}"
+            f"\nHint: name it {Path(args.output).with_suffix('.parquet').name!r}"
+        )
+        raise cli.UsageError(msg)
     prof = _profile_files(args, args.paths)
     prof.write_parquet(args.output)
     print(f"polars-fair: wrote {prof!r} to {args.output}", file=sys.stderr)

@@ -73,7 +73,11 @@ def read_meta(path: str) -> tuple[dict[str, Any], str]:
     try:
         raw = pl.read_parquet_metadata(path)
     except (OSError, pl.exceptions.PolarsError) as exc:
-        msg = f"cannot read a profile from {path!r}: {exc}"
+        msg = (
+            f"cannot read a profile from {path!r}: {exc}\n\nHint: give a profile file "
+            "(Parquet written by `profile.write_parquet` or `polars-fair profile`); audit "
+            "data files as data"
+        )
         raise ProfileError(msg) from exc
     if META_KEY not in raw:
         msg = (
