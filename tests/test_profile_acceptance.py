@@ -209,3 +209,22 @@ def test_tables_from_a_profile_are_the_namespace_tables_on_rows(
         prof.by_group(criteria=["demographic_parity_difference"])
     with pytest.raises(InvalidParameterError, match="fixed when the profile is made"):
         prof.disparities(y_true="two_year_recid")
+
+
+@pytest.mark.parametrize(
+    ("change", "option"),
+    [({"sample_weight": "w"}, "sample_weight"), ({"y_prob": None}, "y_prob"),
+     ({"pos_label": 0}, "pos_label"), ({"by": "sex"}, "by")],
+)  # fmt: skip
+def test_a_merge_of_profiles_made_otherwise_names_the_option_to_align(
+    compas: pl.DataFrame, change: dict[str, Any], option: str
+) -> None:
+    df = compas.with_columns(w=pl.lit(1.5))
+    with pytest.raises(ProfileError) as err:
+        df.fair.profile(**KW) + df.fair.profile(**{**KW, **change})
+    message = str(err.value)
+    assert f"`{option}`: " in message.split("Hint:")[0]
+    assert f"Hint: profile every piece with the same `{option}`" in message
+    # the tables differ because the option does: not listed again
+    assert "table 'stats'" not in message
+    assert "Int64 against Float64" not in message

@@ -728,7 +728,7 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
     ...
     polars_fair.exceptions.ProfileError: profiles 0 and 1 cannot be merged: they differ in `pos_label`: 1 against 0
     <BLANKLINE>
-    Hint: merge only profiles made with the same columns and options
+    Hint: profile every piece with the same `pos_label`, or merge only the profiles made alike
     """
     return merge_sources(list(profiles))
 

@@ -14,7 +14,13 @@ from typing import Any
 import polars as pl
 
 from polars_fair.exceptions import ProfileError
-from polars_fair.plans._profile_meta import differences, merged_meta, parse_meta, split_layout
+from polars_fair.plans._profile_meta import (
+    differences,
+    merged_meta,
+    option_differences,
+    parse_meta,
+    split_layout,
+)
 from polars_fair.reduce import merge_group_stats
 
 __all__ = [
@@ -46,6 +52,13 @@ def check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = (
         if diff:
             which = f"{sources[0]!r} and {sources[i]!r}" if sources else f"profiles 0 and {i}"
             hint = "merge only profiles made with the same columns and options"
+            options = option_differences(metas[0], other)
+            if options:
+                named = ", ".join(f"`{k}`" for k in options)
+                hint = (
+                    f"profile every piece with the same {named}, or merge only the "
+                    "profiles made alike"
+                )
             clash = _key_clash(metas[0], other)
             if clash is not None:
                 key, dtype = clash

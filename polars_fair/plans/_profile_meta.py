@@ -38,6 +38,7 @@ __all__ = [
     "encode_schema",
     "layout_column",
     "merged_meta",
+    "option_differences",
     "parse_meta",
     "profile_paths",
     "roots",
@@ -132,7 +133,15 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
             "key dtypes: " + ", ".join(f"{k!r} {dtypes_a[k]} against {dtypes_b[k]}" for k in keys)
         )
     tables = _table_differences(a, b, skip=set(keys))
-    return found + _column_differences(a, b, strict=bool(tables)) + tables
+    columns = _column_differences(a, b, strict=bool(tables))
+    if any(a["spec"][key] != b["spec"][key] for key in FIXED):
+        return found + columns  # the tables differ because the options do: said already
+    return found + columns + tables
+
+
+def option_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """The options (`FIXED`) on which profiles of metadata `a` and `b` differ."""
+    return [key for key in FIXED if a["spec"][key] != b["spec"][key]]
 
 
 def by_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
