@@ -143,3 +143,35 @@ def test_a_profile_is_recognised_by_its_metadata_not_its_name(
     # data given to audit --profile: the error says what a profile is
     assert main(["audit", "--profile", str(data)]) == 2
     assert "audit data files as data" in capsys.readouterr().err
+
+
+def test_compare_shows_the_distance_its_verdict_judges(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base, cand = tmp_path / "base.csv", tmp_path / "cand.csv"
+    _data(base, seed=1)
+    df = _data(cand, seed=2)
+    df.with_columns(
+        s=pl.when(pl.col("race") == "z").then(pl.col("s") ** 0.3).otherwise("s")
+    ).write_csv(cand)
+    cols = ["--y-true", "y", "--y-pred", "s >= 0.5", "--sensitive-features", "race"]
+    code, out = _run(["compare", str(base), str(cand), *cols, "--format", "json"], capsys)
+    assert code == 0
+    rows = json.loads(out)
+    for r in rows:
+        ideal = r["ideal"]
+        scale = np.log if ideal == 1.0 else (lambda x: x)
+        dist = abs(scale(r["candidate"]) - scale(ideal)) - abs(scale(r["baseline"]) - scale(ideal))
+        assert r["distance_change"] == pytest.approx(dist)
+        lo, hi, t = r["distance_ci_low"], r["distance_ci_high"], 0.02
+        want = (
+            "worse" if dist > t and lo > 0
+            else "better" if dist < -t and hi < 0
+            else "unchanged" if lo >= -t and hi <= t
+            else "inconclusive"
+        )  # fmt: skip
+        assert r["verdict"] == want
+    assert "worse" in {r["verdict"] for r in rows}
+    code, out = _run(["compare", str(base), str(cand), *cols], capsys)
+    assert "distance_change" in out
+    assert "beyond ±0.02" in out

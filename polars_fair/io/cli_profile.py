@@ -376,12 +376,13 @@ def _compare_command(args: argparse.Namespace) -> int:
     table = candidate.report(**options).compare(
         baseline.report(**options), tolerance=args.tolerance
     )
+    # the verdict judges the change of the distance from the ideal: shown beside the change
     shown = table.select(
         *candidate.by, "criterion", "baseline", "candidate", "change", "ci_low", "ci_high",
-        pl.col("verdict").cast(pl.String),
+        "distance_change", pl.col("verdict").cast(pl.String),
     )  # fmt: skip
-    if args.format == "json":
-        text = shown.write_json()
+    if args.format == "json":  # every column, the distance's interval included
+        text = table.with_columns(pl.col(pl.Enum).cast(pl.String)).write_json()
     elif args.format == "markdown":
         with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_dataframe_shape=True, tbl_rows=-1,
                        tbl_cols=-1, float_precision=4, tbl_hide_column_data_types=True):  # fmt: skip
@@ -389,7 +390,11 @@ def _compare_command(args: argparse.Namespace) -> int:
     else:
         with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
                        tbl_hide_dataframe_shape=True, fmt_str_lengths=60):  # fmt: skip
-            text = f"Candidate against baseline\n{shown}\n"
+            text = (
+                f"Candidate against baseline (verdict: the change of the distance from the "
+                f"ideal, distance_change, beyond ±{args.tolerance:g} with its interval "
+                f"excluding 0)\n{shown}\n"
+            )
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
