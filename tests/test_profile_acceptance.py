@@ -207,8 +207,10 @@ def test_tables_from_a_profile_are_the_namespace_tables_on_rows(
         )
     with pytest.raises(InvalidParameterError, match="takes no \\['criteria'\\]"):
         prof.by_group(criteria=["demographic_parity_difference"])
-    with pytest.raises(InvalidParameterError, match="fixed when the profile is made"):
-        prof.disparities(y_true="two_year_recid")
+    with pytest.raises(InvalidParameterError, match="`y_true`='is_recid' against the profile's"):
+        prof.disparities(y_true="is_recid")
+    # the profile's own columns, given again (the keywords of `df.fair.*`), are no change
+    assert_frame_equal(prof.by_group(**rows), prof.by_group())
 
 
 @pytest.mark.parametrize(
@@ -228,3 +230,31 @@ def test_a_merge_of_profiles_made_otherwise_names_the_option_to_align(
     # the tables differ because the option does: not listed again
     assert "table 'stats'" not in message
     assert "Int64 against Float64" not in message
+
+
+def test_the_keywords_of_the_rows_can_be_given_to_the_profile(compas: pl.DataFrame) -> None:
+    kw = {**KW, "by": pl.col("sex").alias("s2"), "n_bins": 10}
+    prof = compas.fair.profile(**kw)
+    rows = compas.with_columns(pl.col("sex").alias("s2"))
+    on_rows = {**kw, "by": "s2"}
+    report = prof.report(**kw, reference_group="Caucasian")
+    want = rows.fair.report(**on_rows, reference_group="Caucasian")
+    assert_frame_equal(report.summary, want.summary, check_exact=False)
+    name = "equal_opportunity_difference"
+    got = prof.criterion(name, **{k: v for k, v in kw.items() if k != "y_prob"})
+    assert isinstance(got, pl.DataFrame)
+    method = rows.fair.equal_opportunity_difference
+    assert_frame_equal(got, method(y_true=KW["y_true"], y_pred=KW["y_pred"],
+                                   sensitive_features="race", by="s2"))  # fmt: skip
+    # another value is refused, naming both
+    for other, named in [
+        ({"y_pred": pl.col("decile_score") >= 6}, "`y_pred`="),
+        ({"by": pl.col("sex").alias("s3")}, "`by`="),
+        ({"by": pl.col("age_cat").alias("s2")}, "`by`="),
+        ({"sensitive_features": ["race", "sex"]}, "`sensitive_features`=['race', 'sex']"),
+        ({"pos_label": 0}, "`pos_label`=0 against the profile's 1"),
+        ({"n_bins": 20}, "`n_bins`=20 against the profile's 10"),
+    ]:
+        with pytest.raises(InvalidParameterError, match="differ from the profile's") as err:
+            prof.report(**{**kw, **other})
+        assert named in str(err.value)

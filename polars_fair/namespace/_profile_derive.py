@@ -40,7 +40,7 @@ from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._slices import MEAN_MEASURES, check_slice_parameters
 from polars_fair.namespace._report import ReportSpec, derive_report
-from polars_fair.plans._profile_meta import FIXED, shown
+from polars_fair.plans._profile_meta import FIXED, by_items, encode_column, shown
 from polars_fair.report._text import readable_expr
 
 if TYPE_CHECKING:
@@ -86,6 +86,55 @@ _DERIVED = {
     "pos": pl.col("tp") + pl.col("fn"),
     "neg": pl.col("fp") + pl.col("tn"),
 }
+
+
+def _agreeing(prof: FairnessProfile, value: Any, name: str) -> bool:
+    """Whether `value`, given for the fixed parameter `name`, is the profile's own."""
+    spec = prof.meta["spec"]
+    try:
+        if name in _COLUMNS:
+            return bool(encode_column(value) == spec[name])
+        if name in _KEYS:
+            items = by_items(value)
+            names = [i.meta.output_name() if isinstance(i, pl.Expr) else i for i in items]
+            if names != list(spec[name]):
+                return False
+            kept = spec.get("by_items") if name == "by" else None
+            return kept is None or [encode_column(i) for i in items] == kept
+        return bool(type(value) is type(spec[name]) and value == spec[name])
+    except (InvalidParameterError, TypeError, ValueError, pl.exceptions.PolarsError):
+        return False
+
+
+def without_agreeing(prof: FairnessProfile, options: Mapping[str, Any]) -> dict[str, Any]:
+    """`options` less the fixed ones given with the profile's own values (a no-op).
+
+    So the keyword arguments of ``df.fair.report(**kw)`` (or of a method) can be passed
+    to the profile as they are; a fixed parameter with another value stays, and is
+    refused by the caller.
+    """
+    fixed = (*_FIXED_COLUMNS, *_KEYS, "n_bins", "score_bins")
+    return {k: v for k, v in options.items() if k not in fixed or not _agreeing(prof, v, k)}
+
+
+def _refuse_other_values(
+    prof: FairnessProfile, fixed: Sequence[str], options: Mapping[str, Any]
+) -> None:
+    """Refuse the parameters `fixed` (fixed when the profile is made) given other values."""
+    if not fixed:
+        return
+    spec = prof.meta["spec"]
+    given = "; ".join(
+        f"`{k}`={shown(options[k]) if k in _COLUMNS else options[k]!r} against the "
+        f"profile's {shown(spec[k]) if k in _COLUMNS else spec.get(k)!r}"
+        for k in sorted(fixed)
+    )
+    msg = (
+        f"{sorted(fixed)} are fixed when the profile is made, and differ from the profile's: "
+        f"{given}\n\nHint: drop them (the profile's are used), or profile the data again "
+        "with these"
+    )
+    raise InvalidParameterError(msg)
 
 
 def _namespace(prof: FairnessProfile) -> Any:
@@ -160,16 +209,11 @@ def _method(
     prof: FairnessProfile, name: str, options: Mapping[str, Any], call: str, hint: str
 ) -> Any:
     """The namespace method `name` with `options`, its reduction read from `prof`."""
+    options = without_agreeing(prof, options)
     method = getattr(_namespace(prof), name)
     params = inspect.signature(method).parameters
     free = [p for p in params if p not in (*_FIXED_COLUMNS, *_KEYS)]
-    fixed = sorted(k for k in options if k in (*_FIXED_COLUMNS, *_KEYS))
-    if fixed:
-        msg = (
-            f"{fixed} are fixed when the profile is made\n\nHint: drop them, or profile the "
-            "data again with other columns"
-        )
-        raise InvalidParameterError(msg)
+    _refuse_other_values(prof, [k for k in options if k in (*_FIXED_COLUMNS, *_KEYS)], options)
     unknown = sorted(set(options) - set(free))
     if unknown:
         msg = (
@@ -254,14 +298,11 @@ def profile_slices(
 
 def profile_report(prof: FairnessProfile, options: Mapping[str, Any]) -> FairnessReport:
     """The report from `prof` alone (see ``FairnessProfile.report``)."""
+    options = without_agreeing(prof, options)
+    _refuse_other_values(prof, [k for k in options if k in (*FIXED, "sensitive_features")], options)
     unknown = sorted(set(options) - set(REPORT_OPTIONS))
     if unknown:
-        fixed = [k for k in unknown if k in (*FIXED, "sensitive_features")]
-        hint = (
-            f"{fixed} are fixed when the profile is made: profile the data again"
-            if fixed
-            else f"the options are {list(REPORT_OPTIONS)}"
-        )
+        hint = f"the options are {list(REPORT_OPTIONS)}"
         msg = f"unknown report option(s) {unknown} for a profile\n\nHint: {hint}"
         raise InvalidParameterError(msg)
     spec = prof.spec
