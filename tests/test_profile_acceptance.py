@@ -258,3 +258,17 @@ def test_the_keywords_of_the_rows_can_be_given_to_the_profile(compas: pl.DataFra
         with pytest.raises(InvalidParameterError, match="differ from the profile's") as err:
             prof.report(**{**kw, **other})
         assert named in str(err.value)
+
+
+def test_profiles_compare_with_equals(compas: pl.DataFrame) -> None:
+    kw = {k: v for k, v in KW.items() if k != "y_prob"}  # counts only: exact sums
+    whole = compas.fair.profile(**kw, by="sex")
+    pieces = compas.with_columns(piece=pl.col("id") % 3).partition_by("piece")
+    merged = sum(p.fair.profile(**kw, by="sex") for p in pieces)
+    assert merged == whole  # the provenance (pieces, creation time) aside
+    assert merged.meta["pieces"] == 3
+    assert whole != compas.fair.profile(**{**kw, "pos_label": 0}, by="sex")
+    assert whole != compas.head(100).fair.profile(**kw, by="sex")
+    assert whole != 1
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(whole)

@@ -117,12 +117,14 @@ _example = with_example("""
     ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
     >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")""")  # fmt: skip
 _COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
+#: Metadata on where a profile came from, not on what it holds (left out of ``==``).
+_PROVENANCE = ("created_at", "pieces", "pieces_created")
 
 
 # ---- the profile -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FairnessProfile:
     """
     The reductions of a fairness audit and what they summarise: merge, save, audit.
@@ -190,6 +192,26 @@ class FairnessProfile:
     def by(self) -> list[str]:
         """The batch key columns."""
         return list(self.meta["spec"]["by"])
+
+    def __eq__(self, other: object) -> bool:
+        """Profiles of the same statistics: equal tables and metadata, bit for bit.
+
+        The provenance (creation time, number of pieces) is left out, so the profile of
+        the whole equals the merge of its pieces where the sums are exact (counts; float
+        sums may differ in their last bits, see :func:`merge_profiles`).
+        """
+        if not isinstance(other, FairnessProfile):
+            return NotImplemented
+        mine, theirs = (
+            {k: v for k, v in p.meta.items() if k not in _PROVENANCE} for p in (self, other)
+        )
+        return (
+            mine == theirs
+            and self.tables.keys() == other.tables.keys()
+            and all(t.equals(other.tables[name]) for name, t in self.tables.items())
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable tables: no hash
 
     def __add__(self, other: FairnessProfile) -> FairnessProfile:
         """The profile of the union of two disjoint pieces (see :func:`merge_profiles`)."""
