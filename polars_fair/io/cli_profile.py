@@ -165,13 +165,35 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
                                          "pos_label")}  # fmt: skip
     kw["sensitive_features"] = list(spec.sensitive_features)
     kw["by"] = list(spec.by) or None
+    bins = DEFAULT_SCORE_BINS if args.score_bins is None else args.score_bins
+    kw.update(score_bins=bins, exact_scores=args.exact_scores)
+    return _reduce(args, files, frames, kw)
+
+
+def _reduce(
+    args: argparse.Namespace,
+    files: list[Path],
+    frames: list[pl.LazyFrame],
+    kw: dict[str, Any],
+    columns_hint: tuple[str, str] | None = None,
+) -> FairnessProfile:
+    """The sum of the profiles of `frames` (one per file), a progress bar on a terminal.
+
+    A file that cannot be read is named; a column it lacks, where `columns_hint` is
+    given (the columns came from elsewhere), is a usage error with that hint.
+    """
     progress = not args.no_progress and sys.stderr.isatty()
     bar = cli._Progress(len(frames), sys.stderr, enabled=progress)
-    bins = DEFAULT_SCORE_BINS if args.score_bins is None else args.score_bins
     parts = []
     for i, (path, frame) in enumerate(zip(files, frames, strict=True), start=1):
         try:
-            parts.append(profile(frame, **kw, score_bins=bins, exact_scores=args.exact_scores))
+            parts.append(profile(frame, **kw))
+        except ColumnNotFoundError as exc:
+            if columns_hint is None:
+                raise read_error(path, exc) from exc
+            found = " ".join(str(exc).split("Hint:")[0].split())
+            msg = f"{path} {columns_hint[0]} ({found})\nHint: {columns_hint[1]}"
+            raise cli.UsageError(msg) from exc
         except (pl.exceptions.PolarsError, OSError) as exc:  # a corrupt file: name it
             raise read_error(path, exc) from exc
         bar.update(i, path.name)
@@ -180,16 +202,8 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
 
 #: Extensions of data files, which a profile (Parquet) is not written as.
 _DATA_SUFFIXES = (
-    ".csv",
-    ".tsv",
-    ".txt",
-    ".json",
-    ".ndjson",
-    ".jsonl",
-    ".arrow",
-    ".ipc",
-    ".feather",
-)
+    ".csv", ".tsv", ".txt", ".json", ".ndjson", ".jsonl", ".arrow", ".ipc", ".feather",
+)  # fmt: skip
 
 
 def _is_profiles(pattern: str) -> bool:
@@ -225,33 +239,17 @@ def _like(args: argparse.Namespace, pattern: str, prof: FairnessProfile) -> Fair
         by.append(decoded)
     kw = {k: spec[k] for k in ("y_true", "y_pred", "y_prob", "sample_weight", "pos_label")}
     bins = prof.meta["score_bins"]
-    progress = not args.no_progress and sys.stderr.isatty()
-    bar = cli._Progress(len(frames), sys.stderr, enabled=progress)
-    parts = []
-    for i, (path, frame) in enumerate(zip(files, frames, strict=True), start=1):
-        try:
-            parts.append(
-                profile(
-                    frame,
-                    **kw,
-                    sensitive_features=list(spec["sensitive_features"]),
-                    by=by or None,
-                    n_bins=spec["n_bins"],
-                    score_bins=DEFAULT_SCORE_BINS if bins is None else bins,
-                    exact_scores=bins is None and spec["y_prob"] is not None,
-                )  # fmt: skip
-            )
-        except ColumnNotFoundError as exc:
-            msg = (
-                f"{path} cannot be profiled with the columns of the other side's profile "
-                f"({' '.join(str(exc).split('Hint:')[0].split())})\nHint: give the column options (--y-true, "
-                "--y-pred, --sensitive-features, ...) for the data files"
-            )
-            raise cli.UsageError(msg) from exc
-        except (pl.exceptions.PolarsError, OSError) as exc:  # a corrupt file: name it
-            raise read_error(path, exc) from exc
-        bar.update(i, path.name)
-    return merge_sources(parts, [str(f) for f in files])
+    kw.update(
+        sensitive_features=list(spec["sensitive_features"]), by=by or None,
+        n_bins=spec["n_bins"], score_bins=DEFAULT_SCORE_BINS if bins is None else bins,
+        exact_scores=bins is None and spec["y_prob"] is not None,
+    )  # fmt: skip
+    hint = (
+        "cannot be profiled with the columns of the other side's profile",
+        "give the column options (--y-true, --y-pred, --sensitive-features, ...) for the "
+        "data files",
+    )
+    return _reduce(args, files, frames, kw, hint)
 
 
 def _given(args: argparse.Namespace, flags: tuple[str, ...]) -> list[str]:
