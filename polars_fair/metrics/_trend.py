@@ -120,7 +120,7 @@ def trend_table(
     │ ---   ┆ ---            ┆ ---   ┆ ---         │
     │ i64   ┆ enum           ┆ bool  ┆ bool        │
     ╞═══════╪════════════════╪═══════╪═════════════╡
-    │ 1     ┆ inconclusive   ┆ false ┆ false       │
+    │ 1     ┆ unchanged      ┆ false ┆ false       │
     │ 2     ┆ inconclusive   ┆ false ┆ false       │
     │ 3     ┆ worse          ┆ true  ┆ true        │
     └───────┴────────────────┴───────┴─────────────┘
