@@ -7,7 +7,8 @@ against a baseline window judged as in :mod:`polars_fair.metrics._compare`
 (``worse``, ``better``, ``unchanged``, ``inconclusive``). A window *alerts* when the
 criterion leaves its band (verdict ``unfair``: the whole interval outside the band)
 or got significantly worse than the baseline window; ``first_alert`` marks the
-first such window of each series (other batch keys, e.g. one series per model).
+first such window of each series (other batch keys, e.g. one series per model). The
+baseline window, compared with itself, is ``unchanged``.
 """
 
 from __future__ import annotations
