@@ -175,3 +175,27 @@ def test_compare_shows_the_distance_its_verdict_judges(
     code, out = _run(["compare", str(base), str(cand), *cols], capsys)
     assert "distance_change" in out
     assert "beyond ±0.02" in out
+
+
+def test_audit_profile_takes_slices_at_the_profiled_crossing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data.csv"
+    _data(data, n=6000)
+    cols = ["--y-true", "y", "--y-pred", "s >= 0.5", "--sensitive-features", "race,risk"]
+    prof = tmp_path / "p.parquet"
+    assert main(["profile", str(data), "-o", str(prof), *cols]) == 0
+    capsys.readouterr()
+    slicing = ["--slices", "race,risk", "--slice-metric", "selection_rate", "--format", "json"]
+    code, from_profile = _run(["audit", "--profile", str(prof), *slicing, "--fail-on-slices"],
+                              capsys)  # fmt: skip
+    want_code, from_rows = _run(["audit", str(data), *cols, *slicing, "--fail-on-slices"], capsys)
+    assert code == want_code == 1  # the risk slices select differently
+    a, b = json.loads(from_profile)["tables"]["slices"], json.loads(from_rows)["tables"]["slices"]
+    assert a == b
+    assert len(a) > 0
+    # a column the profile did not group by: the crossing to profile with
+    assert main(["audit", "--profile", str(prof), "--slices", "race,age"]) == 2
+    assert "--sensitive-features race,risk,age" in capsys.readouterr().err
+    assert main(["audit", "--profile", str(prof), "--fail-on-slices"]) == 2
+    assert "--fail-on-slices needs --slices" in capsys.readouterr().err

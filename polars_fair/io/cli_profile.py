@@ -295,8 +295,7 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
 
 def audit_profile(args: argparse.Namespace) -> int:
     """``audit --profile``: the report of merged profiles (no rows are read)."""
-    # slices need the finest crossing of their attributes, which a profile does not keep
-    given = _given(args, (*_PROFILE_FIXES, "slices", "fail_on_slices"))
+    given = _given(args, _PROFILE_FIXES)
     if args.paths or args.example or given:
         extra = [
             *given,
@@ -310,9 +309,28 @@ def audit_profile(args: argparse.Namespace) -> int:
         raise cli.UsageError(msg)
     conditions = cli._conditions(args.fail_on)
     verdicts = cli._verdicts(args.fail_on_verdict)
+    slices = cli._names(args.slices)
+    if args.slices is not None and not slices:
+        msg = "--slices names no column\nHint: e.g. --slices race,sex,age_cat, or leave it out"
+        raise cli.UsageError(msg)
+    if args.fail_on_slices and not slices:
+        msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
+        raise cli.UsageError(msg)
     cli._check_output(args.output)  # before the profiles are read
     prof = read_profile(args.profile)
     options = _options(args, prof)
+    if slices:  # from the profile's table, when it was made at a crossing holding them
+        sensitive = list(prof.meta["spec"]["sensitive_features"])
+        missing = [c for c in slices if c not in sensitive]
+        if missing:
+            msg = (
+                f"--slices {','.join(missing)}: the profile was not made at a crossing holding "
+                f"them (its groups are {','.join(sensitive)})\nHint: profile the data with "
+                f"--sensitive-features {','.join([*sensitive, *missing])}, or slice the data "
+                "instead"
+            )
+            raise cli.UsageError(msg)
+        options.update(slices=slices, max_depth=args.max_depth, slice_metric=args.slice_metric)
     scored = prof.meta["spec"].get("y_prob") is not None
     criteria = cli._criteria(args, conditions, scored)
     if criteria is not None:
