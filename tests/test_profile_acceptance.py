@@ -272,3 +272,16 @@ def test_profiles_compare_with_equals(compas: pl.DataFrame) -> None:
     assert whole != 1
     with pytest.raises(TypeError, match="unhashable"):
         hash(whole)
+
+
+def test_the_same_value_without_an_interval_stays_inconclusive() -> None:
+    schema = {"criterion": pl.String, "ideal": pl.Float64, "verdict": pl.String,
+              "value": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}  # fmt: skip
+    rows = [("two_sd_rule", 0.0, "inconclusive", 0.5, None, None),
+            ("cohen_d", 0.0, "fair", float("nan"), float("nan"), float("nan")),
+            ("demographic_parity_difference", 0.0, "fair", 0.05, 0.01, 0.09)]  # fmt: skip
+    side = pl.DataFrame(rows, schema=schema, orient="row")
+    out = compare_summaries(side, side)
+    verdicts = dict(zip(out["criterion"], out["verdict"], strict=True))
+    assert verdicts == {"two_sd_rule": "inconclusive", "cohen_d": "inconclusive",
+                        "demographic_parity_difference": "unchanged"}  # fmt: skip

@@ -26,7 +26,7 @@ distance of the baseline) with interval :math:`[l, h]` and tolerance :math:`t`:
 * ``inconclusive``: otherwise, or when a side has no value or no interval.
 
 **The same estimate on both sides.** Where a criterion has the same value and the
-same interval on both sides, to rounding (relative :math:`10^{-9}`: the same rows
+same (defined) interval on both sides, to rounding (relative :math:`10^{-9}`: the same rows
 audited twice, e.g. a report compared with itself, a candidate making the baseline's
 predictions on the baseline's rows, the baseline window of a trend), the two sides
 are one sample, not two: the change is 0, with interval :math:`[0, 0]`, and
@@ -198,9 +198,11 @@ def judge_changes(
     delta = dist("candidate") - dist("baseline")
     # the same estimate on both sides (value and interval, to rounding): the same rows
     # audited twice (float sums of two reads may differ in their last bits)
-    same = pl.col("candidate").is_not_nan().fill_null(value=False) & pl.all_horizontal(
-        _close(pl.col(f"candidate{s}"), pl.col(f"baseline{s}")) for s in ("", "_ci_low", "_ci_high")
-    )
+    # (a side without an interval stays inconclusive)
+    sides = ("", "_ci_low", "_ci_high")
+    defined = [pl.col(f"candidate{s}").is_not_nan().fill_null(value=False) for s in sides]
+    close = [_close(pl.col(f"candidate{s}"), pl.col(f"baseline{s}")) for s in sides]
+    same = pl.all_horizontal(*defined, *close)
     if levels["candidate"] != levels["baseline"]:
         same = pl.lit(value=False)
     zero = pl.lit(0.0)
