@@ -285,3 +285,41 @@ def test_the_same_value_without_an_interval_stays_inconclusive() -> None:
     verdicts = dict(zip(out["criterion"], out["verdict"], strict=True))
     assert verdicts == {"two_sd_rule": "inconclusive", "cohen_d": "inconclusive",
                         "demographic_parity_difference": "unchanged"}  # fmt: skip
+
+
+@pytest.mark.parametrize("tolerance", [0.0, 0.02, 0.1, 0.5])
+def test_the_tolerance_moves_the_verdicts_as_defined(
+    compas: pl.DataFrame, tolerance: float
+) -> None:
+    half = pl.col("id") % 2 == 0
+    base = compas.filter(half).fair.report(**KW, reference_group="Caucasian")
+    lenient = pl.when(pl.col("race") == "African-American").then(pl.col("decile_score") >= 4)
+    cand = compas.filter(~half).fair.report(
+        **{**KW, "y_pred": lenient.otherwise(pl.col("decile_score") >= 6)},
+        reference_group="Caucasian",
+    )
+    out = cand.compare(base, tolerance=tolerance)
+    z = z_value(0.95)
+    joined = cand.summary.join(base.summary, on="criterion", suffix="_b")
+    verdicts = dict(zip(out["criterion"], out["verdict"], strict=True))
+    for row in joined.iter_rows(named=True):
+        log = row["ideal"] == 1.0
+        f = math.log if log else (lambda x: x)
+        ideal = f(row["ideal"]) if log else row["ideal"]
+        if row["value"] is None or row["value_b"] is None or row["ci_low"] is None:
+            continue
+        dist = abs(f(row["value"]) - ideal) - abs(f(row["value_b"]) - ideal)
+        se = math.hypot(
+            (f(row["ci_high"]) - f(row["ci_low"])) / (2 * z),
+            (f(row["ci_high_b"]) - f(row["ci_low_b"])) / (2 * z),
+        )
+        lo, hi, t = dist - z * se, dist + z * se, tolerance
+        want = (
+            "worse" if dist > t and lo > 0
+            else "better" if dist < -t and hi < 0
+            else "unchanged" if lo >= -t and hi <= t
+            else "inconclusive"
+        )  # fmt: skip
+        assert verdicts[row["criterion"]] == want, row["criterion"]
+    # the planted change of the parity difference is about 0.19: worse below that tolerance
+    assert (verdicts["demographic_parity_difference"] == "worse") == (tolerance < 0.19)
