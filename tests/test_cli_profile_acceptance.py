@@ -199,3 +199,17 @@ def test_audit_profile_takes_slices_at_the_profiled_crossing(
     assert "--sensitive-features race,risk,age" in capsys.readouterr().err
     assert main(["audit", "--profile", str(prof), "--fail-on-slices"]) == 2
     assert "--fail-on-slices needs --slices" in capsys.readouterr().err
+
+
+def test_data_compared_with_a_profile_of_sql_groups(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data.csv"
+    _data(data)
+    prof = tmp_path / "p.parquet"
+    assert main(["profile", str(data), "-o", str(prof), *COLS]) == 0  # groups: race, age > 40
+    capsys.readouterr()
+    code, out = _run(["compare", str(prof), str(data), "--format", "json", "--fail-on-worse"],
+                     capsys)  # fmt: skip
+    assert code == 0
+    assert {r["verdict"] for r in json.loads(out)} == {"unchanged"}

@@ -230,8 +230,19 @@ _COLUMN_FLAGS = (
 
 def _like(args: argparse.Namespace, pattern: str, prof: FairnessProfile) -> FairnessProfile:
     """Data files `pattern` profiled with the columns and options of `prof`."""
-    files, frames, _ = cli._open(args, [pattern])
+    files, frames, schemas = cli._open(args, [pattern])
     spec = prof.spec
+    # groups given as SQL on the command line are named by their text: derive them again
+    added = []
+    for name in spec["sensitive_features"]:
+        if name not in schemas[0]:
+            try:
+                expr = cli._column_or_sql(name, schemas[0], "--sensitive-features")
+            except cli.UsageError:
+                continue  # not SQL either: the profile names a column the files lack
+            if isinstance(expr, pl.Expr):
+                added.append(expr.alias(name))
+    frames = [f.with_columns(added) for f in frames] if added else frames
     by: list[str | pl.Expr] = []
     for item in prof.meta["spec"].get("by_items", spec["by"]):
         decoded = decode_column(item)
