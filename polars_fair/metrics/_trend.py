@@ -21,7 +21,21 @@ import polars as pl
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._compare import judge_changes
 
-__all__ = ["trend_table"]
+__all__ = ["check_time", "trend_table"]
+
+
+def check_time(time: str, by: Sequence[str]) -> None:
+    """Refuse a `time` that is not one of the batch keys `by`, saying how to make one."""
+    if time in by:
+        return
+    hint = (
+        f"one of {list(by)}"
+        if by
+        else "profile with a time bucket as a batch key, e.g. "
+        "`by=pl.col('ts').dt.truncate('1w')`, and give its name as `time=`"
+    )
+    msg = f"`time` must be one of the batch keys {list(by)}, got {time!r}\n\nHint: {hint}"
+    raise InvalidParameterError(msg)
 
 
 def _parse(text: str, dtype: pl.DataType) -> Any:
@@ -126,9 +140,7 @@ def trend_table(
     │ 3     ┆ worse          ┆ true  ┆ true        │
     └───────┴────────────────┴───────┴─────────────┘
     """
-    if time not in by:
-        msg = f"`time` must be one of the batch keys {list(by)}, got {time!r}"
-        raise InvalidParameterError(msg)
+    check_time(time, by)
     criteria = summary.get_column("criterion").unique().to_list()
     if len(criteria) != 1:
         msg = f"a trend follows one criterion, got {sorted(map(str, criteria))}"

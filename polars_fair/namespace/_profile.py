@@ -31,12 +31,8 @@ is not affected: the profile keeps the calibration table of the report at its
 ``n_bins`` (exact counts and score sums), and the balance criteria use exact score
 sums. ``exact_scores=True`` keeps the exact per-score table instead.
 
-**File layout.** :meth:`FairnessProfile.write_parquet` writes one Parquet file:
-one long table whose ``table`` column (``__pf_table`` if a key is named ``table``)
-names the reduction each row belongs to (``stats``, ``calibration``, ``roc``), the
-union of their columns, and the metadata as JSON under the key
-``polars_fair.profile`` of the file's key-value metadata (with each table's columns,
-and the schema of the audited columns, so the file describes itself).
+**File layout.** One self-describing Parquet file (see
+:mod:`polars_fair.namespace._profile_files`).
 """
 
 from __future__ import annotations
@@ -54,7 +50,7 @@ from polars_fair._names import check_key_exprs
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
-from polars_fair.metrics._trend import trend_table
+from polars_fair.metrics._trend import check_time, trend_table
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.namespace._profile_derive import (
     REPORT_OPTIONS,
@@ -67,12 +63,14 @@ from polars_fair.namespace._profile_files import (
     FORMAT_VERSION,
     LAYOUT_KEY,
     META_KEY,
+    check_baseline,
     check_compatible,
+    check_items,
     read_files,
+    same_profile,
 )
 from polars_fair.namespace._report import ReportSpec, report_reductions
 from polars_fair.plans._profile_meta import (
-    by_differences,
     by_items,
     check_by_exprs,
     check_json,
@@ -117,8 +115,6 @@ _example = with_example("""
     ...                    "p": [1, 0, 1, 0, 1, 1, 1, 0]})
     >>> prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")""")  # fmt: skip
 _COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
-#: Metadata on where a profile came from, not on what it holds (left out of ``==``).
-_PROVENANCE = ("created_at", "pieces", "pieces_created")
 
 
 # ---- the profile -------------------------------------------------------------------
@@ -194,22 +190,10 @@ class FairnessProfile:
         return list(self.meta["spec"]["by"])
 
     def __eq__(self, other: object) -> bool:
-        """Profiles of the same statistics: equal tables and metadata, bit for bit.
-
-        The provenance (creation time, number of pieces) is left out, so the profile of
-        the whole equals the merge of its pieces where the sums are exact (counts; float
-        sums may differ in their last bits, see :func:`merge_profiles`).
-        """
+        """Equal tables and metadata, bit for bit, the provenance aside (see :func:`same_profile`)."""
         if not isinstance(other, FairnessProfile):
             return NotImplemented
-        mine, theirs = (
-            {k: v for k, v in p.meta.items() if k not in _PROVENANCE} for p in (self, other)
-        )
-        return (
-            mine == theirs
-            and self.tables.keys() == other.tables.keys()
-            and all(t.equals(other.tables[name]) for name, t in self.tables.items())
-        )
+        return same_profile((self.tables, self.meta), (other.tables, other.meta))
 
     __hash__ = None  # type: ignore[assignment]  # mutable tables: no hash
 
@@ -273,17 +257,11 @@ class FairnessProfile:
 
     @_example
     def by_group(self, **options: Any) -> pl.DataFrame:
-        """``df.fair.by_group(...)`` on the rows, from the profile alone.
-
-        `options` are those of ``df.fair.by_group`` other than the columns
-        (``zero_division``, ``confidence_level``, ``min_group_size``); the report's
-        table is ``profile.report(...).by_group``.
+        """``df.fair.by_group(**options)`` on the rows (the report's: ``report().by_group``).
 
         Examples
         --------
         >>> DATA
-        >>> prof.by_group()["selection_rate"].to_list()
-        [0.5, 0.75]
         >>> prof.by_group().equals(df.fair.by_group(y_true="y", y_pred="p", sensitive_features="g"))
         True
         """
@@ -291,11 +269,7 @@ class FairnessProfile:
 
     @_example
     def disparities(self, **options: Any) -> pl.DataFrame:
-        """``df.fair.disparities(...)`` on the rows, from the profile alone.
-
-        `options` are those of ``df.fair.disparities`` other than the columns
-        (``reference_group``, ``metrics``, ``zero_division``, ``confidence_level``);
-        the report's table is ``profile.report(...).disparities``.
+        """``df.fair.disparities(**options)`` on the rows (the report's: ``report().disparities``).
 
         Examples
         --------
@@ -461,19 +435,7 @@ class FairnessProfile:
         >>> prof.compare(prof, min_group_size=0).item(0, "change")  # no change
         0.0
         """
-        if not isinstance(baseline, FairnessProfile):
-            msg = (
-                f"`baseline` must be a FairnessProfile, got {type(baseline).__name__}\n\n"
-                "Hint: compare a profile with a profile, or reports: "
-                "`profile.report(...).compare(baseline_report)`"
-            )
-            raise InvalidParameterError(msg)
-        for differ in by_differences(baseline.meta, self.meta):  # baseline first
-            msg = (
-                f"cannot compare the profiles: they differ in {differ} (baseline against "
-                "candidate)\n\nHint: profile both with the same `by`"
-            )
-            raise InvalidParameterError(msg)
+        check_baseline(baseline, self.meta, FairnessProfile)
         return self.report(**options).compare(baseline.report(**options), tolerance=tolerance)
 
     def trend(
@@ -520,15 +482,7 @@ class FairnessProfile:
         ...     "value"].to_list()
         [0.25, 0.0]
         """
-        if time not in self.by:
-            hint = (
-                f"one of {self.by}"
-                if self.by
-                else "profile with a time bucket as a batch key, e.g. "
-                "`by=pl.col('ts').dt.truncate('1w')`, and give its name as `time=`"
-            )
-            msg = f"`time` must be one of the batch keys {self.by}, got {time!r}\n\nHint: {hint}"
-            raise InvalidParameterError(msg)
+        check_time(time, self.by)  # before the report is derived
         report = self.report(**{**options, "criteria": [criterion]})
         return trend_table(
             report.summary, time=time, by=self.by, baseline=baseline, tolerance=tolerance,
@@ -760,14 +714,7 @@ def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ())
     if not items:
         msg = "`merge_profiles` needs at least one profile, got none"
         raise InvalidParameterError(msg)
-    for i, item in enumerate(items):
-        if not isinstance(item, FairnessProfile):
-            msg = (
-                f"`merge_profiles` merges FairnessProfile objects; item {i} is a "
-                f"{type(item).__name__}\n\nHint: make profiles with `df.fair.profile(...)` or "
-                "read them with `polars_fair.read_profile(path)`"
-            )
-            raise InvalidParameterError(msg)
+    check_items(items, FairnessProfile)
     metas = [p.meta for p in items]
     check_compatible(metas, sources)
     if len(items) == 1:

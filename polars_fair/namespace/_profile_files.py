@@ -1,8 +1,11 @@
 """Profile files: the metadata keys, reading a file's metadata and tables, compatibility.
 
-A profile file (see :mod:`polars_fair.namespace._profile`) is one Parquet file: a long
-table whose layout column names each row's table, and the metadata as JSON under
-:data:`META_KEY`. Files are checked for compatibility (:func:`check_compatible`) from
+A profile file (see :mod:`polars_fair.namespace._profile`) is one Parquet file: one long
+table whose layout column (``table``, or ``__pf_table`` if a key is named ``table``) names
+the reduction each row belongs to (``stats``, ``calibration``, ``roc``), the union of
+their columns, and the metadata as JSON under :data:`META_KEY` of the file's key-value
+metadata (with each table's columns and dtypes, and the schema of the audited columns,
+so the file describes itself). Files are checked for compatibility (:func:`check_compatible`) from
 their metadata alone, before any table is read.
 """
 
@@ -13,8 +16,9 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair.exceptions import ProfileError
+from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.plans._profile_meta import (
+    by_differences,
     differences,
     merged_meta,
     option_differences,
@@ -24,13 +28,16 @@ from polars_fair.plans._profile_meta import (
 from polars_fair.reduce import merge_group_stats
 
 __all__ = [
+    "check_baseline",
     "FORMAT_VERSION",
     "LAYOUT_KEY",
     "META_KEY",
     "check_compatible",
+    "check_items",
     "read_files",
     "read_meta",
     "read_tables",
+    "same_profile",
 ]
 
 #: Version of the profile format (the metadata and the file layout).
@@ -40,6 +47,58 @@ META_KEY = "polars_fair.profile"
 #: Key of the name of the long table's column naming each row's table (``table``
 #: when absent: files written before a key could be named ``table``).
 LAYOUT_KEY = "polars_fair.table_column"
+
+
+#: Metadata on where a profile came from, not on what it holds (left out of ``==``).
+_PROVENANCE = ("created_at", "pieces", "pieces_created")
+
+
+def same_profile(
+    a: tuple[dict[str, pl.DataFrame], dict[str, Any]],
+    b: tuple[dict[str, pl.DataFrame], dict[str, Any]],
+) -> bool:
+    """Whether profiles of (tables, metadata) `a` and `b` hold the same statistics.
+
+    Equal tables and metadata, bit for bit; the provenance (creation time, number of
+    pieces) is left out, so the profile of the whole equals the merge of its pieces
+    where the sums are exact (counts; float sums may differ in their last bits).
+    """
+    (tables_a, meta_a), (tables_b, meta_b) = a, b
+    mine, theirs = ({k: v for k, v in m.items() if k not in _PROVENANCE} for m in (meta_a, meta_b))
+    return (
+        mine == theirs
+        and tables_a.keys() == tables_b.keys()
+        and all(t.equals(tables_b[name]) for name, t in tables_a.items())
+    )
+
+
+def check_items(items: Sequence[object], kind: type) -> None:
+    """Refuse an item of `items` that is not a profile (of class `kind`), naming it."""
+    for i, item in enumerate(items):
+        if not isinstance(item, kind):
+            msg = (
+                f"`merge_profiles` merges FairnessProfile objects; item {i} is a "
+                f"{type(item).__name__}\n\nHint: make profiles with `df.fair.profile(...)` or "
+                "read them with `polars_fair.read_profile(path)`"
+            )
+            raise InvalidParameterError(msg)
+
+
+def check_baseline(baseline: object, meta: dict[str, Any], kind: type) -> None:
+    """Refuse a `baseline` that is not a profile (of class `kind`) keyed as `meta`'s."""
+    if not isinstance(baseline, kind):
+        msg = (
+            f"`baseline` must be a FairnessProfile, got {type(baseline).__name__}\n\n"
+            "Hint: compare a profile with a profile, or reports: "
+            "`profile.report(...).compare(baseline_report)`"
+        )
+        raise InvalidParameterError(msg)
+    for differ in by_differences(baseline.meta, meta):  # type: ignore[attr-defined]
+        msg = (
+            f"cannot compare the profiles: they differ in {differ} (baseline against "
+            "candidate)\n\nHint: profile both with the same `by`"
+        )
+        raise InvalidParameterError(msg)
 
 
 def check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = ()) -> None:
