@@ -323,3 +323,52 @@ def test_the_tolerance_moves_the_verdicts_as_defined(
         assert verdicts[row["criterion"]] == want, row["criterion"]
     # the planted change of the parity difference is about 0.19: worse below that tolerance
     assert (verdicts["demographic_parity_difference"] == "worse") == (tolerance < 0.19)
+
+
+# ---- the score histogram's bins --------------------------------------------------------
+
+
+def test_a_score_bin_is_one_row_whatever_the_size_of_the_piece(
+    compas: pl.DataFrame, tmp_path: Path
+) -> None:
+    # a piece of one row and pieces of many: bin k is stored at k / score_bins in each
+    df = compas.with_columns(piece=pl.when(pl.col("id") == compas["id"][0]).then(-1).otherwise(
+        pl.col("id") % 3))  # fmt: skip
+    pieces = df.partition_by("piece")
+    assert min(p.height for p in pieces) == 1
+    whole = df.fair.profile(**KW)
+    merged = pf.merge_profiles(p.fair.profile(**KW) for p in pieces)
+    assert merged.tables["roc"].equals(whole.tables["roc"])
+    # numpy: the bins of floor(s * 1000), stored at k / 1000, with their counts
+    s, y = df["y_prob"].to_numpy(), df["two_year_recid"].to_numpy()
+    race = df["race"].to_numpy()
+    roc = whole.tables["roc"]
+    for (group, score), n, pos in zip(
+        zip(roc["race"], roc["score"], strict=True), roc["n"], roc["pos"], strict=True
+    ):
+        k = round(score * 1000)
+        assert score == k / 1000  # exactly, as Python divides
+        mask = (race == group) & (np.floor(s * 1000) == k)
+        assert (n, pos) == (int(mask.sum()), int(y[mask].sum()))
+    # through Parquet, a file per piece, read with a glob
+    for i, p in enumerate(pieces):
+        p.fair.profile(**KW).write_parquet(tmp_path / f"piece{i}.parquet")
+    assert pf.read_profile(str(tmp_path / "piece*.parquet")).tables["roc"].equals(roc)
+
+
+def test_files_with_the_bins_at_either_float_merge_as_one_bin(
+    compas: pl.DataFrame, tmp_path: Path
+) -> None:
+    prof = compas.fair.profile(**KW)
+    roc = prof.tables["roc"]
+    # as a former version wrote them: k * (1 / 1000) for a table of several rows
+    older = roc.with_columns(pl.col("score").map_batches(lambda s: pl.Series(
+        np.rint(s.to_numpy() * 1000) * 0.001)))  # fmt: skip
+    assert not older["score"].equals(roc["score"])
+    pf.FairnessProfile({**prof.tables, "roc": older}, prof.meta).write_parquet(
+        tmp_path / "a.parquet"
+    )
+    prof.write_parquet(tmp_path / "b.parquet")
+    both = pf.read_profile(str(tmp_path / "*.parquet"))
+    assert both.tables["roc"].height == roc.height
+    assert both.tables["roc"]["n"].to_list() == [2 * n for n in roc["n"]]

@@ -63,6 +63,7 @@ from polars_fair.namespace._profile_files import (
     FORMAT_VERSION,
     LAYOUT_KEY,
     META_KEY,
+    canonical_scores,
     check_baseline,
     check_compatible,
     check_items,
@@ -665,7 +666,7 @@ def profile(
             n: encode_schema(t.schema) for n, t in zip(names, collected, strict=True)
         },
     }
-    return FairnessProfile(dict(zip(names, collected, strict=True)), meta)
+    return FairnessProfile(canonical_scores(dict(zip(names, collected, strict=True)), meta), meta)
 
 
 def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
@@ -719,8 +720,9 @@ def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ())
     check_compatible(metas, sources)
     if len(items) == 1:
         return items[0]
+    parts = [canonical_scores(p.tables, p.meta) for p in items]
     tables = {
-        name: merge_group_stats(*(p.tables[name] for p in items)).collect()
+        name: merge_group_stats(*(p[name] for p in parts)).collect()
         for name in items[0].meta["tables"]
     }
     return FairnessProfile(tables, merged_meta(metas))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from polars_fair.exceptions import InvalidParameterError, ProfileError
@@ -34,6 +35,7 @@ __all__ = [
     "META_KEY",
     "check_compatible",
     "check_items",
+    "canonical_scores",
     "read_files",
     "read_meta",
     "read_tables",
@@ -82,6 +84,27 @@ def check_items(items: Sequence[object], kind: type) -> None:
                 "read them with `polars_fair.read_profile(path)`"
             )
             raise InvalidParameterError(msg)
+
+
+def canonical_scores(
+    tables: dict[str, pl.DataFrame], meta: dict[str, Any]
+) -> dict[str, pl.DataFrame]:
+    """`tables` with the score histogram's bins at exactly ``k / score_bins``.
+
+    Polars divides a column of several rows by a number as a product with its
+    reciprocal (``700 * 0.001 = 0.7000000000000001``) and a column of one row exactly
+    (``0.7``): bin ``k`` of a large and of a small piece would be two floats, and their
+    merge two rows. Each edge is read back as its ``k`` and divided by numpy (IEEE
+    division, one float per ``k``); files written with either float merge as one bin.
+    """
+    bins = meta.get("score_bins")
+    if not bins or "roc" not in tables:
+        return tables
+    roc = tables["roc"]
+    score = roc.get_column("score").to_numpy().astype(np.float64)
+    edges = np.rint(score * bins) / float(bins)  # NaN (a null score) stays NaN
+    canonical = pl.Series("score", edges, dtype=pl.Float64).fill_nan(None)
+    return {**tables, "roc": roc.with_columns(canonical)}
 
 
 def check_baseline(baseline: object, meta: dict[str, Any], kind: type) -> None:
@@ -181,7 +204,7 @@ def read_files(paths: Sequence[str]) -> tuple[dict[str, pl.DataFrame], dict[str,
     metas, layouts = zip(*(read_meta(p) for p in paths), strict=True)
     check_compatible(metas, paths)  # before any table is read
     # compatible files have the same columns: read them together (in parallel) and sum
-    parts = read_tables(paths, layouts, metas[0])
+    parts = [canonical_scores(part, metas[0]) for part in read_tables(paths, layouts, metas[0])]
     tables = parts[0]
     if len(paths) > 1:
         tables = {name: merge_group_stats(*(p[name] for p in parts)).collect() for name in tables}
