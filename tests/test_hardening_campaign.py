@@ -153,7 +153,7 @@ TOP_LEVEL_CASES: list[tuple[str, Callable[[Path], Any], type[Exception], tuple[s
     ("merge-profiles-empty", lambda tmp: pf.merge_profiles([]),
      InvalidParameterError, ("at least one profile", "Hint:")),
     ("merge-profiles-not-a-profile", lambda tmp: pf.merge_profiles([_profile(), "x"]),  # type: ignore[list-item]
-     InvalidParameterError, ("got str at position 1", "Hint:")),
+     InvalidParameterError, ("item 1 is a str", "Hint:")),
     ("merge-group-stats-different-keys",
      lambda tmp: pf.merge_group_stats(_stats("g"), _stats("y")),
      InvalidParameterError, ("table 1 has ['y'", "table 0 has ['g'", "Hint:")),

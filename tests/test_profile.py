@@ -207,9 +207,21 @@ def test_profile_tables_equal_report_tables() -> None:
     df = _data()
     prof = df.fair.profile(**KW, by="model")
     report = df.fair.report(**KW, by="model", reference_group="b")
-    assert_frame_equal(prof.by_group(), report.by_group)
-    assert_frame_equal(prof.disparities(reference_group="b"), report.disparities)
+    from_profile = prof.report(reference_group="b")
+    assert_frame_equal(from_profile.by_group, report.by_group)
+    assert_frame_equal(from_profile.disparities, report.disparities)
     assert_frame_equal(prof.summary(reference_group="b"), report.summary)
+    # the namespace's tables, with their own parameters
+    kw = KW
+    assert_frame_equal(prof.by_group(), df.fair.by_group(**kw, by="model"))
+    assert_frame_equal(
+        prof.by_group(confidence_level=0.9, min_group_size=900),
+        df.fair.by_group(**kw, by="model", confidence_level=0.9, min_group_size=900),
+    )
+    assert_frame_equal(
+        prof.disparities(reference_group="b", metrics=["selection_rate"]),
+        df.fair.disparities(**kw, by="model", reference_group="b", metrics=["selection_rate"]),
+    )
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=list(VARIANTS))

@@ -94,8 +94,8 @@ def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["profile", str(tmp_path / "day0.parquet"), "-o", str(prof), *COLS]) == 0
     assert main(["audit", "--profile", str(prof), "--y-true", "y"]) == 2
     assert "cannot be combined with --profile" in capsys.readouterr().err
-    assert main(["audit", "--profile", str(prof), "--slices", "g"]) == 2  # not in a profile
-    assert "--slices cannot be combined with --profile" in capsys.readouterr().err
+    assert main(["audit", "--profile", str(prof), "--slices", "model"]) == 2  # not a group
+    assert "--sensitive-features g,model" in capsys.readouterr().err
     assert main(["audit", "--profile", str(tmp_path / "day0.parquet")]) == 2
     assert "is not a fairness profile" in capsys.readouterr().err
     assert main(["compare", str(tmp_path / "*.parquet"), str(prof), *COLS]) == 2

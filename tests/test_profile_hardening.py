@@ -215,10 +215,10 @@ def test_by_expressions_that_replace_nothing_work() -> None:
     by = (pl.col("s") >= 0.8).alias("s_window")
     prof = df.fair.profile(**kw, by=by)
     rows = df.with_columns(by).fair.report(**kw, by="s_window", min_group_size=0)
-    assert prof.by_group(min_group_size=0).equals(rows.by_group)
+    assert prof.report(min_group_size=0).by_group.equals(rows.by_group)
     month = df.fair.profile(**kw, by=pl.col("ts").dt.truncate("1mo"))  # the documented use
     rows = df.with_columns(pl.col("ts").dt.truncate("1mo")).fair.report(**kw, by="ts")
-    assert month.by_group().equals(rows.by_group)
+    assert month.report().by_group.equals(rows.by_group)
 
 
 # ---- 4. a key named like the file's layout column --------------------------------
@@ -260,7 +260,7 @@ def test_keys_named_like_score_table_columns(name: str) -> None:
     kw = {**KW, "y_pred": pl.col("s") >= 0.5}
     plain = df.fair.profile(**kw, by=name)  # without a score there is no clash
     rows = df.fair.report(**kw, by=name, min_group_size=0)
-    assert plain.by_group(min_group_size=0).equals(rows.by_group)
+    assert plain.report(min_group_size=0).by_group.equals(rows.by_group)
     with pytest.raises(InvalidParameterError) as exc:
         df.fair.profile(**kw, y_prob="s", by=name)
     assert f"column {name!r} (given as `by`) clashes" in str(exc.value)

@@ -23,6 +23,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair.exceptions import ColumnNotFoundError
 from polars_fair.io import cli
 from polars_fair.io.sources import read_error
 from polars_fair.namespace._profile import (
@@ -33,6 +34,7 @@ from polars_fair.namespace._profile import (
     profile,
     read_profile,
 )
+from polars_fair.plans._profile_meta import decode_column
 
 __all__ = ["add_commands", "audit_profile", "run"]
 
@@ -50,10 +52,22 @@ def _column_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--y-pred", help='column of predicted labels, or SQL ("score >= 0.5")')
     parser.add_argument("--y-prob", help="column of scores in [0, 1] (calibration, ROC)")
     parser.add_argument("--threshold", type=float, help="predict positive when y-prob >= this")
-    parser.add_argument("--sensitive-features", help="column(s) defining the groups")
+    parser.add_argument(
+        "--sensitive-features",
+        help="column(s) or SQL expression(s) defining the groups, comma-separated",
+    )
+    parser.add_argument(
+        "--sensitive-feature", action="append", default=[], metavar="COL_OR_SQL",
+        help="one column or SQL expression defining the groups (repeatable; for names "
+        "or expressions holding commas)",
+    )  # fmt: skip
     parser.add_argument("--by", help="batch key column(s), comma-separated (models, windows)")
     parser.add_argument("--sample-weight", help="column of non-negative weights")
     parser.add_argument("--pos-label", help="the positive label value (default 1)")
+    parser.add_argument(
+        "--pos-label-pred",
+        help="the positive value of the predicted labels (default: --pos-label)",
+    )
     parser.add_argument(
         "--score-bins", type=int, help=f"score histogram bins (default {DEFAULT_SCORE_BINS})"
     )
@@ -83,7 +97,8 @@ def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
         "compare",
         help="compare a candidate's criteria with a baseline's (release gate)",
         description="Each side is a profile (file or quoted glob) or data files profiled with "
-        "the column options. Exit status: 0 done, 1 --fail-on-worse and a criterion got "
+        "the column options (without any, with the columns of the other side's profile). "
+        "Exit status: 0 done, 1 --fail-on-worse and a criterion got "
         "significantly worse, 2 usage or input error.",
     )
     cmp.add_argument("baseline", metavar="BASELINE", help="profile(s) or data files (glob)")
@@ -91,6 +106,17 @@ def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
     _column_options(cmp)
     cmp.add_argument("--reference-group", help="reference group value (comma-separated)")
     cmp.add_argument("--min-group-size", type=float, default=30, help="(default 30)")
+    cmp.add_argument(
+        "--criteria", help="the criteria compared, comma-separated (default: the summary's)"
+    )
+    cmp.add_argument(
+        "--verdict-rule", choices=["interval", "point"], default=None,
+        help="judge the interval (default) or the point value against the fair band",
+    )  # fmt: skip
+    cmp.add_argument(
+        "--frequency-weights", action="store_true",
+        help="read --sample-weight as row counts in the criteria (default: sampling weights)",
+    )  # fmt: skip
     cmp.add_argument(
         "--tolerance", type=float, default=0.02,
         help="changes of the distance to the ideal within this are no change (default 0.02)",
@@ -107,8 +133,7 @@ def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
 
 
 def _is_profile(path: Path) -> bool:
-    if path.suffix.lower() != ".parquet":
-        return False
+    """Whether `path` is a profile file: Parquet with the profile metadata, whatever its name."""
     try:
         return META_KEY in pl.read_parquet_metadata(path)
     except (OSError, pl.exceptions.PolarsError):
@@ -133,22 +158,52 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
     for name, default in defaults.items():
         if not hasattr(args, name):
             setattr(args, name, default)
-    spec = cli._params(args, schemas[0])
+    # SQL expressions of the groups become columns named by their text, as in audit
+    sensitive, frames, schema = cli._sensitive(args, frames, schemas[0])
+    spec = cli._params(args, schema, sensitive or None)
     kw = {k: getattr(spec, k) for k in ("y_true", "y_pred", "y_prob", "sample_weight",
                                          "pos_label")}  # fmt: skip
     kw["sensitive_features"] = list(spec.sensitive_features)
     kw["by"] = list(spec.by) or None
+    bins = DEFAULT_SCORE_BINS if args.score_bins is None else args.score_bins
+    kw.update(score_bins=bins, exact_scores=args.exact_scores)
+    return _reduce(args, files, frames, kw)
+
+
+def _reduce(
+    args: argparse.Namespace,
+    files: list[Path],
+    frames: list[pl.LazyFrame],
+    kw: dict[str, Any],
+    columns_hint: tuple[str, str] | None = None,
+) -> FairnessProfile:
+    """The sum of the profiles of `frames` (one per file), a progress bar on a terminal.
+
+    A file that cannot be read is named; a column it lacks, where `columns_hint` is
+    given (the columns came from elsewhere), is a usage error with that hint.
+    """
     progress = not args.no_progress and sys.stderr.isatty()
     bar = cli._Progress(len(frames), sys.stderr, enabled=progress)
-    bins = DEFAULT_SCORE_BINS if args.score_bins is None else args.score_bins
     parts = []
     for i, (path, frame) in enumerate(zip(files, frames, strict=True), start=1):
         try:
-            parts.append(profile(frame, **kw, score_bins=bins, exact_scores=args.exact_scores))
+            parts.append(profile(frame, **kw))
+        except ColumnNotFoundError as exc:
+            if columns_hint is None:
+                raise read_error(path, exc) from exc
+            found = " ".join(str(exc).split("Hint:")[0].split())
+            msg = f"{path} {columns_hint[0]} ({found})\nHint: {columns_hint[1]}"
+            raise cli.UsageError(msg) from exc
         except (pl.exceptions.PolarsError, OSError) as exc:  # a corrupt file: name it
             raise read_error(path, exc) from exc
         bar.update(i, path.name)
     return merge_sources(parts, [str(f) for f in files])
+
+
+#: Extensions of data files, which a profile (Parquet) is not written as.
+_DATA_SUFFIXES = (
+    ".csv", ".tsv", ".txt", ".json", ".ndjson", ".jsonl", ".arrow", ".ipc", ".feather",
+)  # fmt: skip
 
 
 def _is_profiles(pattern: str) -> bool:
@@ -164,6 +219,48 @@ def _side(args: argparse.Namespace, pattern: str, profiles: bool) -> FairnessPro
     if profiles:
         return read_profile([str(p) for p in _expand(pattern)])
     return _profile_files(args, [pattern])
+
+
+#: The column options: without any, data files compared with a profile take its columns.
+_COLUMN_FLAGS = (
+    "y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "sensitive_feature", "by",
+    "sample_weight", "pos_label", "pos_label_pred", "score_bins", "exact_scores",
+)  # fmt: skip
+
+
+def _like(args: argparse.Namespace, pattern: str, prof: FairnessProfile) -> FairnessProfile:
+    """Data files `pattern` profiled with the columns and options of `prof`."""
+    files, frames, schemas = cli._open(args, [pattern])
+    spec = prof.spec
+    # groups given as SQL on the command line are named by their text: derive them again
+    added = []
+    for name in spec["sensitive_features"]:
+        if name not in schemas[0]:
+            try:
+                expr = cli._column_or_sql(name, schemas[0], "--sensitive-features")
+            except cli.UsageError:
+                continue  # not SQL either: the profile names a column the files lack
+            if isinstance(expr, pl.Expr):
+                added.append(expr.alias(name))
+    frames = [f.with_columns(added) for f in frames] if added else frames
+    by: list[str | pl.Expr] = []
+    for item in prof.meta["spec"].get("by_items", spec["by"]):
+        decoded = decode_column(item)
+        assert decoded is not None  # a key is a name or an expression
+        by.append(decoded)
+    kw = {k: spec[k] for k in ("y_true", "y_pred", "y_prob", "sample_weight", "pos_label")}
+    bins = prof.meta["score_bins"]
+    kw.update(
+        sensitive_features=list(spec["sensitive_features"]), by=by or None,
+        n_bins=spec["n_bins"], score_bins=DEFAULT_SCORE_BINS if bins is None else bins,
+        exact_scores=bins is None and spec["y_prob"] is not None,
+    )  # fmt: skip
+    hint = (
+        "cannot be profiled with the columns of the other side's profile",
+        "give the column options (--y-true, --y-pred, --sensitive-features, ...) for the "
+        "data files",
+    )
+    return _reduce(args, files, frames, kw, hint)
 
 
 def _given(args: argparse.Namespace, flags: tuple[str, ...]) -> list[str]:
@@ -183,9 +280,12 @@ def _given(args: argparse.Namespace, flags: tuple[str, ...]) -> list[str]:
 def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
     """Report options from the command line, with values typed like the profile's columns."""
     options: dict[str, Any] = {"min_group_size": args.min_group_size}
-    for name in ("verdict_rule", "frequency_weights"):  # audit --profile's gate options
+    for name in ("verdict_rule", "frequency_weights"):  # the gate options of audit, compare
         if getattr(args, name, None):
             options[name] = getattr(args, name)
+    if getattr(args, "criteria", None) and args.command == "compare":
+        scored = prof.meta["spec"].get("y_prob") is not None
+        options["criteria"] = cli._criteria(args, [], scored)
     if args.reference_group is not None:
         sensitive = prof.meta["spec"]["sensitive_features"]
         values = [v.strip() for v in args.reference_group.split(",")]
@@ -206,8 +306,7 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
 
 def audit_profile(args: argparse.Namespace) -> int:
     """``audit --profile``: the report of merged profiles (no rows are read)."""
-    # slices need the finest crossing of their attributes, which a profile does not keep
-    given = _given(args, (*_PROFILE_FIXES, "slices", "fail_on_slices"))
+    given = _given(args, _PROFILE_FIXES)
     if args.paths or args.example or given:
         extra = [
             *given,
@@ -221,9 +320,28 @@ def audit_profile(args: argparse.Namespace) -> int:
         raise cli.UsageError(msg)
     conditions = cli._conditions(args.fail_on)
     verdicts = cli._verdicts(args.fail_on_verdict)
+    slices = cli._names(args.slices)
+    if args.slices is not None and not slices:
+        msg = "--slices names no column\nHint: e.g. --slices race,sex,age_cat, or leave it out"
+        raise cli.UsageError(msg)
+    if args.fail_on_slices and not slices:
+        msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
+        raise cli.UsageError(msg)
     cli._check_output(args.output)  # before the profiles are read
     prof = read_profile(args.profile)
     options = _options(args, prof)
+    if slices:  # from the profile's table, when it was made at a crossing holding them
+        sensitive = list(prof.meta["spec"]["sensitive_features"])
+        missing = [c for c in slices if c not in sensitive]
+        if missing:
+            msg = (
+                f"--slices {','.join(missing)}: the profile was not made at a crossing holding "
+                f"them (its groups are {','.join(sensitive)})\nHint: profile the data with "
+                f"--sensitive-features {','.join([*sensitive, *missing])}, or slice the data "
+                "instead"
+            )
+            raise cli.UsageError(msg)
+        options.update(slices=slices, max_depth=args.max_depth, slice_metric=args.slice_metric)
     scored = prof.meta["spec"].get("y_prob") is not None
     criteria = cli._criteria(args, conditions, scored)
     if criteria is not None:
@@ -247,6 +365,13 @@ def _profile_command(args: argparse.Namespace) -> int:
         msg = f"--score-bins must be a positive integer, got {args.score_bins}\nHint: e.g. 1000"
         raise cli.UsageError(msg)
     cli._check_output(args.output, example="profile.parquet")  # before any data is read
+    suffix = Path(args.output).suffix.lower()
+    if suffix in _DATA_SUFFIXES:
+        msg = (
+            f"--output {args.output!r}: a profile is written as Parquet, not {suffix}"
+            f"\nHint: name it {Path(args.output).with_suffix('.parquet').name!r}"
+        )
+        raise cli.UsageError(msg)
     prof = _profile_files(args, args.paths)
     prof.write_parquet(args.output)
     print(f"polars-fair: wrote {prof!r} to {args.output}", file=sys.stderr)
@@ -266,18 +391,25 @@ def _compare_command(args: argparse.Namespace) -> int:
             "its data and columns\nHint: drop them, or give data files for a side"
         )
         raise cli.UsageError(msg)
-    baseline = _side(args, args.baseline, profiles[0])
-    candidate = _side(args, args.candidate, profiles[1])
+    if profiles[0] != profiles[1] and not _given(args, _COLUMN_FLAGS):
+        # one profile and data files without column options: the data take its columns
+        known = _side(args, args.baseline if profiles[0] else args.candidate, profiles=True)
+        other = _like(args, args.candidate if profiles[0] else args.baseline, known)
+        baseline, candidate = (known, other) if profiles[0] else (other, known)
+    else:
+        baseline = _side(args, args.baseline, profiles[0])
+        candidate = _side(args, args.candidate, profiles[1])
     options = _options(args, candidate)
     table = candidate.report(**options).compare(
         baseline.report(**options), tolerance=args.tolerance
     )
+    # the verdict judges the change of the distance from the ideal: shown beside the change
     shown = table.select(
         *candidate.by, "criterion", "baseline", "candidate", "change", "ci_low", "ci_high",
-        pl.col("verdict").cast(pl.String),
+        "distance_change", pl.col("verdict").cast(pl.String),
     )  # fmt: skip
-    if args.format == "json":
-        text = shown.write_json()
+    if args.format == "json":  # every column, the distance's interval included
+        text = table.with_columns(pl.col(pl.Enum).cast(pl.String)).write_json()
     elif args.format == "markdown":
         with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_dataframe_shape=True, tbl_rows=-1,
                        tbl_cols=-1, float_precision=4, tbl_hide_column_data_types=True):  # fmt: skip
@@ -285,7 +417,11 @@ def _compare_command(args: argparse.Namespace) -> int:
     else:
         with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
                        tbl_hide_dataframe_shape=True, fmt_str_lengths=60):  # fmt: skip
-            text = f"Candidate against baseline\n{shown}\n"
+            text = (
+                f"Candidate against baseline (verdict: the change of the distance from the "
+                f"ideal, distance_change, beyond ±{args.tolerance:g} with its interval "
+                f"excluding 0)\n{shown}\n"
+            )
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:

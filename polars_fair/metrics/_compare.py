@@ -25,6 +25,13 @@ distance of the baseline) with interval :math:`[l, h]` and tolerance :math:`t`:
   tolerance);
 * ``inconclusive``: otherwise, or when a side has no value or no interval.
 
+**The same estimate on both sides.** Where a criterion has the same value and the
+same (defined) interval on both sides, to rounding (relative :math:`10^{-9}`: the same rows
+audited twice, e.g. a report compared with itself, a candidate making the baseline's
+predictions on the baseline's rows, the baseline window of a trend), the two sides
+are one sample, not two: the change is 0, with interval :math:`[0, 0]`, and
+``unchanged``.
+
 When both audits sample one distribution, ``worse`` needs the one-sided event
 :math:`l > 0`, of probability at most :math:`(1 - \text{level}) / 2` (2.5% at the
 default 95%) per criterion and batch key, up to the normal approximation.
@@ -127,6 +134,16 @@ def check_tolerance(tolerance: Any) -> None:
         raise InvalidParameterError(msg)
 
 
+#: Relative difference below which two sides' numbers are one number rounded twice.
+_ROUNDING = 1e-9
+
+
+def _close(a: pl.Expr, b: pl.Expr) -> pl.Expr:
+    """`a` and `b` equal to rounding, or both null (or both NaN)."""
+    near = (a - b).abs() <= _ROUNDING * (1 + pl.max_horizontal(a.abs(), b.abs()))
+    return a.eq_missing(b) | near.fill_null(value=False)
+
+
 def _scale(x: pl.Expr, log: pl.Expr) -> pl.Expr:
     """The distance scale: the log for ratios (non-positive values have no log: null)."""
     logged = pl.when(x > 0).then(x.log())
@@ -178,9 +195,29 @@ def judge_changes(
         return (_scale(pl.col(side), log) - ideal).abs()
 
     change = pl.col("candidate") - pl.col("baseline")
-    se_value = (se("baseline", False) ** 2 + se("candidate", False) ** 2).sqrt()
     delta = dist("candidate") - dist("baseline")
-    se_delta = (se("baseline", True) ** 2 + se("candidate", True) ** 2).sqrt()
+    # the same estimate on both sides (value and interval, to rounding): the same rows
+    # audited twice (float sums of two reads may differ in their last bits)
+    # (a side without an interval stays inconclusive)
+    sides = ("", "_ci_low", "_ci_high")
+    defined = [pl.col(f"candidate{s}").is_not_nan().fill_null(value=False) for s in sides]
+    close = [_close(pl.col(f"candidate{s}"), pl.col(f"baseline{s}")) for s in sides]
+    same = pl.all_horizontal(*defined, *close)
+    if levels["candidate"] != levels["baseline"]:
+        same = pl.lit(value=False)
+    zero = pl.lit(0.0)
+    change = pl.when(same).then(zero).otherwise(change)
+    delta = pl.when(same).then(zero).otherwise(delta)
+    se_value = (
+        pl.when(same)
+        .then(zero)
+        .otherwise((se("baseline", False) ** 2 + se("candidate", False) ** 2).sqrt())
+    )
+    se_delta = (
+        pl.when(same)
+        .then(zero)
+        .otherwise((se("baseline", True) ** 2 + se("candidate", True) ** 2).sqrt())
+    )
     lo, hi = pl.col("distance_ci_low"), pl.col("distance_ci_high")
     t = tolerance
     verdict = (
@@ -202,6 +239,25 @@ def judge_changes(
         (delta - z * se_delta).alias("distance_ci_low"),
         (delta + z * se_delta).alias("distance_ci_high"),
     ).with_columns(verdict.cast(COMPARE_VERDICTS).alias("verdict"))
+
+
+def _check_key_dtypes(candidate: pl.DataFrame, baseline: pl.DataFrame, by: Sequence[str]) -> None:
+    """Refuse batch keys of other dtypes on the two sides (their rows cannot be matched)."""
+    found = [
+        (key, baseline.schema[key], candidate.schema[key])
+        for key in by
+        if key in baseline.schema and key in candidate.schema
+        and baseline.schema[key] != candidate.schema[key]
+    ]  # fmt: skip
+    if found:
+        listed = "; ".join(f"{k!r}: {b} (baseline) against {c} (candidate)" for k, b, c in found)
+        key, dtype = found[0][0], found[0][1]
+        msg = (
+            f"cannot compare the audits: their batch keys have other dtypes, {listed}"
+            f"\n\nHint: give the key one dtype on both sides before auditing, e.g. "
+            f"`.with_columns(pl.col({key!r}).cast(pl.{dtype}))` on the candidate's rows"
+        )
+        raise InvalidParameterError(msg)
 
 
 def _side(summary: pl.DataFrame | pl.LazyFrame, side: str, keys: Sequence[str]) -> pl.LazyFrame:
@@ -266,6 +322,7 @@ def compare_summaries(
     └──────────┴───────────┴─────────┘
     """
     keys = [*by, "criterion"]
+    _check_key_dtypes(candidate, baseline, by)
     joined = _side(candidate, "candidate", keys).join(
         _side(baseline, "baseline", keys), on=keys, how="full", coalesce=True, nulls_equal=True
     )

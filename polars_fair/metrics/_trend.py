@@ -7,7 +7,8 @@ against a baseline window judged as in :mod:`polars_fair.metrics._compare`
 (``worse``, ``better``, ``unchanged``, ``inconclusive``). A window *alerts* when the
 criterion leaves its band (verdict ``unfair``: the whole interval outside the band)
 or got significantly worse than the baseline window; ``first_alert`` marks the
-first such window of each series (other batch keys, e.g. one series per model).
+first such window of each series (other batch keys, e.g. one series per model). The
+baseline window, compared with itself, is ``unchanged``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,21 @@ import polars as pl
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._compare import judge_changes
 
-__all__ = ["trend_table"]
+__all__ = ["check_time", "trend_table"]
+
+
+def check_time(time: str, by: Sequence[str]) -> None:
+    """Refuse a `time` that is not one of the batch keys `by`, saying how to make one."""
+    if time in by:
+        return
+    hint = (
+        f"one of {list(by)}"
+        if by
+        else "profile with a time bucket as a batch key, e.g. "
+        "`by=pl.col('ts').dt.truncate('1w')`, and give its name as `time=`"
+    )
+    msg = f"`time` must be one of the batch keys {list(by)}, got {time!r}\n\nHint: {hint}"
+    raise InvalidParameterError(msg)
 
 
 def _parse(text: str, dtype: pl.DataType) -> Any:
@@ -120,14 +135,12 @@ def trend_table(
     │ ---   ┆ ---            ┆ ---   ┆ ---         │
     │ i64   ┆ enum           ┆ bool  ┆ bool        │
     ╞═══════╪════════════════╪═══════╪═════════════╡
-    │ 1     ┆ inconclusive   ┆ false ┆ false       │
+    │ 1     ┆ unchanged      ┆ false ┆ false       │
     │ 2     ┆ inconclusive   ┆ false ┆ false       │
     │ 3     ┆ worse          ┆ true  ┆ true        │
     └───────┴────────────────┴───────┴─────────────┘
     """
-    if time not in by:
-        msg = f"`time` must be one of the batch keys {list(by)}, got {time!r}"
-        raise InvalidParameterError(msg)
+    check_time(time, by)
     criteria = summary.get_column("criterion").unique().to_list()
     if len(criteria) != 1:
         msg = f"a trend follows one criterion, got {sorted(map(str, criteria))}"

@@ -31,12 +31,8 @@ is not affected: the profile keeps the calibration table of the report at its
 ``n_bins`` (exact counts and score sums), and the balance criteria use exact score
 sums. ``exact_scores=True`` keeps the exact per-score table instead.
 
-**File layout.** :meth:`FairnessProfile.write_parquet` writes one Parquet file:
-one long table whose ``table`` column (``__pf_table`` if a key is named ``table``)
-names the reduction each row belongs to (``stats``, ``calibration``, ``roc``), the
-union of their columns, and the metadata as JSON under the key
-``polars_fair.profile`` of the file's key-value metadata (with each table's columns,
-and the schema of the audited columns, so the file describes itself).
+**File layout.** One self-describing Parquet file (see
+:mod:`polars_fair.namespace._profile_files`).
 """
 
 from __future__ import annotations
@@ -54,27 +50,30 @@ from polars_fair._names import check_key_exprs
 from polars_fair._validate import check_flag, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
-from polars_fair.metrics._trend import trend_table
+from polars_fair.metrics._trend import check_time, trend_table
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.namespace._profile_derive import (
     REPORT_OPTIONS,
     profile_criterion,
     profile_report,
     profile_slices,
+    profile_table,
 )
 from polars_fair.namespace._profile_files import (
     FORMAT_VERSION,
     LAYOUT_KEY,
     META_KEY,
     MSG_NO_PROFILE,
+    canonical_scores,
+    check_baseline,
     check_compatible,
-    check_profiles,
+    check_items,
     read_files,
+    same_profile,
 )
 from polars_fair.namespace._report import ReportSpec, report_reductions
 from polars_fair.namespace._report_checks import reading_input
 from polars_fair.plans._profile_meta import (
-    by_differences,
     by_items,
     check_by_exprs,
     check_json,
@@ -124,7 +123,7 @@ _COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
 # ---- the profile -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FairnessProfile:
     """
     The reductions of a fairness audit and what they summarise: merge, save, audit.
@@ -193,6 +192,14 @@ class FairnessProfile:
         """The batch key columns."""
         return list(self.meta["spec"]["by"])
 
+    def __eq__(self, other: object) -> bool:
+        """Equal tables and metadata, bit for bit, the provenance aside (see :func:`same_profile`)."""
+        if not isinstance(other, FairnessProfile):
+            return NotImplemented
+        return same_profile((self.tables, self.meta), (other.tables, other.meta))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable tables: no hash
+
     def __add__(self, other: FairnessProfile) -> FairnessProfile:
         """The profile of the union of two disjoint pieces (see :func:`merge_profiles`)."""
         if not isinstance(other, FairnessProfile):
@@ -253,27 +260,27 @@ class FairnessProfile:
 
     @_example
     def by_group(self, **options: Any) -> pl.DataFrame:
-        """The report's ``by_group`` table from the profile (see :meth:`report`).
+        """``df.fair.by_group(**options)`` on the rows (the report's: ``report().by_group``).
 
         Examples
         --------
         >>> DATA
-        >>> prof.by_group()["selection_rate"].to_list()
-        [0.5, 0.75]
+        >>> prof.by_group().equals(df.fair.by_group(y_true="y", y_pred="p", sensitive_features="g"))
+        True
         """
-        return self.report(**options).by_group
+        return profile_table(self, "by_group", options)
 
     @_example
     def disparities(self, **options: Any) -> pl.DataFrame:
-        """The report's ``disparities`` table from the profile (see :meth:`report`).
+        """``df.fair.disparities(**options)`` on the rows (the report's: ``report().disparities``).
 
         Examples
         --------
         >>> DATA
-        >>> prof.disparities(min_group_size=0).filter(metric="selection_rate")["difference"].to_list()
+        >>> prof.disparities(metrics=["selection_rate"])["difference"].to_list()
         [0.0, 0.25]
         """
-        return self.report(**options).disparities
+        return profile_table(self, "disparities", options)
 
     @_example
     def summary(self, **options: Any) -> pl.DataFrame:
@@ -431,15 +438,7 @@ class FairnessProfile:
         >>> prof.compare(prof, min_group_size=0).item(0, "change")  # no change
         0.0
         """
-        if not isinstance(baseline, FairnessProfile):
-            msg = f"`baseline` must be a FairnessProfile, got {type(baseline).__name__}"
-            raise InvalidParameterError(msg)
-        for differ in by_differences(baseline.meta, self.meta):  # baseline first
-            msg = (
-                f"cannot compare the profiles: they differ in {differ} (baseline against "
-                "candidate)\n\nHint: profile both with the same `by`"
-            )
-            raise InvalidParameterError(msg)
+        check_baseline(baseline, self.meta, FairnessProfile)
         return self.report(**options).compare(baseline.report(**options), tolerance=tolerance)
 
     def trend(
@@ -486,9 +485,7 @@ class FairnessProfile:
         ...     "value"].to_list()
         [0.25, 0.0]
         """
-        if time not in self.by:
-            msg = f"`time` must be one of the batch keys {self.by}, got {time!r}"
-            raise InvalidParameterError(msg)
+        check_time(time, self.by)  # before the report is derived
         report = self.report(**{**options, "criteria": [criterion]})
         return trend_table(
             report.summary, time=time, by=self.by, baseline=baseline, tolerance=tolerance,
@@ -671,7 +668,7 @@ def profile(
             n: encode_schema(t.schema) for n, t in zip(names, collected, strict=True)
         },
     }
-    return FairnessProfile(dict(zip(names, collected, strict=True)), meta)
+    return FairnessProfile(canonical_scores(dict(zip(names, collected, strict=True)), meta), meta)
 
 
 def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
@@ -710,7 +707,7 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
     ...
     polars_fair.exceptions.ProfileError: profiles 0 and 1 cannot be merged: they differ in `pos_label`: 1 against 0
     <BLANKLINE>
-    Hint: merge only profiles made with the same columns and options
+    Hint: profile every piece with the same `pos_label`, or merge only the profiles made alike
     """
     return merge_sources(list(profiles))
 
@@ -719,13 +716,14 @@ def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ())
     """:func:`merge_profiles`, naming the profiles by `sources` (their files) in errors."""
     if not items:
         raise InvalidParameterError(MSG_NO_PROFILE)
-    check_profiles(items, FairnessProfile)
+    check_items(items, FairnessProfile)
     metas = [p.meta for p in items]
     check_compatible(metas, sources)
     if len(items) == 1:
         return items[0]
+    parts = [canonical_scores(p.tables, p.meta) for p in items]
     tables = {
-        name: merge_group_stats(*(p.tables[name] for p in items)).collect()
+        name: merge_group_stats(*(p[name] for p in parts)).collect()
         for name in items[0].meta["tables"]
     }
     return FairnessProfile(tables, merged_meta(metas))

@@ -1,8 +1,10 @@
-"""What a profile derives through the ``fair`` namespace's own plans: criteria, slices, report.
+"""What a profile derives through the ``fair`` namespace's own plans: criteria, tables, slices.
 
 ``profile.criterion(name)`` promises what ``df.fair.<name>(...)`` returns on the rows
-the profile came from, and ``profile.slices(...)`` what ``df.fair.slices(...)``
-returns. Rather than a second implementation (the summary's values, which define the
+the profile came from, ``profile.by_group(...)`` and ``profile.disparities(...)`` what
+``df.fair.by_group(...)`` and ``df.fair.disparities(...)`` return, and
+``profile.slices(...)`` what ``df.fair.slices(...)`` returns. Rather than a second
+implementation (the summary's values, which define the
 four-fifths rule, the 2-SD rule and Cohen's d differently, were one), both build the
 namespace method's own :class:`~polars_fair.plans._plan.Plan` over an empty frame of
 the profile's schema (reading nothing), replace its reduction by the table the profile
@@ -38,7 +40,7 @@ from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._slices import MEAN_MEASURES, check_slice_parameters
 from polars_fair.namespace._report import ReportSpec, derive_report
-from polars_fair.plans._profile_meta import FIXED, shown
+from polars_fair.plans._profile_meta import FIXED, by_items, encode_column, shown
 from polars_fair.report._text import readable_expr
 
 if TYPE_CHECKING:
@@ -52,6 +54,7 @@ __all__ = [
     "profile_criterion",
     "profile_report",
     "profile_slices",
+    "profile_table",
 ]
 
 #: Report options a profile leaves free (they act on the derivation only).
@@ -83,6 +86,55 @@ _DERIVED = {
     "pos": pl.col("tp") + pl.col("fn"),
     "neg": pl.col("fp") + pl.col("tn"),
 }
+
+
+def _agreeing(prof: FairnessProfile, value: Any, name: str) -> bool:
+    """Whether `value`, given for the fixed parameter `name`, is the profile's own."""
+    spec = prof.meta["spec"]
+    try:
+        if name in _COLUMNS:
+            return bool(encode_column(value) == spec[name])
+        if name in _KEYS:
+            items = by_items(value)
+            names = [i.meta.output_name() if isinstance(i, pl.Expr) else i for i in items]
+            if names != list(spec[name]):
+                return False
+            kept = spec.get("by_items") if name == "by" else None
+            return kept is None or [encode_column(i) for i in items] == kept
+        return bool(type(value) is type(spec[name]) and value == spec[name])
+    except (InvalidParameterError, TypeError, ValueError, pl.exceptions.PolarsError):
+        return False
+
+
+def without_agreeing(prof: FairnessProfile, options: Mapping[str, Any]) -> dict[str, Any]:
+    """`options` less the fixed ones given with the profile's own values (a no-op).
+
+    So the keyword arguments of ``df.fair.report(**kw)`` (or of a method) can be passed
+    to the profile as they are; a fixed parameter with another value stays, and is
+    refused by the caller.
+    """
+    fixed = (*_FIXED_COLUMNS, *_KEYS, "n_bins", "score_bins")
+    return {k: v for k, v in options.items() if k not in fixed or not _agreeing(prof, v, k)}
+
+
+def _refuse_other_values(
+    prof: FairnessProfile, fixed: Sequence[str], options: Mapping[str, Any]
+) -> None:
+    """Refuse the parameters `fixed` (fixed when the profile is made) given other values."""
+    if not fixed:
+        return
+    spec = prof.meta["spec"]
+    given = "; ".join(
+        f"`{k}`={shown(options[k]) if k in _COLUMNS else options[k]!r} against the "
+        f"profile's {shown(spec[k]) if k in _COLUMNS else spec.get(k)!r}"
+        for k in sorted(fixed)
+    )
+    msg = (
+        f"{sorted(fixed)} are fixed when the profile is made, and differ from the profile's: "
+        f"{given}\n\nHint: drop them (the profile's are used), or profile the data again "
+        "with these"
+    )
+    raise InvalidParameterError(msg)
 
 
 def _namespace(prof: FairnessProfile) -> Any:
@@ -138,33 +190,45 @@ def profile_criterion(
     if name not in CRITERIA:
         msg = f"unknown criterion {name!r}\n\nHint: one of {sorted(CRITERIA)}"
         raise InvalidParameterError(msg)
+    hint = (
+        f"for the summary's value (small groups left out, with an interval and a verdict) use "
+        f"`profile.summary(criteria=[{name!r}], ...)`"
+    )
+    result: float | None | pl.DataFrame = _method(prof, name, options, f"criterion({name!r})", hint)
+    return result
+
+
+def profile_table(prof: FairnessProfile, name: str, options: Mapping[str, Any]) -> pl.DataFrame:
+    """``df.fair.<name>(**options)`` (``by_group``, ``disparities``) on the rows of `prof`."""
+    hint = f"for the report's table use `profile.report(...).{name}`"
+    result: pl.DataFrame = _method(prof, name, options, f"{name}(...)", hint)
+    return result
+
+
+def _method(
+    prof: FairnessProfile, name: str, options: Mapping[str, Any], call: str, hint: str
+) -> Any:
+    """The namespace method `name` with `options`, its reduction read from `prof`."""
+    options = without_agreeing(prof, options)
     method = getattr(_namespace(prof), name)
     params = inspect.signature(method).parameters
     free = [p for p in params if p not in (*_FIXED_COLUMNS, *_KEYS)]
-    fixed = sorted(k for k in options if k in (*_FIXED_COLUMNS, *_KEYS))
-    if fixed:
-        msg = (
-            f"{fixed} are fixed when the profile is made\n\nHint: drop them, or profile the "
-            "data again with other columns"
-        )
-        raise InvalidParameterError(msg)
+    _refuse_other_values(prof, [k for k in options if k in (*_FIXED_COLUMNS, *_KEYS)], options)
     unknown = sorted(set(options) - set(free))
     if unknown:
         msg = (
-            f"`profile.criterion({name!r})` is `df.fair.{name}(...)` on the rows, which takes "
-            f"no {unknown}\n\nHint: its options are {free}; for the summary's value (small "
-            f"groups left out, with an interval and a verdict) use "
-            f"`profile.summary(criteria=[{name!r}], ...)`"
+            f"`profile.{call}` is `df.fair.{name}(...)` on the rows, which takes "
+            f"no {unknown}\n\nHint: its options are {free}; {hint}"
         )
         raise InvalidParameterError(msg)
     spec = prof.spec
-    if "y_prob" in params and spec["y_prob"] is None:
+    needs_score = "y_prob" in params and params["y_prob"].default is inspect.Parameter.empty
+    if needs_score and spec["y_prob"] is None:
         msg = f"criterion {name!r} compares mean scores, and this profile has no score\n\nHint: profile with `y_prob=`"
         raise ProfileError(msg)
     columns = {k: spec[k] for k in _FIXED_COLUMNS if k in params}
     keys = {"sensitive_features": list(spec["sensitive_features"]), "by": prof.by or None}
-    result: float | None | pl.DataFrame = _run(prof, method(**columns, **keys, **options))
-    return result
+    return _run(prof, method(**columns, **keys, **options))
 
 
 def profile_slices(
@@ -234,14 +298,11 @@ def profile_slices(
 
 def profile_report(prof: FairnessProfile, options: Mapping[str, Any]) -> FairnessReport:
     """The report from `prof` alone (see ``FairnessProfile.report``)."""
+    options = without_agreeing(prof, options)
+    _refuse_other_values(prof, [k for k in options if k in (*FIXED, "sensitive_features")], options)
     unknown = sorted(set(options) - set(REPORT_OPTIONS))
     if unknown:
-        fixed = [k for k in unknown if k in (*FIXED, "sensitive_features")]
-        hint = (
-            f"{fixed} are fixed when the profile is made: profile the data again"
-            if fixed
-            else f"the options are {list(REPORT_OPTIONS)}"
-        )
+        hint = f"the options are {list(REPORT_OPTIONS)}"
         msg = f"unknown report option(s) {unknown} for a profile\n\nHint: {hint}"
         raise InvalidParameterError(msg)
     spec = prof.spec

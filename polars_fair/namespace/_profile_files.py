@@ -1,8 +1,11 @@
 """Profile files: the metadata keys, reading a file's metadata and tables, compatibility.
 
-A profile file (see :mod:`polars_fair.namespace._profile`) is one Parquet file: a long
-table whose layout column names each row's table, and the metadata as JSON under
-:data:`META_KEY`. Files are checked for compatibility (:func:`check_compatible`) from
+A profile file (see :mod:`polars_fair.namespace._profile`) is one Parquet file: one long
+table whose layout column (``table``, or ``__pf_table`` if a key is named ``table``) names
+the reduction each row belongs to (``stats``, ``calibration``, ``roc``), the union of
+their columns, and the metadata as JSON under :data:`META_KEY` of the file's key-value
+metadata (with each table's columns and dtypes, and the schema of the audited columns,
+so the file describes itself). Files are checked for compatibility (:func:`check_compatible`) from
 their metadata alone, before any table is read.
 """
 
@@ -12,22 +15,33 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from polars_fair.exceptions import InvalidParameterError, ProfileError
-from polars_fair.plans._profile_meta import differences, merged_meta, parse_meta, split_layout
+from polars_fair.plans._profile_meta import (
+    by_differences,
+    differences,
+    merged_meta,
+    option_differences,
+    parse_meta,
+    split_layout,
+)
 from polars_fair.reduce import merge_group_stats
 
 __all__ = [
+    "check_baseline",
     "FORMAT_VERSION",
     "LAYOUT_KEY",
     "META_KEY",
     "MSG_NO_PROFILE",
-    "check_profiles",
     "check_compatible",
+    "check_items",
+    "canonical_scores",
     "read_files",
     "read_meta",
     "read_tables",
+    "same_profile",
 ]
 
 #: Version of the profile format (the metadata and the file layout).
@@ -37,6 +51,79 @@ META_KEY = "polars_fair.profile"
 #: Key of the name of the long table's column naming each row's table (``table``
 #: when absent: files written before a key could be named ``table``).
 LAYOUT_KEY = "polars_fair.table_column"
+
+
+#: Metadata on where a profile came from, not on what it holds (left out of ``==``).
+_PROVENANCE = ("created_at", "pieces", "pieces_created")
+
+
+def same_profile(
+    a: tuple[dict[str, pl.DataFrame], dict[str, Any]],
+    b: tuple[dict[str, pl.DataFrame], dict[str, Any]],
+) -> bool:
+    """Whether profiles of (tables, metadata) `a` and `b` hold the same statistics.
+
+    Equal tables and metadata, bit for bit; the provenance (creation time, number of
+    pieces) is left out, so the profile of the whole equals the merge of its pieces
+    where the sums are exact (counts; float sums may differ in their last bits).
+    """
+    (tables_a, meta_a), (tables_b, meta_b) = a, b
+    mine, theirs = ({k: v for k, v in m.items() if k not in _PROVENANCE} for m in (meta_a, meta_b))
+    return (
+        mine == theirs
+        and tables_a.keys() == tables_b.keys()
+        and all(t.equals(tables_b[name]) for name, t in tables_a.items())
+    )
+
+
+def check_items(items: Sequence[object], kind: type) -> None:
+    """Refuse an item of `items` that is not a profile (of class `kind`), naming it."""
+    for i, item in enumerate(items):
+        if not isinstance(item, kind):
+            msg = (
+                f"`merge_profiles` merges FairnessProfile objects; item {i} is a "
+                f"{type(item).__name__}\n\nHint: make profiles with `df.fair.profile(...)` or "
+                "read them with `polars_fair.read_profile(path)`"
+            )
+            raise InvalidParameterError(msg)
+
+
+def canonical_scores(
+    tables: dict[str, pl.DataFrame], meta: dict[str, Any]
+) -> dict[str, pl.DataFrame]:
+    """`tables` with the score histogram's bins at exactly ``k / score_bins``.
+
+    Polars divides a column of several rows by a number as a product with its
+    reciprocal (``700 * 0.001 = 0.7000000000000001``) and a column of one row exactly
+    (``0.7``): bin ``k`` of a large and of a small piece would be two floats, and their
+    merge two rows. Each edge is read back as its ``k`` and divided by numpy (IEEE
+    division, one float per ``k``); files written with either float merge as one bin.
+    """
+    bins = meta.get("score_bins")
+    if not bins or "roc" not in tables:
+        return tables
+    roc = tables["roc"]
+    score = roc.get_column("score").to_numpy().astype(np.float64)
+    edges = np.rint(score * bins) / float(bins)  # NaN (a null score) stays NaN
+    canonical = pl.Series("score", edges, dtype=pl.Float64).fill_nan(None)
+    return {**tables, "roc": roc.with_columns(canonical)}
+
+
+def check_baseline(baseline: object, meta: dict[str, Any], kind: type) -> None:
+    """Refuse a `baseline` that is not a profile (of class `kind`) keyed as `meta`'s."""
+    if not isinstance(baseline, kind):
+        msg = (
+            f"`baseline` must be a FairnessProfile, got {type(baseline).__name__}\n\n"
+            "Hint: compare a profile with a profile, or reports: "
+            "`profile.report(...).compare(baseline_report)`"
+        )
+        raise InvalidParameterError(msg)
+    for differ in by_differences(baseline.meta, meta):  # type: ignore[attr-defined]
+        msg = (
+            f"cannot compare the profiles: they differ in {differ} (baseline against "
+            "candidate)\n\nHint: profile both with the same `by`"
+        )
+        raise InvalidParameterError(msg)
 
 
 def check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = ()) -> None:
@@ -49,10 +136,19 @@ def check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = (
         if diff:
             which = f"{sources[0]!r} and {sources[i]!r}" if sources else f"profiles 0 and {i}"
             hint = "merge only profiles made with the same columns and options"
-            if any(d.startswith("key dtypes:") for d in diff):
+            options = option_differences(metas[0], other)
+            if options:
+                named = ", ".join(f"`{k}`" for k in options)
                 hint = (
-                    "give the key one dtype in every piece before profiling (in Python, "
-                    "e.g. `.with_columns(pl.col(key).cast(pl.Float64))`; CSV shards whose "
+                    f"profile every piece with the same {named}, or merge only the "
+                    "profiles made alike"
+                )
+            clash = _key_clash(metas[0], other)
+            if clash is not None:
+                key, dtype = clash
+                hint = (
+                    f"give the key one dtype in every piece before profiling (in Python, "
+                    f"e.g. `.with_columns(pl.col({key!r}).cast(pl.{dtype}))`; CSV shards whose "
                     "types are inferred differently: write them with one schema, e.g. as "
                     "Parquet)"
                 )
@@ -66,16 +162,13 @@ MSG_NO_PROFILE = (
 )
 
 
-def check_profiles(items: Sequence[object], kind: type) -> None:
-    """Refuse anything in `items` that is not a profile (`kind`), naming its position."""
-    for i, item in enumerate(items):
-        if not isinstance(item, kind):
-            msg = (
-                f"`merge_profiles` takes FairnessProfile objects, got {type(item).__name__} at "
-                f"position {i}\n\nHint: make profiles with `df.fair.profile(...)` or read them "
-                "with `pf.read_profile(path)`"
-            )
-            raise InvalidParameterError(msg)
+def _key_clash(first: dict[str, Any], other: dict[str, Any]) -> tuple[str, str] | None:
+    """The first key whose dtype differs between two profiles, and its dtype in `first`."""
+    a, b = first["key_dtypes"], other["key_dtypes"]
+    for key, dtype in a.items():
+        if key in b and b[key] != dtype:
+            return key, dtype
+    return None
 
 
 def read_meta(path: str) -> tuple[dict[str, Any], str]:
@@ -93,7 +186,7 @@ def read_meta(path: str) -> tuple[dict[str, Any], str]:
         msg = (
             f"cannot read a profile from {path!r}: {problem}\n\nHint: pass the Parquet file "
             "written by `profile.write_parquet(path)` (or `polars-fair profile -o`), or a glob "
-            "such as 'profiles/*.parquet'"
+            "such as 'profiles/*.parquet'; audit data files as data"
         )
         raise ProfileError(msg) from exc
     if META_KEY not in raw:
@@ -126,7 +219,7 @@ def read_files(paths: Sequence[str]) -> tuple[dict[str, pl.DataFrame], dict[str,
     metas, layouts = zip(*(read_meta(p) for p in paths), strict=True)
     check_compatible(metas, paths)  # before any table is read
     # compatible files have the same columns: read them together (in parallel) and sum
-    parts = read_tables(paths, layouts, metas[0])
+    parts = [canonical_scores(part, metas[0]) for part in read_tables(paths, layouts, metas[0])]
     tables = parts[0]
     if len(paths) > 1:
         tables = {name: merge_group_stats(*(p[name] for p in parts)).collect() for name in tables}

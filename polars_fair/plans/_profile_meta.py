@@ -38,6 +38,7 @@ __all__ = [
     "encode_schema",
     "layout_column",
     "merged_meta",
+    "option_differences",
     "parse_meta",
     "profile_paths",
     "roots",
@@ -132,7 +133,15 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
             "key dtypes: " + ", ".join(f"{k!r} {dtypes_a[k]} against {dtypes_b[k]}" for k in keys)
         )
     tables = _table_differences(a, b, skip=set(keys))
-    return found + _column_differences(a, b, strict=bool(tables)) + tables
+    columns = _column_differences(a, b, strict=bool(tables))
+    if any(a["spec"][key] != b["spec"][key] for key in FIXED):
+        return found + columns  # the tables differ because the options do: said already
+    return found + columns + tables
+
+
+def option_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """The options (`FIXED`) on which profiles of metadata `a` and `b` differ."""
+    return [key for key in FIXED if a["spec"][key] != b["spec"][key]]
 
 
 def by_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -265,9 +274,16 @@ def parse_meta(raw: str, path: str, version: int) -> dict[str, Any]:
         msg = f"{path!r} has corrupt profile metadata ({exc}){hint}"
         raise ProfileError(msg) from None
     if isinstance(meta, dict) and meta.get("format_version") != version:
+        found = meta.get("format_version")
+        newer = isinstance(found, int) and not isinstance(found, bool) and found > version
+        fix = (
+            "upgrade polars_fair to a version that reads it"
+            if newer  # written by a later polars_fair: this one cannot know its layout
+            else "profile the data again with this version"
+        )
         msg = (
-            f"{path!r} has profile format {meta.get('format_version')!r}; this version reads "
-            f"{version}\n\nHint: profile the data again with this version"
+            f"{path!r} has profile format {found!r}; this version of polars_fair reads "
+            f"format {version}\n\nHint: {fix}"
         )
         raise ProfileError(msg)
     missing = _missing(meta) if isinstance(meta, dict) else list(_META_KEYS)
