@@ -372,3 +372,20 @@ def test_files_with_the_bins_at_either_float_merge_as_one_bin(
     both = pf.read_profile(str(tmp_path / "*.parquet"))
     assert both.tables["roc"].height == roc.height
     assert both.tables["roc"]["n"].to_list() == [2 * n for n in roc["n"]]
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"exact_scores": True}, "no `y_prob` was given"),
+        ({"y_prob": "y_prob", "exact_scores": True, "score_bins": 100}, "`score_bins=100` bins"),
+        ({"y_prob": "y_prob", "exact_scores": "yes"}, "`exact_scores` must be True or False"),
+        ({"y_prob": "y_prob", "score_bins": 0}, "`score_bins` must be a positive integer"),
+    ],
+)
+def test_score_options_that_would_be_ignored_are_refused(
+    compas: pl.DataFrame, options: dict[str, object], words: str
+) -> None:
+    # exact scores without a score, or bins beside exact scores, used to be ignored
+    with pytest.raises(InvalidParameterError, match=re.escape(words)):
+        compas.fair.profile(**{k: v for k, v in KW.items() if k != "y_prob"}, **options)

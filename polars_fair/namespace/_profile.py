@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import polars as pl
 
 from polars_fair._names import check_key_exprs
-from polars_fair._validate import check_flag, ensure_lazy
+from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
 from polars_fair.metrics._trend import check_time, trend_table
@@ -74,6 +74,7 @@ from polars_fair.namespace._profile_files import (
 from polars_fair.namespace._report import ReportSpec, report_reductions
 from polars_fair.namespace._report_checks import reading_input
 from polars_fair.plans._profile_meta import (
+    binned_scores,
     by_items,
     check_by_exprs,
     check_json,
@@ -597,9 +598,7 @@ def profile(
     >>> sorted(prof.tables), prof.meta["score_bins"], prof.rows
     (['calibration', 'roc', 'stats', 'stats_1'], 1000, 3)
     """
-    if isinstance(score_bins, bool) or not isinstance(score_bins, int) or score_bins < 1:
-        msg = f"`score_bins` must be a positive integer, got {score_bins!r}\n\nHint: e.g. 1000"
-        raise InvalidParameterError(msg)
+    binned = binned_scores(y_prob, exact_scores, score_bins, DEFAULT_SCORE_BINS)
     check_json({"spec": {"pos_label": pos_label}})  # it travels in the metadata
     lf, items = ensure_lazy(frame), by_items(by)
     if any(isinstance(b, pl.Expr) for b in items):  # each key expression is one named column
@@ -615,7 +614,6 @@ def profile(
     lf = lf.with_columns(exprs) if exprs else lf
     plans = report_reductions(lf, spec)  # checks every parameter
     weighted = sample_weight is not None
-    binned = y_prob is not None and not check_flag(exact_scores, "exact_scores")
     names: list[str] = []
     keys = [*by_names, *spec.sensitive_features]
     for plan in plans:

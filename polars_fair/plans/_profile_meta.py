@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._validate import dtype_kind
+from polars_fair._validate import check_flag, dtype_kind
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FIXED",
+    "binned_scores",
     "by_differences",
     "by_items",
     "check_by_exprs",
@@ -106,6 +107,32 @@ def table_name(schema: pl.Schema, taken: set[str], keys: Sequence[str] = ()) -> 
     while name in taken:
         name, i = f"{base}_{i}", i + 1
     return name
+
+
+def binned_scores(y_prob: object, exact_scores: object, score_bins: object, default: int) -> bool:
+    """Whether a profile bins its scores; refuses score options that would be ignored.
+
+    `score_bins` a positive integer; `exact_scores` a bool, which needs a score
+    (`y_prob`); `score_bins` other than the `default` with `exact_scores` (which keeps
+    every score, no bins).
+    """
+    if isinstance(score_bins, bool) or not isinstance(score_bins, int) or score_bins < 1:
+        msg = f"`score_bins` must be a positive integer, got {score_bins!r}\n\nHint: e.g. 1000"
+        raise InvalidParameterError(msg)
+    exact = check_flag(exact_scores, "exact_scores")
+    if exact and y_prob is None:
+        msg = (
+            "`exact_scores=True` keeps the exact table of each score, but no `y_prob` was "
+            "given\n\nHint: pass the score column as `y_prob=`, or drop `exact_scores`"
+        )
+        raise InvalidParameterError(msg)
+    if exact and score_bins != default:
+        msg = (
+            f"`score_bins={score_bins}` bins the scores, which `exact_scores=True` keeps "
+            "unbinned\n\nHint: drop one of the two"
+        )
+        raise InvalidParameterError(msg)
+    return y_prob is not None and not exact
 
 
 def check_json(meta: dict[str, Any]) -> None:
