@@ -389,3 +389,33 @@ def test_score_options_that_would_be_ignored_are_refused(
     # exact scores without a score, or bins beside exact scores, used to be ignored
     with pytest.raises(InvalidParameterError, match=re.escape(words)):
         compas.fair.profile(**{k: v for k, v in KW.items() if k != "y_prob"}, **options)
+
+
+def test_the_default_baseline_window_is_the_first_that_can_be_compared() -> None:
+    # the first month has one group only (its criterion undefined): comparing every later
+    # month with it would make each change `inconclusive`; the baseline is the second
+    from polars_fair.metrics._trend import trend_table
+
+    summary = pl.DataFrame(
+        {
+            "month": [1, 2, 3],
+            "criterion": ["demographic_parity_difference"] * 3,
+            "value": [None, 0.02, 0.3],
+            "ideal": [0.0] * 3,
+            "fair_low": [-0.1] * 3,
+            "fair_high": [0.1] * 3,
+            "verdict": ["undefined", "fair", "unfair"],
+            "ci_low": [None, 0.0, 0.25],
+            "ci_high": [None, 0.04, 0.35],
+        }
+    )
+    trend = trend_table(summary, time="month", by=["month"])
+    assert trend["baseline"].to_list() == [0.02] * 3
+    assert trend["change_verdict"].cast(pl.String).to_list() == [
+        "inconclusive",
+        "unchanged",
+        "worse",
+    ]
+    # with no window that can be compared, the first stays the baseline
+    undefined = summary.with_columns(pl.lit(None, dtype=pl.Float64).alias("ci_low"))
+    assert trend_table(undefined, time="month", by=["month"])["baseline"].to_list()[0] is None

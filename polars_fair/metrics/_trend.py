@@ -97,7 +97,8 @@ def trend_table(
         Every batch key of the summary.
     baseline
         The baseline window (a value of `time`); default the first window of each
-        series. A string is read as a date, datetime or time for a temporal key
+        series with a value and an interval (the first window when none has one: a
+        window whose criterion is undefined cannot be compared with). A string is read as a date, datetime or time for a temporal key
         (``"2024-02-01"``).
     tolerance, confidence_level
         As in :func:`~polars_fair.metrics._compare.compare_summaries`.
@@ -147,9 +148,11 @@ def trend_table(
         raise InvalidParameterError(msg)
     series = [k for k in by if k != time]
     lf = summary.lazy().with_columns(pl.col("verdict").cast(pl.String).alias("band_verdict"))
-    if baseline is None:
-        first = pl.col(time).min().over(series) if series else pl.col(time).min()
-        base = lf.filter(pl.col(time) == first)
+    if baseline is None:  # the first window that can be compared (else the first)
+        value, window = pl.col("value"), pl.col(time)
+        defined = value.is_not_null() & value.is_not_nan() & pl.col("ci_low").is_not_null()
+        first = pl.coalesce(window.filter(defined).min(), window.min())
+        base = lf.filter(window == (first.over(series) if series else first))
     else:
         base = lf.filter(pl.col(time) == _window(summary, time, baseline))
     base = base.select(

@@ -461,7 +461,8 @@ class FairnessProfile:
         time
             The batch key holding the time window (e.g. a truncated date).
         baseline
-            The window the others are compared with (default: the first).
+            The window the others are compared with (default: the first with a value
+            and an interval).
         tolerance
             Changes of the distance to the ideal within this are no change.
         **options
