@@ -94,6 +94,20 @@ class _Parser(argparse.ArgumentParser):
         )
 
 
+def _group_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--threshold`` and the options defining the groups (audit, profile, compare)."""
+    parser.add_argument("--threshold", type=float, help="predict positive when y-prob >= this")
+    parser.add_argument(
+        "--sensitive-features",
+        help="column(s) or SQL expression(s) defining the groups, comma-separated",
+    )
+    parser.add_argument(
+        "--sensitive-feature", action="append", default=[], metavar="COL_OR_SQL",
+        help="one column or SQL expression defining the groups (repeatable; for names "
+        "or expressions holding commas)",
+    )  # fmt: skip
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="polars-fair",
@@ -124,16 +138,7 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--y-prob", help="column (or SQL expression) of scores in [0, 1] (calibration, ROC)"
     )
-    audit.add_argument("--threshold", type=float, help="predict positive when y-prob >= this")
-    audit.add_argument(
-        "--sensitive-features",
-        help="column(s) or SQL expression(s) defining the groups, comma-separated",
-    )
-    audit.add_argument(
-        "--sensitive-feature", action="append", default=[], metavar="COL_OR_SQL",
-        help="one column or SQL expression defining the groups (repeatable; for names "
-        "or expressions holding commas)",
-    )  # fmt: skip
+    _group_arguments(audit)
     audit.add_argument("--by", help="batch key column(s), comma-separated (models, slices)")
     audit.add_argument(
         "--reference-group", help="reference group value (comma-separated for several features)"

@@ -51,16 +51,7 @@ def _column_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--y-true", help="column of true labels")
     parser.add_argument("--y-pred", help='column of predicted labels, or SQL ("score >= 0.5")')
     parser.add_argument("--y-prob", help="column of scores in [0, 1] (calibration, ROC)")
-    parser.add_argument("--threshold", type=float, help="predict positive when y-prob >= this")
-    parser.add_argument(
-        "--sensitive-features",
-        help="column(s) or SQL expression(s) defining the groups, comma-separated",
-    )
-    parser.add_argument(
-        "--sensitive-feature", action="append", default=[], metavar="COL_OR_SQL",
-        help="one column or SQL expression defining the groups (repeatable; for names "
-        "or expressions holding commas)",
-    )  # fmt: skip
+    cli._group_arguments(parser)
     parser.add_argument("--by", help="batch key column(s), comma-separated (models, windows)")
     parser.add_argument("--sample-weight", help="column of non-negative weights")
     parser.add_argument("--pos-label", help="the positive label value (default 1)")
