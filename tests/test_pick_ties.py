@@ -73,3 +73,24 @@ def test_a_profile_names_the_same_pair_as_the_rows() -> None:
         assert merged.select("group", "compared_with", "verdict").equals(
             rows.select("group", "compared_with", "verdict")
         )
+
+
+def test_a_tie_either_side_of_the_reference_names_the_value_s_group(run: Runner) -> None:
+    # b selected at 0.2, c at 0.8, the reference a at 0.5: b and c are 0.3 away, but as
+    # floats 0.5 - 0.2 = 0.3 and 0.8 - 0.5 = 0.30000000000000004. The value took c's
+    # +0.3 by the exact floats while the pick, to 12 digits, named b and gave b's
+    # interval [-0.42, -0.17], which did not hold the value. Both now take b, the first
+    # by name
+    df = pl.DataFrame({
+        "g": ["a"] * 10 + ["b"] * 10 + ["c"] * 10,
+        "y": [1, 0] * 15,
+        "p": [1] * 5 + [0] * 5 + [1] * 2 + [0] * 8 + [1] * 8 + [0] * 2,
+    })  # fmt: skip
+    kw: dict[str, Any] = {"y_pred": "p", "sensitive_features": "g", "reference_group": "a"}
+    value = run(df, "demographic_parity_difference", **kw)
+    assert value == pytest.approx(-0.3)
+    row = run(df, "summary", **kw, y_true="y", min_group_size=0,
+              criteria=["demographic_parity_difference"]).row(0, named=True)  # fmt: skip
+    assert row["value"] == pytest.approx(-0.3)
+    assert row["group"] == "b"
+    assert row["ci_low"] <= row["value"] <= row["ci_high"]

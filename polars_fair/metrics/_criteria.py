@@ -25,7 +25,10 @@ from polars_fair._utils import built_once, over, per_key, schema_of
 from polars_fair.metrics._rates import Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 
-__all__ = ["log_distance", "Formula", "criteria_wide", "criterion_table", "farthest_from_reference"]
+__all__ = [
+    "Formula", "criteria_wide", "criterion_table", "farthest_from_reference", "log_distance",
+    "tied",
+]  # fmt: skip
 
 Kind = Literal["difference", "ratio"]
 #: A per-group measure from additive sum columns: ``formula(measure, get)`` where
@@ -65,11 +68,31 @@ def _to_overall(v: pl.Expr, overall: pl.Expr, kind: Kind) -> pl.Expr:
     return per_group.min()
 
 
+def tied(value: pl.Expr) -> pl.Expr:
+    """`value` to 12 significant digits: the key an extreme group is chosen by.
+
+    Two groups whose statistics are equal (discrete scores give equal means; two
+    rates 0.3 either side of the reference) may differ in the last bits of their
+    floats, which depend on the order of summation (a profile merged from pieces, a
+    streaming run) and on the arithmetic (``0.5 - 0.2`` against ``0.8 - 0.5``): chosen by
+    the exact floats, the group, and with it the signed value, the interval and the
+    verdict, would depend on them. Rounded, they tie, and the tie is broken by value,
+    then by name, never by the order of the table's rows. The values themselves are
+    not rounded.
+    """
+    return value.round_sig_figs(12)
+
+
 def farthest_from_reference(values: pl.Expr, distance: pl.Expr, is_ref: pl.Expr) -> pl.Expr:
-    """The value whose distance is largest, among non-reference defined groups."""
+    """The value whose distance is largest, among non-reference defined groups.
+
+    Distances equal to 12 significant digits tie (:func:`tied`), and the lowest of the
+    tied values is taken (of 0.3 either side of the reference, -0.3), whatever order
+    the groups come in; the summary names the first such group by name.
+    """
     keep = ~is_ref & values.is_not_null()
-    kept = values.filter(keep)
-    return kept.get(distance.filter(keep).arg_max())
+    d = tied(distance)
+    return values.filter(keep & (d == d.filter(keep).max())).min()
 
 
 def _farthest(values: pl.Expr, distance: pl.Expr) -> pl.Expr:
@@ -104,7 +127,7 @@ def _combine(parts: list[pl.Expr], kind: Kind, method: str, agg: str) -> pl.Expr
         combined = pl.max_horizontal(parts) if kind == "difference" else pl.min_horizontal(parts)
     else:
         # signed values: keep the one farthest from the ideal (0 or 1)
-        dist = [p.abs() if kind == "difference" else log_distance(p) for p in parts]
+        dist = [tied(p.abs() if kind == "difference" else log_distance(p)) for p in parts]
         combined = parts[0]
         best = dist[0]
         for p, d in zip(parts[1:], dist[1:], strict=True):

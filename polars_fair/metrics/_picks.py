@@ -18,7 +18,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair._utils import built_once, over, per_key
-from polars_fair.metrics._criteria import log_distance
+from polars_fair.metrics._criteria import log_distance, tied
 from polars_fair.metrics._intervals import INTERVAL_RATES, rate_fraction
 from polars_fair.metrics._rates import SCORE_RATES, Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
@@ -181,12 +181,15 @@ def _pick_exprs(
             stages.append((signed.alias("__pf_s"),))
         stages.append((dist.alias("__pf_d"),))
         keep = ~ref & pl.col("__pf_d").is_not_null()
-        i = _tied(pl.col("__pf_d")).filter(keep).arg_max()
+        d, s = tied(pl.col("__pf_d")), tied(pl.col("__pf_s"))
+        far = keep & (d == d.filter(keep).max())
+        i = _first_named(far & (s == s.filter(far).min()), keep)  # as `farthest_from_reference`
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
         aggs += [pl.col(src).filter(ref).first().alias(f"__pf_{k}") for k, src in other.items()]
         aggs.append(pl.col("__pf_d").filter(keep).max().alias("__pf_dist"))
         sv = pl.col("__pf_s").filter(keep)
-        lo_i, hi_i = _tied(sv).arg_min(), _tied(sv).arg_max()
+        lo_i = _first_named(keep & (s == s.filter(keep).min()), keep)
+        hi_i = _first_named(keep & (s == s.filter(keep).max()), keep)
         aggs += [
             sv.get(lo_i).alias("__pf_lowest"),
             pl.col(LABEL).filter(keep).get(lo_i).alias("__pf_lowest_group"),
@@ -205,7 +208,7 @@ def _pick_exprs(
         # ties: the first group by name is the top, the last the bottom (two groups
         # even when every value is equal), whatever order the table's rows come in
         label = pl.col(LABEL)
-        vt = _tied(v)
+        vt = tied(v)
         top_label = label.filter(vt == vt.max()).min()
         bottom_label = label.filter(vt == vt.min()).max()
         top, bottom = (label == top_label).arg_max(), (label == bottom_label).arg_max()
@@ -229,7 +232,8 @@ def _pick_exprs(
         dist = (v - vr).abs() if kind == "difference" else log_distance(safe_div(v, vr))
         stages.append((dist.alias("__pf_d"),))
         keep = pl.col("__pf_d").is_not_null()
-        i = _tied(pl.col("__pf_d")).filter(keep).arg_max()
+        d = tied(pl.col("__pf_d"))
+        i = _first_named(keep & (d == d.filter(keep).max()), keep)
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
         x2 = m2 = share = pl.lit(None, dtype=pl.Float64)
         if proportion:  # the rest of the population, for the closed forms
@@ -245,16 +249,14 @@ def _pick_exprs(
     return tuple(stages), rows, tuple(aggs)
 
 
-def _tied(value: pl.Expr) -> pl.Expr:
-    """`value` to 12 significant digits: the key a pick chooses its extreme group by.
+def _first_named(rows: pl.Expr, keep: pl.Expr) -> pl.Expr:
+    """The position, among the `keep` rows, of the first-named group of `rows`.
 
-    Two groups whose statistics are equal (discrete scores give equal means) may differ
-    in the last bits of their float sums, which depend on the order of summation (a
-    profile merged from pieces, a streaming run): chosen by the exact floats, the pick,
-    and with it the interval and verdict, would depend on that order. Rounded, they tie,
-    and ties go by name as documented. The values themselves are not rounded.
+    Ties between groups (statistics equal to 12 significant digits, :func:`tied`) go
+    to the first name, whatever order the table's rows come in (a streaming run's).
     """
-    return value.round_sig_figs(12)
+    label = pl.col(LABEL)
+    return (rows & (label == label.filter(rows).min())).filter(keep).arg_max()
 
 
 def _raw_counts(names: Sequence[str]) -> tuple[pl.Expr, ...]:
@@ -309,7 +311,7 @@ def _range_pairs(cols: dict[str, str], other: dict[str, str]) -> list[pl.Expr]:
     label = pl.col(LABEL)
     pairs = []
     for v in (pl.col("__pf_v"), pl.col("__pf_vb")):
-        vt = _tied(v)
+        vt = tied(v)
         top_label = label.filter(vt == vt.max()).min()  # ties as in the other picks
         bottom_label = label.filter(vt == vt.min()).max()
         pairs.append(((label == top_label).arg_max(), (label == bottom_label).arg_max()))
@@ -361,12 +363,12 @@ def worst_pick(
             lost = (valued & bound.is_null()).any()
             combined.append(pl.when(~lost).then(bound.filter(valued).max()).alias(f"__pf_{k}"))
     # the largest distance; ties (and nulls) go to the first measure
-    order = _tied(pl.col("__pf_dist")).fill_null(-1.0)
+    order = tied(pl.col("__pf_dist")).fill_null(-1.0)
     best = stacked.sort([*by, "__pf_part"], nulls_last=True)
     aggs = [pl.col(f"__pf_{k}").get(order.arg_max()) for k in PICK] + combined
     if with_extremes:  # the lowest and highest comparison over every part
-        low = _tied(pl.col("__pf_lowest")).fill_null(float("inf")).arg_min()
-        high = _tied(pl.col("__pf_highest")).fill_null(float("-inf")).arg_max()
+        low = tied(pl.col("__pf_lowest")).fill_null(float("inf")).arg_min()
+        high = tied(pl.col("__pf_highest")).fill_null(float("-inf")).arg_max()
         aggs += [pl.col(f"__pf_{k}").get(low) for k in EXTREMES[:3]]
         aggs += [pl.col(f"__pf_{k}").get(high) for k in EXTREMES[3:]]
     return per_key(best, aggs, by)

@@ -223,7 +223,7 @@ class FairnessReport:
         >>> wide.columns
         ['criterion', 'new', 'old']
         >>> wide.row(0)
-        ('demographic_parity_difference', '0.0 (inconclusive)', '0.3 (unfair)')
+        ('demographic_parity_difference', '0.0 (inconclusive)', '-0.3 (unfair)')
         >>> report.side_by_side() is None  # no `by`
         True
         """
