@@ -317,15 +317,19 @@ def test_gate_interval_per_batch_key(compas: pl.DataFrame) -> None:
         assert f"{group} (n=" in line
 
 
-def test_gate_on_a_statistic_says_which_pair_has_an_interval(compas: pl.DataFrame) -> None:
-    """No interval of its own for a statistic's other extreme: the line says whose it is."""
+def test_gate_on_a_composite_says_which_pair_has_an_interval(compas: pl.DataFrame) -> None:
+    """No interval of its own for a composite's other extreme: the line says whose it is.
+
+    (Cohen's d and the 2-SD z now give the other group's own interval:
+    tests/test_verdict_extremes.py.)
+    """
     report = compas.fair.report(
         y_true="two_year_recid", y_pred="pred", sensitive_features="race",
-        reference_group="Caucasian", criteria=["two_sd_rule"],
+        reference_group="Caucasian", criteria=["equalized_odds_difference"],
     )  # fmt: skip
     row = report.summary.row(0, named=True)
-    assert row["lowest_group"] != row["group"]  # Other is lowest, African-American farthest
-    (line,) = report.failures(verdicts=[], conditions=["two_sd_rule < -2"])
+    assert row["lowest_group"] != row["group"]  # Other's TPR lowest, African-American farthest
+    (line,) = report.failures(verdicts=[], conditions=["equalized_odds_difference < -0.1"])
     assert f"{row['lowest_group']} (n=" in line
     assert "no interval for this pair (the summary's interval [" in line
     assert f"is for {row['group']} (n=" in line

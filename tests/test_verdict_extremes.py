@@ -14,6 +14,7 @@ Data: ``tests/data/compas_race_sex.csv`` (see its ATTRIBUTION.md).
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
@@ -465,3 +466,35 @@ def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None
         for name, verdict in summary.select("criterion", "verdict").iter_rows():
             unfair[name] += verdict == "unfair"
     assert max(unfair.values()) <= 8, unfair
+
+
+@pytest.mark.parametrize("name", ["cohen_d", "two_sd_rule"])
+def test_a_gate_on_another_group_gives_its_statistic_s_interval(
+    compas: pl.DataFrame, name: str
+) -> None:
+    # "< -0.2" fires on Other, not on the headline (African-American): its line gives
+    # Other's own interval against Caucasian, written here from the definitions
+    report = compas.fair.report(
+        y_true="two_year_recid", y_pred="pred", sensitive_features="race",
+        reference_group=REFERENCE,
+    )  # fmt: skip
+    bound = -0.2 if name == "cohen_d" else -2.0
+    (line,) = report.failures(verdicts=[], conditions=[f"{name} < {bound}"])
+    assert ": Other (n=" in line
+    sizes = compas.group_by("race").agg(pl.len().alias("n"), pl.col("pred").sum().alias("x"))
+    cells = {r["race"]: (float(r["x"]), float(r["n"])) for r in sizes.iter_rows(named=True)}
+    (x1, n1), (x2, n2) = cells["Other"], cells[REFERENCE]
+    p1, p2 = x1 / n1, x2 / n2
+    z = NormalDist().inv_cdf(0.975)
+    if name == "cohen_d":
+        pooled = ((n1 - 1) * p1 * (1 - p1) + (n2 - 1) * p2 * (1 - p2)) / (n1 + n2 - 2)
+        d = (p1 - p2) / math.sqrt(pooled)
+        half = z * math.sqrt((n1 + n2) / (n1 * n2) + d * d / (2 * (n1 + n2)))
+    else:
+        pooled_rate = (x1 + x2) / (n1 + n2)
+        d = (p1 - p2) / math.sqrt(pooled_rate * (1 - pooled_rate) * (1 / n1 + 1 / n2))
+        half = z
+    found = re.search(r"interval \[(\S+), (\S+)\]", line)
+    assert found is not None, line
+    assert float(found.group(1)) == pytest.approx(d - half, rel=1e-3)
+    assert float(found.group(2)) == pytest.approx(d + half, rel=1e-3)

@@ -250,8 +250,42 @@ def _condition_interval(
         )
         if same and theirs is not None and theirs[offset] is not None:
             return _interval_text(theirs[offset], theirs[offset + 1])
+    statistic = _statistic_interval(row, pair)
+    if statistic is not None:
+        return _interval_text(*statistic)
     headline = "" if low is None or high is None else f" [{low:.4g}, {high:.4g}]"
     return f"no interval for this pair (the summary's interval{headline} is for {_pair_text(row)})"
+
+
+def _statistic_interval(row: dict[str, Any], pair: dict[str, Any]) -> tuple[float, float] | None:
+    """Cohen's d or the 2-SD z of a group other than the headline, against the reference.
+
+    The summary's intervals of these (``delta``, ``normal``) are symmetric about the
+    value, with a half-width that its own row gives the level of: the 2-SD z's is the
+    normal quantile itself; Cohen's d's is that quantile times ``sqrt((n1 + n2) / (n1
+    n2) + d**2 / (2 (n1 + n2)))`` (Hedges and Olkin), with the effective sizes the row
+    names. The other group's interval is the same formula at its own value and size.
+    """
+    numbers = (row.get("value"), row.get("ci_high"), pair.get("value"))
+    if row["criterion"] not in ("cohen_d", "two_sd_rule") or row.get("ci_low") is None:
+        return None
+    if any(n is None for n in numbers):
+        return None
+    value, high, d = (float(n) for n in numbers)  # type: ignore[arg-type]
+    if row["criterion"] == "two_sd_rule":
+        return d - (high - value), d + (high - value)
+
+    def se(v: float, n1: Any, n2: Any) -> float | None:
+        if not n1 or not n2:
+            return None
+        return math.sqrt((n1 + n2) / (n1 * n2) + v * v / (2 * (n1 + n2)))
+
+    own = se(value, row.get("group_n"), row.get("compared_n"))
+    theirs = se(d, pair.get("group_n"), row.get("compared_n"))
+    if own is None or theirs is None or own == 0:
+        return None
+    z = (high - value) / own
+    return d - z * theirs, d + z * theirs
 
 
 def failures(
@@ -319,6 +353,7 @@ def failures(
                     **row,
                     "group": row[f"{extreme}_group"],
                     "group_n": row[f"{extreme}_n"],
+                    "value": value,
                 }
             if _OPS[cond.op](value, cond.bound):
                 if lookup is None:
