@@ -541,3 +541,25 @@ def test_cli_names_why_a_catalogue_criterion_cannot_be_gated(
     err = capsys.readouterr().err
     for piece in pieces:
         assert piece in err
+
+
+def test_weighted_slice_tables_show_the_effective_size(compas: pl.DataFrame) -> None:
+    """With weights, a slice's `n` is a weight total: the report's tables show its Kish
+    size beside it (the size its test reads), and say so."""
+    rng = np.random.default_rng(5)
+    weighted = compas.with_columns(w=pl.Series(rng.uniform(50.0, 5000.0, compas.height)))
+    kw: dict[str, Any] = {
+        "y_true": "two_year_recid", "y_pred": "pred", "sensitive_features": "race",
+        "slices": ["race", "sex"], "max_depth": 2,
+    }  # fmt: skip
+    report = weighted.fair.report(**kw, sample_weight="w")
+    top = report.slices.row(0, named=True)  # type: ignore[union-attr]
+    members = weighted.filter(pl.all_horizontal(pl.col(a) == top[a] for a in top["attributes"]))[
+        "w"
+    ].to_numpy()
+    assert top["n_effective"] == pytest.approx(members.sum() ** 2 / (members**2).sum())
+    for text in (report.to_text(), report.to_markdown(), report.to_html()):
+        assert "n_effective" in text
+    assert "Kish effective size" in report.to_html()
+    plain = compas.fair.report(**kw)  # unweighted: n is the rows, no second column
+    assert "n_effective" not in plain.to_text()

@@ -785,8 +785,10 @@ class FairnessReport:
             sizes = [c for c in ("group_n", "compared_n") if c in shown.columns]
             return shown.with_columns(size_text(pl.col(c)).alias(c) for c in sizes)
         if name == "slices":
-            cols = ["rank", "slice", "n", "value", "rest_value", "difference", "ci_low",
-                    "ci_high", "q_value", "significant"]  # fmt: skip
+            # with sampling weights, `n` is a weight total: the Kish size beside it
+            kish = self.params.get("sample_weight") is not None and "n_effective" in table.columns
+            cols = ["rank", "slice", "n", *(["n_effective"] if kish else []), "value",
+                    "rest_value", "difference", "ci_low", "ci_high", "q_value", "significant"]  # fmt: skip
             return table.filter(pl.col("rank") <= SLICES_SHOWN).select(*self.by, *cols)
         wanted = _SHOWN.get(name)
         if wanted is None:

@@ -212,7 +212,9 @@ def _captions(report: FairnessReport) -> dict[str, str]:
             f"{level} confidence interval."
         ),
         "slices": (
-            f"Subsets of rows whose {metric} differs most from the rest of the data. value: the "
+            f"Subsets of rows whose {metric} differs most from the rest of the data. n: the "
+            "slice's rows (with weights, their sum, and n_effective its Kish effective size, "
+            f"which the tests read); value: the "
             f"slice's {metric}; rest_value: that of all other rows; difference = value − "
             f"rest_value, with its {level} confidence interval from ci_low to ci_high; "
             "q_value: the p-value adjusted for the number of slices tested (Benjamini–"
