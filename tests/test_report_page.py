@@ -400,3 +400,25 @@ def test_ratio_axis_labels_do_not_overlap(compas_report: FairnessReport) -> None
     assert "0.8" not in labels
     assert "1.25" not in labels
     assert "Ratio to the reference (log scale; fair 0.8 – 1.25)" in labels
+
+
+def test_weighted_page_names_effective_sizes_not_weight_totals() -> None:
+    """With sampling weights the groups line gives Kish effective sizes, the sizes
+    compared with min_group_size, not weight totals (Adult's fnlwgt: billions)."""
+    data = Path(__file__).parent / "data" / "adult_sample.csv"
+    adult = pl.read_csv(data).with_columns(pl.col("fnlwgt").cast(pl.Float64))
+    report = adult.fair.report(
+        y_true=pl.col("income-per-year") == ">50K", y_pred=pl.col("education-num") >= 13,
+        sensitive_features="race", sample_weight="fnlwgt", min_group_size=100,
+    )  # fmt: skip
+    line = re.search(r"<p class='pf-who'>([^<]*)", report.to_html())
+    assert line is not None
+    text = line.group(1)
+    w = {g: adult.filter(pl.col("race") == g)["fnlwgt"].to_numpy() for g in ("White",)}
+    kish = w["White"].sum() ** 2 / (w["White"] ** 2).sum()
+    assert f"the largest: White ({kish:,.1f} effective rows, weight total" in text
+    small = report.by_group.filter(pl.col("small_group"))["race"].to_list()
+    assert small  # groups under 100 effective rows are named with their effective size
+    for group in small:
+        ws = adult.filter(pl.col("race") == group)["fnlwgt"].to_numpy()
+        assert f"{group} ({ws.sum() ** 2 / (ws**2).sum():,.1f} effective rows)" in text

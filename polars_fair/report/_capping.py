@@ -17,11 +17,18 @@ POLICIES = ("largest", "min", "overall", "rest")
 
 
 def group_sizes(by_group: pl.DataFrame, keys: list[str], by: list[str]) -> pl.DataFrame:
-    """One row per group: its keys, rows `n` (summed over batch keys) and `small_group`."""
+    """One row per group: its keys, rows `n` (summed over batch keys) and `small_group`.
+
+    And ``sum_w2``, summed too, when the table has it (weighted: ``n`` is a weight
+    total, ``n**2 / sum_w2`` the Kish effective size).
+    """
     small = ["small_group"] if "small_group" in by_group.columns else []
+    squares = ["sum_w2"] if "sum_w2" in by_group.columns else []
     if not [b for b in by if b in by_group.columns]:  # already one row per group
-        return by_group.select(*keys, "n", *small)
-    return by_group.group_by(keys).agg(pl.col("n").sum(), *(pl.col(c).any() for c in small))
+        return by_group.select(*keys, "n", *squares, *small)
+    return by_group.group_by(keys).agg(
+        pl.col("n", *squares).sum(), *(pl.col(c).any() for c in small)
+    )
 
 
 def largest(sizes: pl.DataFrame, keys: list[str], k: int) -> pl.DataFrame:

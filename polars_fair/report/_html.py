@@ -45,6 +45,11 @@ def _format(value: Any) -> str:
     return html.escape(str(value))
 
 
+def _rows(value: float) -> str:
+    """An effective number of rows: thousands separated, one decimal (14,740.3)."""
+    return f"{value:,.1f}" if math.isfinite(value) else "—"
+
+
 def _interval(low: Any, high: Any) -> str:
     if low is None or high is None:
         return "—"
@@ -271,14 +276,27 @@ def _who(report: FairnessReport) -> str:
     label = pl.concat_str(
         [pl.col(k).cast(pl.String).fill_null("null") for k in keys], separator=" / "
     ).alias("group")
-    top_name, top_n = largest(sizes, keys, 1).select(label, "n").row(0)
-    text = f"{sizes.height:,} groups; the largest: {top_name} (n = {_format(top_n)})"
+    # with sampling weights `n` is a weight total, and the sizes compared with
+    # min_group_size are Kish effective sizes: those are named
+    kish = "sum_w2" in sizes.columns and not report.params.get("frequency_weights")
+    effective = (pl.col("n") ** 2 / pl.col("sum_w2")) if kish else pl.col("n")
+    sizes = sizes.with_columns(effective.alias("__pf_eff"))
+    top_name, top_n, top_eff = largest(sizes, keys, 1).select(label, "n", "__pf_eff").row(0)
+    top = (
+        f"{_rows(top_eff)} effective rows, weight total {_format(top_n)}"
+        if kish
+        else f"n = {_format(top_n)}"
+    )
+    text = f"{sizes.height:,} groups; the largest: {top_name} ({top})"
     if "small_group" in sizes.columns:
         small = sizes.filter(pl.col("small_group"))
         if small.height:
-            first = small.bottom_k(10, by=["n", *keys]).sort(["n", *keys], nulls_last=True)
-            rows = first.select(label, "n").iter_rows()
-            listed = ", ".join(f"{g} ({_format(n)})" for g, n in rows)
+            first = small.bottom_k(10, by=["__pf_eff", *keys]).sort(
+                ["__pf_eff", *keys], nulls_last=True
+            )
+            rows = first.select(label, "__pf_eff").iter_rows()
+            unit = " effective rows" if kish else ""
+            listed = ", ".join(f"{g} ({_rows(n) if kish else _format(n)}{unit})" for g, n in rows)
             more = f" and {small.height - 10:,} more" if small.height > 10 else ""
             size = report.params.get("min_group_size", 30)
             text += f"; smaller than min_group_size = {_format(size)}: {listed}{more}"
