@@ -44,6 +44,9 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "BAD_WEIGHTS",
+    "bad_weight_aggs",
+    "check_weight_values",
     "check_at_most",
     "check_flag",
     "dtype_kind",
@@ -142,6 +145,35 @@ MSG_WEIGHT_VALUES = (
     "excluded and counted in `n_null`. Find them with "
     "`df.filter((pl.col({name!r}) < 0) | ~pl.col({name!r}).is_finite())`"
 )
+#: The columns of :func:`bad_weight_aggs`: how many weights are invalid, and the lowest.
+BAD_WEIGHTS = ("__pf_wbad", "__pf_wlow")
+
+
+def bad_weight_aggs(weight: pl.Expr) -> list[pl.Expr]:
+    """Aggregations counting the negative, infinite or NaN weights, and the lowest of them.
+
+    Every weighted reduction adds them (columns :data:`BAD_WEIGHTS`) so that its
+    in-plan check (:func:`check_weight_values`) can name the count and an example.
+    """
+    bad = (weight < 0) | ~weight.is_finite()
+    count, lowest = BAD_WEIGHTS
+    return [bad.sum().cast(pl.Int64).alias(count), pl.when(bad).then(weight).min().alias(lowest)]
+
+
+def check_weight_values(table: pl.DataFrame, name: str) -> None:
+    """Raise :class:`ValueRangeError` when `table`'s :func:`bad_weight_aggs` found any.
+
+    The message names the column `name`, the count and the lowest invalid weight (NaN
+    when the only invalid ones are NaN).
+    """
+    count, lowest = BAD_WEIGHTS
+    bad = int(table.get_column(count).sum())
+    if bad:
+        low = table.get_column(lowest).drop_nulls().min()
+        found = f"{bad} negative, infinite or NaN weight(s), e.g. {float(low):g}"  # type: ignore[arg-type]
+        raise ValueRangeError(MSG_WEIGHT_VALUES.format(name=name, found=found))
+
+
 MSG_SCORE_DTYPE = (
     "`y_prob` column {name!r} must be a numeric score in [0, 1], got dtype {dtype}"
     '\n\nHint: pass the predicted probability column, e.g. `y_prob="score"`'

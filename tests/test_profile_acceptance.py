@@ -419,3 +419,17 @@ def test_the_default_baseline_window_is_the_first_that_can_be_compared() -> None
     # with no window that can be compared, the first stays the baseline
     undefined = summary.with_columns(pl.lit(None, dtype=pl.Float64).alias("ci_low"))
     assert trend_table(undefined, time="month", by=["month"])["baseline"].to_list()[0] is None
+
+
+@pytest.mark.parametrize("scored", [False, True])
+def test_an_invalid_weight_is_named_by_a_scored_profile_too(scored: bool) -> None:
+    # the scored profile's single group_by lacked the lowest-invalid-weight aggregate its
+    # check reads: a raw ColumnNotFoundError instead of the weight error
+    from polars_fair.exceptions import ValueRangeError
+
+    df = pl.DataFrame({"g": ["a", "b", "a"], "y": [1, 0, 1], "p": [1, 0, 0],
+                       "s": [0.2, 0.5, 0.9], "w": [1.0, -2.0, 1.0]})  # fmt: skip
+    kw: dict[str, Any] = {"y_true": "y", "y_pred": "p", "sensitive_features": "g",
+                          "sample_weight": "w", "y_prob": "s" if scored else None}  # fmt: skip
+    with pytest.raises(ValueRangeError, match=r"column 'w' .* found 1 negative.*e\.g\. -2"):
+        df.fair.profile(**kw)

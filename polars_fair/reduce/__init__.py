@@ -32,11 +32,12 @@ from polars_fair._validate import (
     MSG_LABEL_VALUES,
     MSG_POS_LABEL_ABSENT,
     MSG_SCORE_VALUES,
-    MSG_WEIGHT_VALUES,
     WEIGHT_HINT,
+    bad_weight_aggs,
     check_label_dtype,
     check_score_dtype,
     check_sums_finite,
+    check_weight_values,
     ensure_lazy,
     format_values,
     resolve_column,
@@ -89,8 +90,6 @@ _ALL_COUNTS = frozenset(
 _ROWS = "__pf_rows"
 _MISSING = "__pf_missing"
 _WSUM = "__pf_wsum"
-_WBAD = "__pf_wbad"
-_WLOW = "__pf_wlow"  # the lowest invalid weight (NaN when the only invalid ones are NaN)
 _W2SUM = "__pf_w2sum"
 _SSUM = SCORE_SUM = "__pf_ssum"
 _S2SUM = "__pf_s2sum"
@@ -178,13 +177,7 @@ def _label_checker(
             )
             raise LabelError(msg)
         if weight is not None:
-            bad = int(partial.get_column(_WBAD).sum())
-            if bad:
-                lowest = float(partial.get_column(_WLOW).drop_nulls().min())  # type: ignore[arg-type]
-                msg = MSG_WEIGHT_VALUES.format(
-                    name=weight, found=f"{bad} negative, infinite or NaN weight(s), e.g. {lowest:g}"
-                )
-                raise ValueRangeError(msg)
+            check_weight_values(partial, weight)
             # every count is a sum of weights at most their total: check the total
             total = pl.DataFrame({"n": [partial.get_column(_WSUM).sum()]})
             check_sums_finite(total, {"n": f"`sample_weight` column {weight!r}"}, WEIGHT_HINT)
@@ -287,8 +280,7 @@ class Inputs:
             aggs += [
                 kept.sum().alias(_WSUM),
                 (kept * kept).sum().alias(_W2SUM),
-                ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
-                pl.when((w < 0) | ~w.is_finite()).then(w).min().alias(_WLOW),
+                *bad_weight_aggs(w),
             ]
         if s is not None:
             # the range check costs two cheap aggregates: min and max ignore NaN, and a

@@ -28,10 +28,12 @@ import polars as pl
 
 from polars_fair._utils import check_in_plan
 from polars_fair._validate import (
-    MSG_WEIGHT_VALUES,
+    BAD_WEIGHTS,
     WEIGHT_HINT,
     as_python,
+    bad_weight_aggs,
     check_sums_finite,
+    check_weight_values,
     resolve_column,
     resolve_keys,
     resolve_weight,
@@ -209,10 +211,8 @@ def _checker(name: str, weight: str | None) -> Callable[[pl.DataFrame], None]:
         m_low, m_high = table["__pf_mmin"].min(), table["__pf_mmax"].max()
         if m_low is not None and (m_low != m_high or m_low < 2):  # type: ignore[operator]
             raise ValueRangeError(MSG_MEMBER_COUNT.format(name=name, low=m_low, high=m_high))
-        if weight is not None and int(table["__pf_wbad"].sum()):
-            lowest = float(table["__pf_wlow"].drop_nulls().min())  # type: ignore[arg-type]
-            found = f"{int(table['__pf_wbad'].sum())} negative, infinite or NaN weight(s), e.g. {lowest:g}"
-            raise ValueRangeError(MSG_WEIGHT_VALUES.format(name=weight, found=found))
+        if weight is not None:
+            check_weight_values(table, weight)
         if weight is not None:  # every weighted sum is at most the weight total
             total = pl.DataFrame({"n": [table.get_column("n").sum()]})
             check_sums_finite(total, {"n": f"`sample_weight` column {weight!r}"}, WEIGHT_HINT)
@@ -328,11 +328,10 @@ def ensemble_stats(
         pl.col("__pf_rlen").filter(ok).max().alias("__pf_mmax"),
     ]
     if w is not None:
-        aggs.append(((w < 0) | ~w.is_finite()).sum().alias("__pf_wbad"))
-        aggs.append(pl.when((w < 0) | ~w.is_finite()).then(w).min().alias("__pf_wlow"))
+        aggs += bad_weight_aggs(w)
     table = rows.group_by(keys).agg(aggs)
     table = check_in_plan(table, _checker(name, weight_name))
     internal = ["__pf_pmin", "__pf_pmax", "__pf_psum", "__pf_mmin", "__pf_mmax"]
     if w is not None:
-        internal += ["__pf_wbad", "__pf_wlow"]
+        internal += list(BAD_WEIGHTS)
     return table.drop(internal).sort(keys, nulls_last=True)

@@ -43,7 +43,7 @@ import numpy as np
 import polars as pl
 
 from polars_fair._utils import check_in_plan
-from polars_fair._validate import MSG_SCORE_VALUES, resolve_column
+from polars_fair._validate import MSG_SCORE_VALUES, bad_weight_aggs, resolve_column
 from polars_fair.exceptions import ValueRangeError
 from polars_fair.reduce import (
     _MISSING,
@@ -51,7 +51,6 @@ from polars_fair.reduce import (
     _S2SUM,
     _SSUM,
     _W2SUM,
-    _WBAD,
     _WSUM,
     Inputs,
     _counts,
@@ -134,7 +133,7 @@ def fused_tables(
             w.null_count().cast(pl.Int64).alias(_WNULL),
             w.sum().alias(_WSUM),
             (w * w).sum().alias(_W2SUM),
-            ((w < 0) | ~w.is_finite()).sum().cast(pl.Int64).alias(_WBAD),
+            *bad_weight_aggs(w),
         ]
     partial = inp.lf.group_by(*inp.keys, *inp.label_keys, code.alias(_CODE)).agg(aggs)
     if decode is not None:  # back to (fine bin, calibration slot), on the small table

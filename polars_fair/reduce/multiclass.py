@@ -18,15 +18,16 @@ import polars as pl
 
 from polars_fair._utils import check_in_plan
 from polars_fair._validate import (
-    MSG_WEIGHT_VALUES,
     WEIGHT_HINT,
+    bad_weight_aggs,
     check_sums_finite,
+    check_weight_values,
     format_values,
     resolve_column,
     resolve_keys,
     resolve_weight,
 )
-from polars_fair.exceptions import InvalidParameterError, LabelError, ValueRangeError
+from polars_fair.exceptions import InvalidParameterError, LabelError
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns
@@ -39,7 +40,6 @@ CLASS = "class"
 _T = "__pf_t"
 _P = "__pf_p"
 _C = "__pf_c"
-_WBAD = "__pf_wbad"
 
 MSG_MULTICLASS_DTYPE = (
     "`y_true` and `y_pred` must hold labels of the same kind for a multiclass audit, "
@@ -106,10 +106,8 @@ def _checker(
                         param=param, name=names[param], found=format_values(sorted(found, key=repr))
                     )
                     raise LabelError(msg)
-        if weight is not None and int(cells[_WBAD].sum()):
-            lowest = float(cells["__pf_wlow"].drop_nulls().min())  # type: ignore[arg-type]
-            bad = f"{int(cells[_WBAD].sum())} negative, infinite or NaN weight(s), e.g. {lowest:g}"
-            raise ValueRangeError(MSG_WEIGHT_VALUES.format(name=weight, found=bad))
+        if weight is not None:
+            check_weight_values(cells, weight)
         if weight is not None:  # every weighted count is at most the weight total
             total = pl.DataFrame({"n": [cells.get_column("__pf_wsum").sum()]})
             check_sums_finite(total, {"n": f"`sample_weight` column {weight!r}"}, WEIGHT_HINT)
@@ -259,8 +257,7 @@ def multiclass_stats(
         aggs += [
             weight.sum().alias("__pf_wsum"),
             weight.null_count().cast(pl.Int64).alias("__pf_wnull"),
-            ((weight < 0) | ~weight.is_finite()).sum().alias(_WBAD),
-            pl.when((weight < 0) | ~weight.is_finite()).then(weight).min().alias("__pf_wlow"),
+            *bad_weight_aggs(weight),
         ]
     cells = lf.group_by(*keys, t_expr.alias(_T), p_expr.alias(_P)).agg(aggs)
     names = {"y_true": t_name, "y_pred": p_name}

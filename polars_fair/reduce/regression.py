@@ -28,12 +28,14 @@ import polars as pl
 
 from polars_fair._utils import check_in_plan, warn_data
 from polars_fair._validate import (
+    BAD_WEIGHTS,
     CANCELLATION_TOLERANCE,
     MSG_CANCELLATION,
     MSG_EMPTY,
-    MSG_WEIGHT_VALUES,
     WEIGHT_HINT,
+    bad_weight_aggs,
     check_sums_finite,
+    check_weight_values,
     format_values,
     resolve_column,
     resolve_keys,
@@ -82,8 +84,6 @@ MSG_REGRESSION_VALUES = (
 )
 
 _BAD = "__pf_bad_"
-_WBAD = "__pf_wbad"
-_WLOW = "__pf_wlow"  # the lowest invalid weight (NaN when the only invalid ones are NaN)
 _RANGE = "__pf_range_"
 _Y = "__pf_y"
 _J = "__pf_j"
@@ -151,11 +151,7 @@ def _finite_checker(
                 )
                 raise ValueRangeError(msg)
         if weight is not None:
-            bad = int(table.get_column(_WBAD).sum())
-            if bad:
-                low = float(table.get_column(_WLOW).drop_nulls().min())  # type: ignore[arg-type]
-                found = f"{bad} negative, infinite or NaN weight(s), e.g. {low:g}"
-                raise ValueRangeError(MSG_WEIGHT_VALUES.format(name=weight, found=found))
+            check_weight_values(table, weight)
 
     return check
 
@@ -363,13 +359,12 @@ def regression_stats(
         counted = pl.when(valid).then(c.expr)
         aggs.append((counted.max() - counted.min()).alias(_RANGE + c.param))
     if weight is not None:
-        bad_weight = (weight < 0) | ~weight.is_finite()
-        aggs += [bad_weight.sum().alias(_WBAD), pl.when(bad_weight).then(weight).min().alias(_WLOW)]
+        aggs += bad_weight_aggs(weight)
     keys = [*by_, *sens]
     table = lf.group_by(keys).agg(aggs)
     table = check_in_plan(table, _finite_checker(columns, weight_name, keys))
     drop = [_BAD + c.param for c in columns] + [_RANGE + c.param for c in columns]
-    drop += [_WBAD, _WLOW] if weight is not None else []
+    drop += list(BAD_WEIGHTS) if weight is not None else []
     table = table.drop(drop)
     if weight is None:
         table = table.with_columns(pl.col("n").cast(pl.Int64))
