@@ -34,12 +34,32 @@ __all__ = [
     "katz_bounds",
     "katz_parts",
     "katz_ratio",
+    "kish_factor",
     "newcombe_difference",
     "normal_two_sided_p",
     "rate_fraction",
     "wilson",
     "z_value",
 ]
+
+
+def kish_factor(n: pl.Expr, sum_w2: pl.Expr) -> pl.Expr:
+    """The factor taking a weighted group's counts to its Kish effective counts.
+
+    ``n / sum_w2`` (`n` the weight sum, `sum_w2` the sum of squared weights): the
+    weight sum becomes the effective size ``n**2 / sum_w2``, every rate is kept, and
+    rescaling every weight by a constant changes no interval. 0 without weight.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._intervals import kish_factor
+    >>> df = pl.DataFrame({"n": [4.0, 0.0], "w2": [8.0, 0.0]})  # weights 2, 2
+    >>> df.select(kish_factor(pl.col("n"), pl.col("w2")))["n"].to_list()
+    [0.5, 0.0]
+    """
+    return pl.when(sum_w2 > 0).then(n.cast(pl.Float64) / sum_w2).otherwise(0.0)
+
 
 #: Rates that are binomial proportions ``x / m`` (they get Wilson intervals): all but
 #: the share of predicted positives (its groups are not independent), F1 and balanced

@@ -19,7 +19,7 @@ import polars as pl
 
 from polars_fair._utils import built_once, over, per_key
 from polars_fair.metrics._criteria import log_distance, tied
-from polars_fair.metrics._intervals import INTERVAL_RATES, rate_fraction
+from polars_fair.metrics._intervals import INTERVAL_RATES, kish_factor, rate_fraction
 from polars_fair.metrics._rates import SCORE_RATES, Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 from polars_fair.metrics._score_intervals import score_columns
@@ -293,7 +293,7 @@ def _rest(keep: pl.Expr, i: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
         column = pl.col(name)
         return column.sum() - column.filter(keep).get(i)
 
-    scale = safe_div(rest("__pf_nraw"), rest("__pf_w2"))
+    scale = kish_factor(rest("__pf_nraw"), rest("__pf_w2"))
     mraw = pl.col("__pf_mraw")
     share = safe_div(mraw.filter(keep).get(i), mraw.sum())
     return rest("__pf_xraw") * scale, rest("__pf_mraw") * scale, share

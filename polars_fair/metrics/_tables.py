@@ -13,6 +13,7 @@ from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
     katz_bounds,
     katz_parts,
+    kish_factor,
     newcombe_difference,
     rate_fraction,
     wilson_stages,
@@ -114,7 +115,7 @@ def _rates_ops(
         # the effective size with weights (Kish: n**2 / sum_w2), as the summary reads it
         size = pl.col("n").cast(pl.Float64)
         if "sum_w2" in names:
-            size = pl.when(pl.col("sum_w2") > 0).then(size**2 / pl.col("sum_w2")).otherwise(0.0)
+            size = size * kish_factor(pl.col("n"), pl.col("sum_w2"))
         ops.append(("with", ((size < min_group_size).alias("small_group"),)))
     return tuple(ops)
 
@@ -181,8 +182,7 @@ def _kish_factor(names: Sequence[str]) -> pl.Expr:
     """
     if "sum_w2" not in names:
         return pl.lit(1.0)
-    w2 = pl.col("sum_w2")
-    return pl.when(w2 > 0).then(pl.col("n").cast(pl.Float64) / w2).otherwise(0.0)
+    return kish_factor(pl.col("n"), pl.col("sum_w2"))
 
 
 def _interval_counts(
@@ -203,7 +203,7 @@ def _interval_counts(
     if "sum_w2" in names:
         rest_n = over(pl.col("n").sum(), by) - pl.col("n")
         rest_w2 = over(pl.col("sum_w2").sum(), by) - pl.col("sum_w2")
-        f_rest = pl.when(rest_w2 > 0).then(rest_n.cast(pl.Float64) / rest_w2).otherwise(0.0)
+        f_rest = kish_factor(rest_n, rest_w2)
     cols = []
     for rate in rates:
         x, m = (e * f for e in rate_fraction(rate, c))

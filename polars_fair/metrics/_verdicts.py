@@ -47,7 +47,7 @@ import polars as pl
 from polars_fair._utils import built_once, part_number, per_key, stack
 from polars_fair._validate import SUMMARY_COLUMNS, check_table_keys
 from polars_fair.metrics._criteria import criteria_wide, criterion_table
-from polars_fair.metrics._intervals import normal_two_sided_p
+from polars_fair.metrics._intervals import kish_factor, normal_two_sided_p
 from polars_fair.metrics._picks import (
     EXTREMES,
     LABEL,
@@ -209,8 +209,7 @@ def effective_counts(stats: pl.LazyFrame, *, frequency_weights: bool = False) ->
         stats = stats.with_columns(
             Counts.from_columns(names).PP().alias(PP_RAW), pl.col("n").alias(N_RAW)
         )
-        w2 = pl.col(WEIGHT_SQUARES)
-        factor = pl.when(w2 > 0).then(pl.col("n").cast(pl.Float64) / w2).otherwise(0.0)
+        factor = kish_factor(pl.col("n"), pl.col(WEIGHT_SQUARES))
         stats = stats.with_columns([(pl.col(c) * factor).alias(c) for c in _SCALED if c in names])
     return stats.with_columns(pl.col("n").cast(pl.Float64).alias(NEFF))
 
