@@ -368,6 +368,19 @@ def katz(
     return math.exp(math.log(r) - z * se), math.exp(math.log(r) + z * se)
 
 
+def compare_verdict(change: float, low: float, high: float, tolerance: float) -> str:
+    """A comparison's verdict from the change of the distance to the ideal and its
+    interval, as docs/profiles.md defines it: worse beyond the tolerance with an interval
+    above 0, better likewise below, unchanged when the interval lies within it."""
+    if change > tolerance and low > 0:
+        return "worse"
+    if change < -tolerance and high < 0:
+        return "better"
+    if low >= -tolerance and high <= tolerance:
+        return "unchanged"
+    return "inconclusive"
+
+
 def wilson_exact_coverage(m: int, p: float, confidence_level: float = 0.95) -> float:
     """Exact coverage probability of the Wilson interval: sum of Binomial(m, p)
     probabilities of the x whose interval contains p."""

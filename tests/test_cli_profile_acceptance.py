@@ -18,6 +18,7 @@ import polars as pl
 import pytest
 
 from polars_fair.cli import main
+from tests.reference_stats import compare_verdict
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.FairWarning")
 
@@ -163,13 +164,7 @@ def test_compare_shows_the_distance_its_verdict_judges(
         scale = np.log if ideal == 1.0 else (lambda x: x)
         dist = abs(scale(r["candidate"]) - scale(ideal)) - abs(scale(r["baseline"]) - scale(ideal))
         assert r["distance_change"] == pytest.approx(dist)
-        lo, hi, t = r["distance_ci_low"], r["distance_ci_high"], 0.02
-        want = (
-            "worse" if dist > t and lo > 0
-            else "better" if dist < -t and hi < 0
-            else "unchanged" if lo >= -t and hi <= t
-            else "inconclusive"
-        )  # fmt: skip
+        want = compare_verdict(dist, r["distance_ci_low"], r["distance_ci_high"], 0.02)
         assert r["verdict"] == want
     assert "worse" in {r["verdict"] for r in rows}
     code, out = _run(["compare", str(base), str(cand), *cols], capsys)

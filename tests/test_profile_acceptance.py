@@ -28,6 +28,7 @@ from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._compare import compare_summaries
 from polars_fair.metrics._intervals import z_value
 from polars_fair.namespace._profile_files import META_KEY
+from tests.reference_stats import compare_verdict
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.FairWarning")
 
@@ -313,13 +314,7 @@ def test_the_tolerance_moves_the_verdicts_as_defined(
             (f(row["ci_high"]) - f(row["ci_low"])) / (2 * z),
             (f(row["ci_high_b"]) - f(row["ci_low_b"])) / (2 * z),
         )
-        lo, hi, t = dist - z * se, dist + z * se, tolerance
-        want = (
-            "worse" if dist > t and lo > 0
-            else "better" if dist < -t and hi < 0
-            else "unchanged" if lo >= -t and hi <= t
-            else "inconclusive"
-        )  # fmt: skip
+        want = compare_verdict(dist, dist - z * se, dist + z * se, tolerance)
         assert verdicts[row["criterion"]] == want, row["criterion"]
     # the planted change of the parity difference is about 0.19: worse below that tolerance
     assert (verdicts["demographic_parity_difference"] == "worse") == (tolerance < 0.19)
