@@ -563,3 +563,4 @@ def test_weighted_slice_tables_show_the_effective_size(compas: pl.DataFrame) -> 
     assert "Kish effective size" in report.to_html()
     plain = compas.fair.report(**kw)  # unweighted: n is the rows, no second column
     assert "n_effective" not in plain.to_text()
+    assert "n_effective" not in plain.to_html()  # nor in the caption

@@ -199,6 +199,11 @@ def _captions(report: FairnessReport) -> dict[str, str]:
     band = report.params.get("ratio_band") or (0.8, 1.25)
     metric = str(report.params.get("slice_metric") or "the slice metric").replace("_", " ")
     alpha = 1 - float(report.params.get("confidence_level") or 0.95)
+    sizes = (  # as the table shows them: with weights, n_effective beside the weight total
+        "n: the slice's weight total; n_effective: its Kish effective size, which the tests read; "
+        if report.params.get("sample_weight") is not None
+        else ""
+    )
     return {
         "charts": (
             f"Rates per group: a dot is a group's rate, its bar the {level} confidence "
@@ -217,9 +222,8 @@ def _captions(report: FairnessReport) -> dict[str, str]:
             f"{level} confidence interval."
         ),
         "slices": (
-            f"Subsets of rows whose {metric} differs most from the rest of the data. n: the "
-            "slice's rows (with weights, their sum, and n_effective its Kish effective size, "
-            f"which the tests read); value: the "
+            f"Subsets of rows whose {metric} differs most from the rest of the data. "
+            f"{sizes}value: the "
             f"slice's {metric}; rest_value: that of all other rows; difference = value − "
             f"rest_value, with its {level} confidence interval from ci_low to ci_high; "
             "q_value: the p-value adjusted for the number of slices tested (Benjamini–"
