@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumns
 
 __all__ = [
+    "parse_failure",
     "SMALL_TABLE_ROWS",
     "as_names",
     "built_once",
@@ -421,3 +422,25 @@ def with_example(data: str) -> Callable[[F], F]:
         return fn
 
     return deco
+
+
+#: Polars' message for a CSV value that does not parse as the type inferred for its column.
+_PARSE = re.compile(
+    r"could not parse `(?P<value>.*?)` as dtype `(?P<dtype>[^`]+)` at column '(?P<column>[^']+)'"
+)
+
+
+def parse_failure(message: str) -> tuple[str, str, str] | None:
+    """``(value, dtype, column)`` when Polars' `message` says a CSV value did not parse.
+
+    Examples
+    --------
+    >>> from polars_fair._utils import parse_failure
+    >>> parse_failure("could not parse `N/A` as dtype `i64` at column 'age' (column 3)")
+    ('N/A', 'i64', 'age')
+    """
+    match = _PARSE.search(message)
+    if match is None:
+        return None
+    value, dtype, column = match.group("value", "dtype", "column")
+    return value, dtype, column

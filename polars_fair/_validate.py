@@ -2,16 +2,15 @@
 
 Everything here looks at the frame's schema (``collect_schema()``), never at its
 rows, so it runs before the plan is built and costs nothing on large inputs.
-Checks that need the data (label values, negative weights, an absent reference
-group) run inside the plan on the tiny aggregated table; their messages live here
-too so tests can match them exactly.
+Checks that need the data (label values, an absent reference group) run inside
+the plan on the tiny aggregated table; their messages live here too so tests can
+match them exactly. The checks on weights and sums are in :mod:`polars_fair._numeric`.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -32,21 +31,18 @@ from polars_fair._names import (
     check_table_keys,
     key_error,
 )
+from polars_fair._numeric import check_weight_dtype
 from polars_fair._utils import as_names
 from polars_fair.exceptions import (
     ColumnNotFoundError,
     InvalidParameterError,
     LabelError,
-    ValueRangeError,
 )
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
-    "BAD_WEIGHTS",
-    "bad_weight_aggs",
-    "check_weight_values",
     "check_at_most",
     "check_flag",
     "dtype_kind",
@@ -56,8 +52,6 @@ __all__ = [
     "check_key_name",
     "as_python",
     "check_name_list",
-    "check_sums_finite",
-    "weight_scale_problem",
     "check_reference_dtypes",
     "resolve_keys",
     "resolve_weight",
@@ -69,11 +63,7 @@ __all__ = [
     "MSG_COLUMN_NOT_FOUND",
     "MSG_DUPLICATE_KEY",
     "MSG_EMPTY",
-    "CANCELLATION_TOLERANCE",
-    "MSG_CANCELLATION",
     "MSG_EMPTY_NAMES",
-    "MSG_SUM_OVERFLOW",
-    "WEIGHT_HINT",
     "MSG_ONE_GROUP",
     "MSG_POS_LABEL_ABSENT",
     "MSG_FRAME",
@@ -92,8 +82,6 @@ __all__ = [
     "MSG_RESERVED",
     "MSG_SCORE_DTYPE",
     "MSG_SCORE_VALUES",
-    "MSG_WEIGHT_DTYPE",
-    "MSG_WEIGHT_VALUES",
     "MSG_ZERO_DIVISION",
     "OUTPUT_NAMES",
     "TABLE_NAMES",
@@ -135,45 +123,6 @@ MSG_LABEL_VALUES = (
     "`{param}` column {name!r} must hold exactly two label values (`pos_label`="
     "{pos_label!r} and one other), found {found}\n\nHint: {hint}"
 )
-MSG_WEIGHT_DTYPE = (
-    "`sample_weight` column {name!r} must be numeric, got dtype {dtype}"
-    "\n\nHint: cast it, e.g. `pl.col({name!r}).cast(pl.Float64)`"
-)
-MSG_WEIGHT_VALUES = (
-    "`sample_weight` column {name!r} must hold finite, non-negative weights, found {found}"
-    "\n\nHint: fix or drop those rows before the audit; rows with a null weight are "
-    "excluded and counted in `n_null`. Find them with "
-    "`df.filter((pl.col({name!r}) < 0) | ~pl.col({name!r}).is_finite())`"
-)
-#: The columns of :func:`bad_weight_aggs`: how many weights are invalid, and the lowest.
-BAD_WEIGHTS = ("__pf_wbad", "__pf_wlow")
-
-
-def bad_weight_aggs(weight: pl.Expr) -> list[pl.Expr]:
-    """Aggregations counting the negative, infinite or NaN weights, and the lowest of them.
-
-    Every weighted reduction adds them (columns :data:`BAD_WEIGHTS`) so that its
-    in-plan check (:func:`check_weight_values`) can name the count and an example.
-    """
-    bad = (weight < 0) | ~weight.is_finite()
-    count, lowest = BAD_WEIGHTS
-    return [bad.sum().cast(pl.Int64).alias(count), pl.when(bad).then(weight).min().alias(lowest)]
-
-
-def check_weight_values(table: pl.DataFrame, name: str) -> None:
-    """Raise :class:`ValueRangeError` when `table`'s :func:`bad_weight_aggs` found any.
-
-    The message names the column `name`, the count and the lowest invalid weight (NaN
-    when the only invalid ones are NaN).
-    """
-    count, lowest = BAD_WEIGHTS
-    bad = int(table.get_column(count).sum())
-    if bad:
-        low = table.get_column(lowest).drop_nulls().min()
-        found = f"{bad} negative, infinite or NaN weight(s), e.g. {float(low):g}"  # type: ignore[arg-type]
-        raise ValueRangeError(MSG_WEIGHT_VALUES.format(name=name, found=found))
-
-
 MSG_SCORE_DTYPE = (
     "`y_prob` column {name!r} must be a numeric score in [0, 1], got dtype {dtype}"
     '\n\nHint: pass the predicted probability column, e.g. `y_prob="score"`'
@@ -346,88 +295,6 @@ def check_name_list(param: str, given: Sequence[str] | None, what: str, example:
     if given is not None and not isinstance(given, str) and len(given) == 0:
         msg = MSG_EMPTY_NAMES.format(param=param, what=what, value=given, example=example)
         raise InvalidParameterError(msg)
-
-
-# ---- overflow and precision (issue 14, class 5) ----------------------------------------
-
-MSG_SUM_OVERFLOW = (
-    "the sum {table_column!r} overflows float64 (it is {value}) although every value of "
-    "{source} is finite{where}\n\nHint: {hint}"
-)
-MSG_CANCELLATION = (
-    "`{param}` column {name!r} varies by less than {tolerance:g} of its magnitude in "
-    "groups {groups} (e.g. values {example}): the standard deviation, correlation and "
-    "z-score computed from its sums lose their precision there (a spread this small "
-    "reads as 0)\n\nHint: centre the column first, e.g. `{param}=pl.col({name!r}) - "
-    "{centre!r}`"
-)
-WEIGHT_HINT = (
-    "rescale the weights, e.g. divide them by their maximum: multiplying every weight "
-    "by the same factor changes no rate or criterion"
-)
-#: Relative spread (range / root mean square) below which sums of squares cancel.
-CANCELLATION_TOLERANCE = 1e-5
-
-
-def check_sums_finite(
-    table: pl.DataFrame, sources: Mapping[str, str], hint: str, keys: Sequence[str] = ()
-) -> None:
-    """Raise :class:`ValueRangeError` if a sum column of an aggregate overflowed.
-
-    `sources` maps each sum column to the input it adds up (for the message). The
-    values were checked finite before, so an infinite or NaN sum is an overflow.
-    """
-    if keys:
-        table = table.sort(keys, nulls_last=True)
-    for column, source in sources.items():
-        if column not in table.columns:
-            continue
-        values = table.get_column(column).cast(pl.Float64)
-        bad = ~values.is_finite()
-        if bad.any():
-            where = ""
-            if keys:
-                first = table.filter(bad).select(keys).row(0)
-                where = f", in group {first[0] if len(first) == 1 else first!r}"
-            msg = MSG_SUM_OVERFLOW.format(
-                table_column=column, value=values.filter(bad)[0], source=source, where=where,
-                hint=hint,
-            )  # fmt: skip
-            raise ValueRangeError(msg)
-
-
-MSG_WEIGHT_SCALE = (
-    "`sample_weight` column {name!r} holds weights too {size} for float64: {detail}. "
-    "The rates are right, but the Kish effective sizes (n**2 / sum of squared weights) "
-    "behind every interval, p-value and verdict cannot be computed accurately: those may "
-    "be null, `undefined` or off\n\nHint: " + WEIGHT_HINT
-)
-#: The largest total weight whose square is finite in float64 (sqrt of the largest float).
-_MAX_TOTAL_WEIGHT = math.sqrt(sys.float_info.max)
-
-
-def weight_scale_problem(name: str, total: float, squares: float, smallest: float) -> str | None:
-    """The message of a :class:`NumericalWarning` when the weights' squares leave float64.
-
-    `total` and `squares` are the sums of the counted weights and of their squares
-    over the whole input (they bound every group's); `smallest` is the smallest sum of
-    squared weights of a partial row (a group and label cell) whose weights sum to
-    more than 0. The weights were checked finite and non-negative before. Too large:
-    ``sum w**2`` or ``(sum w)**2`` overflows to inf. Too small: the squares underflow
-    (``sum w**2`` is 0 or subnormal while ``sum w`` is positive). Either way every
-    effective size would be 0, inf or NaN, and every verdict ``undefined`` without a
-    word. None when the weights are fine.
-    """
-    if not math.isfinite(squares) or total > _MAX_TOTAL_WEIGHT:
-        detail = (
-            f"their squares sum to {squares!r}" if not math.isfinite(squares)
-            else f"their total {total:.4g} squared is {total * total!r}"
-        )  # fmt: skip
-        return MSG_WEIGHT_SCALE.format(name=name, size="large", detail=detail)
-    if smallest < sys.float_info.min:
-        detail = f"their squares underflow (a sum of squared weights of {smallest!r})"
-        return MSG_WEIGHT_SCALE.format(name=name, size="small", detail=detail)
-    return None
 
 
 _METHODS = ("between_groups", "to_overall", "to_reference")
@@ -649,13 +516,6 @@ def resolve_weight(
     )
     check_weight_dtype(dtype, name)
     return expr.cast(pl.Float64), name
-
-
-def check_weight_dtype(dtype: pl.DataType, name: str) -> None:
-    """Check that the weight column is numeric."""
-    if not dtype.is_numeric():
-        msg = MSG_WEIGHT_DTYPE.format(name=name, dtype=dtype)
-        raise InvalidParameterError(msg)
 
 
 def check_confidence(confidence_level: object) -> float | None:

@@ -16,7 +16,7 @@ PKG = Path(__file__).resolve().parents[1] / "polars_fair"
 FOLDERS = ("reduce", "metrics", "plans", "report", "namespace", "io")
 #: The modules at the top of the package: the base (below every folder), the
 #: expression functions, and the public paths of modules that live in a folder.
-BASE = {"_typing": 0, "exceptions": 0, "_names": 1, "_utils": 1, "_validate": 1}
+BASE = {"_typing": 0, "exceptions": 0, "_names": 1, "_utils": 1, "_numeric": 1, "_validate": 1}
 TOP = {
     "expressions": 4,  # rates as expressions, over the metric layer
     "__main__": 20,

@@ -22,6 +22,7 @@ from polars.io.plugins import register_io_source
 
 import polars_fair
 from polars_fair import exceptions as exc
+from polars_fair._numeric import MSG_WEIGHT_DTYPE, MSG_WEIGHT_VALUES
 from polars_fair._validate import (
     MSG_AGG,
     MSG_COLUMN_NOT_FOUND,
@@ -36,8 +37,6 @@ from polars_fair._validate import (
     MSG_REFERENCE_POLICY,
     MSG_REFERENCE_SHAPE,
     MSG_RESERVED,
-    MSG_WEIGHT_DTYPE,
-    MSG_WEIGHT_VALUES,
     MSG_ZERO_DIVISION,
     format_values,
 )

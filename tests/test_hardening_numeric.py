@@ -20,7 +20,7 @@ import polars as pl
 import pytest
 from hardening_cases import TERMINAL, collect, frame, lazy_methods, method_kwargs
 
-from polars_fair._validate import CANCELLATION_TOLERANCE
+from polars_fair._numeric import CANCELLATION_TOLERANCE
 from polars_fair.exceptions import NumericalWarning, ValueRangeError
 from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.namespace import LazyFrameFairNamespace

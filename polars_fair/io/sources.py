@@ -10,13 +10,13 @@ was wrong and how to fix it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from polars_fair._utils import parse_failure
 from polars_fair._validate import dtype_kind
 from polars_fair.exceptions import EmptyDataError, FileReadError, InvalidParameterError
 
@@ -45,10 +45,6 @@ READERS: dict[str, Callable[..., pl.LazyFrame]] = {
 }
 #: Rows a CSV reader looks at to infer column types (Polars' default).
 INFER_SCHEMA_LENGTH = 100
-
-_PARSE = re.compile(
-    r"could not parse `(?P<value>.*?)` as dtype `(?P<dtype>[^`]+)` at column '(?P<column>[^']+)'"
-)
 
 
 def _check_scan_options(path: str | Path, null_values: object, infer_schema_length: object) -> None:
@@ -208,9 +204,9 @@ def read_error(path: str | Path, error: BaseException) -> FileReadError:
     """
     name = str(path)
     text = str(error).strip()
-    match = _PARSE.search(text)
-    if match is not None:
-        value, dtype, column = match.group("value", "dtype", "column")
+    parsed = parse_failure(text)
+    if parsed is not None:
+        value, dtype, column = parsed
         msg = (
             f"cannot read {name!r}: column {column!r} holds {value!r}, which does not parse as "
             f"{dtype}, the type inferred from the column's first rows (the first "

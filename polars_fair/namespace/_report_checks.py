@@ -8,22 +8,17 @@ before any derivation reads them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import polars as pl
 
+from polars_fair._utils import parse_failure
 from polars_fair.exceptions import FairError, InputError, InvalidParameterError
 
 __all__ = ["check_pieces", "check_reductions", "check_spec", "reading_input"]
 
 T = TypeVar("T")
-
-#: Polars' message for a CSV value that does not parse as the inferred type.
-_PARSE = re.compile(
-    r"could not parse `(?P<value>.*?)` as dtype `(?P<dtype>[^`]+)` at column '(?P<column>[^']+)'"
-)
 
 
 def reading_input(frame: pl.DataFrame | pl.LazyFrame, collect: Callable[[], T]) -> T:
@@ -48,9 +43,9 @@ def input_error(exc: BaseException) -> InputError:
     """The :class:`InputError` for a failure of the input's own plan."""
     text = str(exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
-    match = _PARSE.search(text)
-    if match is not None:
-        value, dtype, column = match.group("value", "dtype", "column")
+    parsed = parse_failure(text)
+    if parsed is not None:
+        value, dtype, column = parsed
         msg = (
             f"the input LazyFrame failed while it was read: column {column!r} holds {value!r}, "
             f"which does not parse as {dtype}, the type inferred from its first rows\n\nHint: "

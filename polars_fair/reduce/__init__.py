@@ -27,23 +27,25 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from polars_fair._numeric import (
+    WEIGHT_HINT,
+    bad_weight_aggs,
+    check_sums_finite,
+    check_weight_values,
+    weight_scale_problem,
+)
 from polars_fair._utils import check_in_plan, warn_data
 from polars_fair._validate import (
     MSG_LABEL_VALUES,
     MSG_POS_LABEL_ABSENT,
     MSG_SCORE_VALUES,
-    WEIGHT_HINT,
-    bad_weight_aggs,
     check_label_dtype,
     check_score_dtype,
-    check_sums_finite,
-    check_weight_values,
     ensure_lazy,
     format_values,
     resolve_column,
     resolve_keys,
     resolve_weight,
-    weight_scale_problem,
 )
 from polars_fair.exceptions import (
     DegenerateDataWarning,

@@ -26,18 +26,15 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_fair._utils import check_in_plan
-from polars_fair._validate import (
+from polars_fair._numeric import (
     BAD_WEIGHTS,
     WEIGHT_HINT,
-    as_python,
     bad_weight_aggs,
     check_sums_finite,
     check_weight_values,
-    resolve_column,
-    resolve_keys,
-    resolve_weight,
 )
+from polars_fair._utils import check_in_plan
+from polars_fair._validate import as_python, resolve_column, resolve_keys, resolve_weight
 from polars_fair.exceptions import InvalidParameterError, ValueRangeError
 
 if TYPE_CHECKING:

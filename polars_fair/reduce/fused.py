@@ -42,8 +42,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
+from polars_fair._numeric import bad_weight_aggs
 from polars_fair._utils import check_in_plan
-from polars_fair._validate import MSG_SCORE_VALUES, bad_weight_aggs, resolve_column
+from polars_fair._validate import MSG_SCORE_VALUES, resolve_column
 from polars_fair.exceptions import ValueRangeError
 from polars_fair.reduce import (
     _MISSING,

@@ -16,17 +16,14 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from polars_fair._utils import check_in_plan
-from polars_fair._validate import (
+from polars_fair._numeric import (
     WEIGHT_HINT,
     bad_weight_aggs,
     check_sums_finite,
     check_weight_values,
-    format_values,
-    resolve_column,
-    resolve_keys,
-    resolve_weight,
 )
+from polars_fair._utils import check_in_plan
+from polars_fair._validate import format_values, resolve_column, resolve_keys, resolve_weight
 from polars_fair.exceptions import InvalidParameterError, LabelError
 
 if TYPE_CHECKING:

@@ -26,16 +26,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from polars_fair._utils import check_in_plan, warn_data
-from polars_fair._validate import (
+from polars_fair._numeric import (
     BAD_WEIGHTS,
     CANCELLATION_TOLERANCE,
     MSG_CANCELLATION,
-    MSG_EMPTY,
     WEIGHT_HINT,
     bad_weight_aggs,
     check_sums_finite,
     check_weight_values,
+)
+from polars_fair._utils import check_in_plan, warn_data
+from polars_fair._validate import (
+    MSG_EMPTY,
     format_values,
     resolve_column,
     resolve_keys,
