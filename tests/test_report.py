@@ -378,6 +378,25 @@ def test_report_from_collected_reductions(df: pl.DataFrame) -> None:
     _same_tables(report, expected)
 
 
+def test_unchecked_reductions_are_the_same_and_checked_when_derived(df: pl.DataFrame) -> None:
+    """`check=False` builds the same reductions; a derivation's option is checked later."""
+    kw = {"y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "group"}
+    spec = pf.ReportSpec.of(**kw, y_prob="score", by="model")
+    lf = df.lazy()
+    checked = pf.report_reductions(lf, spec)
+    unchecked = pf.report_reductions(lf, spec, check=False)
+    assert [p.collect_schema() for p in unchecked] == [p.collect_schema() for p in checked]
+    report = pf.derive_report(spec, pl.collect_all(unchecked), lf.collect_schema())
+    _same_tables(report, pf.derive_report(spec, pl.collect_all(checked), lf.collect_schema()))
+    bad = pf.ReportSpec.of(**kw, reference_group=5)  # `group` holds strings
+    message = "`reference_group` value 5 .int. cannot be compared with column 'group'"
+    with pytest.raises(pf.InvalidParameterError, match=message):
+        pf.report_reductions(lf, bad)
+    tables = pl.collect_all(pf.report_reductions(lf, bad, check=False))
+    with pytest.raises(pf.InvalidParameterError, match=message):
+        pf.derive_report(bad, tables, lf.collect_schema())
+
+
 # ---- warnings --------------------------------------------------------------------
 
 

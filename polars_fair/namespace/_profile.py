@@ -613,7 +613,7 @@ def profile(
     check_by_exprs(items, read)  # the keys become columns before the others are read
     exprs = [b for b in items if isinstance(b, pl.Expr)]
     lf = lf.with_columns(exprs) if exprs else lf
-    plans = report_reductions(lf, spec)  # checks every parameter
+    plans = report_reductions(lf, spec, check=False)  # a profile has no derivation options
     weighted = sample_weight is not None
     names: list[str] = []
     keys = [*by_names, *spec.sensitive_features]
@@ -631,7 +631,7 @@ def profile(
         counted = [rows_plan] if weighted else []
     elif len(plans) > 1 or weighted:  # several reductions: read one cached copy of the source
         source = lf.cache()
-        plans = report_reductions(source, spec)
+        plans = report_reductions(source, spec, check=False)
         counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
     try:
         collected = reading_input(frame, lambda: pl.collect_all([*plans, *counted]))

@@ -266,7 +266,11 @@ def _distinct(plans: Mapping[str, Plan]) -> list[pl.LazyFrame]:
 
 
 def report_reductions(
-    frame: pl.DataFrame | pl.LazyFrame, spec: ReportSpec, *, shared: bool = False
+    frame: pl.DataFrame | pl.LazyFrame,
+    spec: ReportSpec,
+    *,
+    shared: bool = False,
+    check: bool = True,
 ) -> list[pl.LazyFrame]:
     """
     The distinct reductions a report over `frame` needs, as lazy plans (nothing is read).
@@ -285,6 +289,11 @@ def report_reductions(
         Read one cached copy of the source, so that collecting the reductions
         together reads it once whatever the source (Polars itself merges equal scans
         of files, not of every source).
+    check
+        Check the parameters of every derivation now (building each once on the lazy
+        reductions). False checks only what the reductions need (their columns and
+        dtypes) and leaves the rest to :func:`derive_report`: for code that builds
+        the same reductions many times (one per file) and derives later.
 
     Returns
     -------
@@ -301,7 +310,7 @@ def report_reductions(
     [['g', 'n', 'tp', 'fp', 'fn', 'tn', 'n_null']]
     """
     lf = ensure_lazy(frame)
-    return _distinct(report_plans(lf.cache() if shared else lf, spec))
+    return _distinct(report_plans(lf.cache() if shared else lf, spec, check=check))
 
 
 def _derive(
