@@ -80,13 +80,9 @@ __all__ = [
 #: The rates the report compares with the reference (the rates behind the main
 #: criteria); ``df.fair.disparities`` gives every rate.
 DISPARITY_RATES = (
-    "selection_rate",
-    "true_positive_rate",
-    "false_positive_rate",
-    "positive_predictive_value",
-    "negative_predictive_value",
-    "accuracy",
-)
+    "selection_rate", "true_positive_rate", "false_positive_rate",
+    "positive_predictive_value", "negative_predictive_value", "accuracy",
+)  # fmt: skip
 
 _COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
 _SLICE_PARAMS = ("slices", "max_depth", "slice_metric")
@@ -266,12 +262,9 @@ def _distinct(plans: Mapping[str, Plan]) -> list[pl.LazyFrame]:
 
 
 def report_reductions(
-    frame: pl.DataFrame | pl.LazyFrame,
-    spec: ReportSpec,
-    *,
-    shared: bool = False,
+    frame: pl.DataFrame | pl.LazyFrame, spec: ReportSpec, *, shared: bool = False,
     check: bool = True,
-) -> list[pl.LazyFrame]:
+) -> list[pl.LazyFrame]:  # fmt: skip
     """
     The distinct reductions a report over `frame` needs, as lazy plans (nothing is read).
 
@@ -290,10 +283,8 @@ def report_reductions(
         together reads it once whatever the source (Polars itself merges equal scans
         of files, not of every source).
     check
-        Check the parameters of every derivation now (building each once on the lazy
-        reductions). False checks only what the reductions need (their columns and
-        dtypes) and leaves the rest to :func:`derive_report`: for code that builds
-        the same reductions many times (one per file) and derives later.
+        Check every derivation's parameters now (default), or leave them to
+        :func:`derive_report` (for code that builds many reductions and derives once).
 
     Returns
     -------
