@@ -9,6 +9,7 @@ match them exactly. The checks on weights and sums are in :mod:`polars_fair._num
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "did_you_mean",
+    "MSG_UNKNOWN_KEYWORD",
     "check_at_most",
     "check_flag",
     "dtype_kind",
@@ -158,7 +161,10 @@ MSG_REFERENCE_ABSENT = (
     "{present}\n\nHint: pick one of the groups present, or use 'largest'"
 )
 MSG_NAMES_TYPE = "`{param}` must be a list of names, got {value!r}\n\nHint: `{param}=[{value!r}]`"
-MSG_NAMES_UNKNOWN = "`{param}` must name {what} from {known}, got {unknown!r}\n\nHint: {hint}"
+MSG_NAMES_UNKNOWN = "`{param}` must name {what} from {known}, got {unknown!r}\n\nHint: {near}{hint}"
+MSG_UNKNOWN_KEYWORD = (
+    "{call}() got an unexpected keyword argument {name!r}\n\nHint: {near}its parameters are {known}"
+)
 MSG_RATIO_BAND = (
     "`ratio_band` must be a tuple (low, high) of finite numbers with 0 < low <= 1 <= high, "
     "got {value!r}\n\nHint: e.g. `ratio_band=(0.8, 1.25)`"
@@ -641,11 +647,31 @@ def check_names(
         raise InvalidParameterError(MSG_NAMES_TYPE.format(param=param, value=given))
     unknown = [m for m in given if m not in known]
     if unknown:
+        near = did_you_mean(unknown[0], known)
         msg = MSG_NAMES_UNKNOWN.format(
-            param=param, what=what, known=list(known), unknown=unknown, hint=hint
+            param=param, what=what, known=list(known), unknown=unknown, hint=hint, near=near
         )
         raise InvalidParameterError(msg)
     return list(given)
+
+
+def did_you_mean(name: object, known: Iterable[str]) -> str:
+    """The start of a hint naming the (up to three) names of `known` closest to `name`.
+
+    The one "did you mean" of every unknown name (criteria, rates, parameters): empty
+    when nothing is close.
+
+    Examples
+    --------
+    >>> did_you_mean("demographic_parity_diference", ["demographic_parity_difference", "f1"])
+    "did you mean 'demographic_parity_difference'? "
+    >>> did_you_mean("colour", ["method"])
+    ''
+    """
+    if not isinstance(name, str):
+        return ""
+    close = difflib.get_close_matches(name, list(known), n=3)
+    return f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
 
 
 _SINGULAR = {"criteria": "criterion", "rates": "rate", "measures": "measure", "names": "name"}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -82,3 +84,63 @@ def test_docs_table_is_the_catalogue() -> None:
     assert text.endswith(catalogue_table())
     for name in CATALOGUE:
         assert f"| `{name}` |" in text
+
+
+# ---- one name, one error everywhere (acceptance pass of issue 12) ---------------------
+
+TYPO = "demographic_parity_diference"
+NEAR = "did you mean 'demographic_parity_difference'"
+
+
+def _near_miss_frame() -> pl.DataFrame:
+    return pl.DataFrame({"g": ["a", "b"] * 20, "y": [1, 0, 0, 1] * 10, "p": [1, 1, 0, 0] * 10})
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda df: df.fair.summary(y_true="y", y_pred="p", sensitive_features="g", criteria=[TYPO]),
+        lambda df: df.fair.report(y_true="y", y_pred="p", sensitive_features="g", criteria=[TYPO]),
+        lambda df: df.lazy().fair.report(
+            y_true="y", y_pred="p", sensitive_features="g", criteria=[TYPO]
+        ),
+        lambda df: df.fair.profile(y_true="y", y_pred="p", sensitive_features="g").criterion(TYPO),
+    ],
+    ids=["summary", "report", "lazy-report", "profile-criterion"],
+)
+def test_an_unknown_criterion_name_gets_the_closest_names(call: Any) -> None:
+    # every surface that takes a criterion by name says which names are close
+    with pytest.raises(pf.InvalidParameterError, match=f"{TYPO}(.|\n)*Hint: {NEAR}"):
+        call(_near_miss_frame())
+
+
+@pytest.mark.parametrize("option", ["--criteria", "--fail-on"])
+def test_the_cli_names_the_closest_criterion_the_same_way(
+    option: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from polars_fair.io.cli import main
+
+    path = tmp_path / "d.parquet"
+    _near_miss_frame().write_parquet(path)
+    value = TYPO if option == "--criteria" else f"{TYPO} > 0.1"
+    args = ["audit", str(path), "--y-true", "y", "--y-pred", "p", "--sensitive-features", "g"]
+    assert main([*args, "--no-progress", option, value]) == 2
+    assert f"unknown criterion {TYPO!r}\nHint: {NEAR}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_misspelt_criterion_parameter_gets_the_closest_names(lazy: bool) -> None:
+    df = _near_miss_frame()
+    ns = df.lazy().fair if lazy else df.fair
+    # a TypeError as Python's, with the closest parameter and all of them
+    with pytest.raises(TypeError, match="unexpected keyword argument 'methd'") as info:
+        ns.demographic_parity_difference(y_pred="p", sensitive_features="g", methd="to_overall")  # type: ignore[call-arg]
+    assert isinstance(info.value, pf.InvalidParameterError)
+    assert "Hint: did you mean 'method'? its parameters are ['y_pred', " in str(info.value)
+    # as the profile says for the same criterion
+    prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+    with pytest.raises(pf.InvalidParameterError, match="Hint: did you mean 'method'?"):
+        prof.criterion("demographic_parity_difference", methd="to_overall")
+    # fairlearn's call passes y_true, which a selection-rate criterion does not read
+    with pytest.raises(pf.InvalidParameterError, match=r"reads only \['y_pred'\], leave `y_true`"):
+        ns.demographic_parity_difference(y_true="y", y_pred="p", sensitive_features="g")  # type: ignore[call-arg]

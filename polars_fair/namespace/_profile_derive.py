@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._utils import find_stacklevel
+from polars_fair._validate import did_you_mean
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._slices import MEAN_MEASURES, check_slice_parameters
@@ -188,7 +189,8 @@ def profile_criterion(
 ) -> float | None | pl.DataFrame:
     """``df.fair.<name>(**options)`` on the rows of `prof` (see ``FairnessProfile.criterion``)."""
     if name not in CRITERIA:
-        msg = f"unknown criterion {name!r}\n\nHint: one of {sorted(CRITERIA)}"
+        near = did_you_mean(name, CRITERIA)
+        msg = f"unknown criterion {name!r}\n\nHint: {near}one of {sorted(CRITERIA)}"
         raise InvalidParameterError(msg)
     hint = (
         f"for the summary's value (small groups left out, with an interval and a verdict) use "
@@ -218,7 +220,7 @@ def _method(
     if unknown:
         msg = (
             f"`profile.{call}` is `df.fair.{name}(...)` on the rows, which takes "
-            f"no {unknown}\n\nHint: its options are {free}; {hint}"
+            f"no {unknown}\n\nHint: {did_you_mean(unknown[0], free)}its options are {free}; {hint}"
         )
         raise InvalidParameterError(msg)
     spec = prof.spec
