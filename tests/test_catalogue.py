@@ -144,3 +144,17 @@ def test_a_misspelt_criterion_parameter_gets_the_closest_names(lazy: bool) -> No
     # fairlearn's call passes y_true, which a selection-rate criterion does not read
     with pytest.raises(pf.InvalidParameterError, match=r"reads only \['y_pred'\], leave `y_true`"):
         ns.demographic_parity_difference(y_true="y", y_pred="p", sensitive_features="g")  # type: ignore[call-arg]
+
+
+def test_the_summary_s_criteria_are_the_catalogue_s_in_its_order() -> None:
+    # one list: the summary, its error messages and the bootstrap read the catalogue's
+    # order, not a second hand-kept list of names
+    assert list(CRITERIA) == [n for n, c in CATALOGUE.items() if c.family in ("rate", "statistic")]
+
+
+def test_the_docs_catalogue_page_names_every_interval_method() -> None:
+    from polars_fair.metrics._registry import INTERVAL_METHODS
+
+    page = Path(__file__).resolve().parents[1] / "docs" / "metrics" / "catalogue.md"
+    intro = page.read_text().split("| criterion |")[0]
+    assert [m for m in INTERVAL_METHODS if f"`{m}`" not in intro] == []
