@@ -67,3 +67,35 @@ def test_shared_reads_once_per_audit(frame: pl.DataFrame) -> None:
     lf = source.lazy()
     pl.collect_all([r for spec in _specs() for r in pf.report_reductions(lf, spec, shared=True)])
     assert source.calls == 2
+
+
+# ---- the public functions of the public submodules are documented too -------------
+
+
+def _submodule_functions() -> list[tuple[str, object]]:
+    """Public functions of ``polars_fair.plots``, ``.distributed`` and ``.expressions``."""
+    import importlib
+    import inspect
+
+    found = []
+    for name in ("polars_fair.plots", "polars_fair.distributed", "polars_fair.expressions"):
+        module = importlib.import_module(name)
+        for attr in module.__all__:
+            value = getattr(module, attr)
+            if inspect.isfunction(value) and value.__module__.startswith("polars_fair"):
+                found.append((f"{name}.{attr}", value))
+    return found
+
+
+FUNCTIONS = _submodule_functions()
+
+
+@pytest.mark.parametrize(("name", "function"), FUNCTIONS, ids=[n for n, _ in FUNCTIONS])
+def test_public_submodule_functions_have_numpydoc_docstrings(name: str, function: object) -> None:
+    import inspect
+
+    from test_docstrings import docstring_problems
+
+    assert callable(function)
+    assert docstring_problems(function.__doc__, inspect.signature(function)) == [], name
+    assert ">>>" in (function.__doc__ or ""), f"{name}: no doctested example"
