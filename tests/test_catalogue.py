@@ -158,3 +158,16 @@ def test_the_docs_catalogue_page_names_every_interval_method() -> None:
     page = Path(__file__).resolve().parents[1] / "docs" / "metrics" / "catalogue.md"
     intro = page.read_text().split("| criterion |")[0]
     assert [m for m in INTERVAL_METHODS if f"`{m}`" not in intro] == []
+
+
+def test_orientations_aggs_and_reference_policies_are_declared_once() -> None:
+    # the checks read the public type aliases; the report's renderings read the checks'
+    from typing import get_args
+
+    from polars_fair import _validate
+    from polars_fair._typing import Agg, Method
+    from polars_fair.report import _capping
+
+    assert _validate._METHODS is get_args(Method)
+    assert _validate._AGGS is get_args(Agg)
+    assert _capping.POLICIES is _validate.POLICY_NAMES
