@@ -171,3 +171,12 @@ def test_orientations_aggs_and_reference_policies_are_declared_once() -> None:
     assert _validate._METHODS is get_args(Method)
     assert _validate._AGGS is get_args(Agg)
     assert _capping.POLICIES is _validate.POLICY_NAMES
+
+
+@pytest.mark.parametrize("name", ["rmse_ratio", "std_difference"])
+def test_a_profile_names_a_criterion_of_another_family_as_the_cli_does(name: str) -> None:
+    prof = _near_miss_frame().fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+    family = CATALOGUE[name].family
+    with pytest.raises(pf.InvalidParameterError, match=f"is an? {family} criterion") as info:
+        prof.criterion(name)
+    assert f"`df.fair.{name}(...)`" in str(info.value)

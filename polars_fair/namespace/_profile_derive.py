@@ -38,6 +38,7 @@ import polars as pl
 from polars_fair._utils import find_stacklevel
 from polars_fair._validate import did_you_mean
 from polars_fair.exceptions import InvalidParameterError, ProfileError
+from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._slices import MEAN_MEASURES, check_slice_parameters
 from polars_fair.namespace._report import ReportSpec, derive_report
@@ -188,6 +189,15 @@ def profile_criterion(
     prof: FairnessProfile, name: str, options: Mapping[str, Any]
 ) -> float | None | pl.DataFrame:
     """``df.fair.<name>(**options)`` on the rows of `prof` (see ``FairnessProfile.criterion``)."""
+    if name in CATALOGUE and name not in CRITERIA:  # as the command line says it
+        family = CATALOGUE[name].family
+        msg = (
+            f"{name!r} is {'an' if family[0] in 'aeiou' else 'a'} {family} criterion, which a "
+            f"profile does not compute (it holds the statistics table of labels and scores)"
+            f"\n\nHint: compute it on the rows with `df.fair.{name}(...)`, or use one of "
+            f"{sorted(CRITERIA)}"
+        )
+        raise InvalidParameterError(msg)
     if name not in CRITERIA:
         near = did_you_mean(name, CRITERIA)
         msg = f"unknown criterion {name!r}\n\nHint: {near}one of {sorted(CRITERIA)}"
