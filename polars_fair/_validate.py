@@ -13,7 +13,7 @@ import difflib
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import polars as pl
 
@@ -33,6 +33,7 @@ from polars_fair._names import (
     key_error,
 )
 from polars_fair._numeric import check_weight_dtype
+from polars_fair._typing import Agg, Method
 from polars_fair._utils import as_names
 from polars_fair.exceptions import (
     ColumnNotFoundError,
@@ -303,8 +304,9 @@ def check_name_list(param: str, given: Sequence[str] | None, what: str, example:
         raise InvalidParameterError(msg)
 
 
-_METHODS = ("between_groups", "to_overall", "to_reference")
-_AGGS = ("worst_case", "mean")
+#: The orientations and the ways parts combine: the public type aliases' values.
+_METHODS: tuple[str, ...] = get_args(Method)
+_AGGS: tuple[str, ...] = get_args(Agg)
 _REFERENCE_POLICIES = ("largest", "min", "overall", "rest")
 #: The strings `reference_group` reads as policies rather than as group values.
 POLICY_NAMES = frozenset(_REFERENCE_POLICIES)
@@ -658,19 +660,24 @@ def check_names(
 def did_you_mean(name: object, known: Iterable[str]) -> str:
     """The start of a hint naming the (up to three) names of `known` closest to `name`.
 
-    The one "did you mean" of every unknown name (criteria, rates, parameters): empty
-    when nothing is close.
+    The one "did you mean" of every unknown name (criteria, rates, parameters): the
+    names that start with `name` (an abbreviation such as ``ref``), then the closest
+    spellings; empty when nothing is close.
 
     Examples
     --------
     >>> did_you_mean("demographic_parity_diference", ["demographic_parity_difference", "f1"])
     "did you mean 'demographic_parity_difference'? "
+    >>> did_you_mean("ref", ["method", "reference_group"])
+    "did you mean 'reference_group'? "
     >>> did_you_mean("colour", ["method"])
     ''
     """
     if not isinstance(name, str):
         return ""
-    close = difflib.get_close_matches(name, list(known), n=3)
+    names = list(known)
+    starts = [k for k in names if len(name) >= 3 and k.startswith(name)]
+    close = list(dict.fromkeys([*starts, *difflib.get_close_matches(name, names, n=3)]))[:3]
     return f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
 
 

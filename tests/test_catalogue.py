@@ -141,6 +141,9 @@ def test_a_misspelt_criterion_parameter_gets_the_closest_names(lazy: bool) -> No
     prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
     with pytest.raises(pf.InvalidParameterError, match="Hint: did you mean 'method'?"):
         prof.criterion("demographic_parity_difference", methd="to_overall")
+    # an abbreviation (the migration page writes `ref` for `reference_group`)
+    with pytest.raises(pf.InvalidParameterError, match="did you mean 'reference_group'?"):
+        ns.demographic_parity_difference(y_pred="p", sensitive_features="g", ref="a")  # type: ignore[call-arg]
     # fairlearn's call passes y_true, which a selection-rate criterion does not read
     with pytest.raises(pf.InvalidParameterError, match=r"reads only \['y_pred'\], leave `y_true`"):
         ns.demographic_parity_difference(y_true="y", y_pred="p", sensitive_features="g")  # type: ignore[call-arg]
@@ -168,9 +171,13 @@ def test_orientations_aggs_and_reference_policies_are_declared_once() -> None:
     from polars_fair._typing import Agg, Method
     from polars_fair.report import _capping
 
-    assert _validate._METHODS is get_args(Method)
-    assert _validate._AGGS is get_args(Agg)
-    assert _capping.POLICIES is _validate.POLICY_NAMES
+    assert _validate._METHODS == get_args(Method)
+    assert _validate._AGGS == get_args(Agg)
+    assert set(_capping.POLICIES) == _validate.POLICY_NAMES
+    # ... and read, not written again
+    assert '"between_groups", "to_overall"' not in inspect.getsource(_validate)
+    assert '"worst_case", "mean"' not in inspect.getsource(_validate)
+    assert '"overall", "rest"' not in inspect.getsource(_capping)
 
 
 @pytest.mark.parametrize("name", ["rmse_ratio", "std_difference"])
