@@ -187,3 +187,44 @@ def test_a_profile_names_a_criterion_of_another_family_as_the_cli_does(name: str
     with pytest.raises(pf.InvalidParameterError, match=f"is an? {family} criterion") as info:
         prof.criterion(name)
     assert f"`df.fair.{name}(...)`" in str(info.value)
+
+
+#: Literal lists of criterion names or interval methods allowed outside the catalogue:
+#: selections with a meaning of their own (a default set, the signed two-group
+#: statistics, a display order), per module, and how many.
+_SELECTIONS = {
+    "criterion": {
+        "metrics/_picks.py": 1,  # STATISTICS: the signed two-group statistics
+        "metrics/_registry.py": 1,  # DEFAULT_SUMMARY
+        "namespace/_audit.py": 1,  # trade-offs' default pair
+        "namespace/_multiclass.py": 1,  # the multiclass summary's default set
+        "report/_verdicts.py": 2,  # the statistics' display order in the orientation line
+    },
+    "interval": {
+        "metrics/_summary_bounds.py": 2,  # INTERVAL_ORDER, and PART_METHODS
+    },
+}
+
+
+def test_criterion_names_and_interval_methods_are_listed_once() -> None:
+    import ast
+
+    from polars_fair.metrics._registry import INTERVAL_METHODS
+
+    package = Path(pf.__file__).parent
+    found: dict[str, dict[str, int]] = {"criterion": {}, "interval": {}}
+    for path in sorted(package.rglob("*.py")):
+        where = str(path.relative_to(package))
+        if where == "metrics/_catalogue.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, (ast.Tuple, ast.List, ast.Set)) or len(node.elts) < 2:
+                continue
+            values = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+            if len(values) < len(node.elts) or not all(isinstance(v, str) for v in values):
+                continue
+            if all(v in CATALOGUE for v in values):
+                found["criterion"][where] = found["criterion"].get(where, 0) + 1
+            elif len(values) >= 3 and all(v in INTERVAL_METHODS for v in values):
+                found["interval"][where] = found["interval"].get(where, 0) + 1
+    assert found == _SELECTIONS

@@ -6,6 +6,7 @@ A view of the catalogue (:mod:`polars_fair.metrics._catalogue`) in summary order
 from __future__ import annotations
 
 from polars_fair.metrics._catalogue import CATALOGUE, Criterion
+from polars_fair.metrics._summary_bounds import INTERVAL_ORDER
 
 __all__ = ["CRITERIA", "DEFAULT_SUMMARY", "INTERVAL_METHODS", "Spec"]
 
@@ -56,10 +57,7 @@ Spec = Criterion
 #: proportion through the rest of the population (``*_overall``), the others are
 #: bootstrapped (the balance criteria, which have no counts to redraw, are then
 #: judged on the point value).
-INTERVAL_METHODS = (
-    "newcombe", "katz", "newcombe_overall", "katz_overall", "count_ratio", "count_mover", "newcombe_parts", "katz_parts", "mover_abs_average", "mover_average", "delta", "normal", "welch", "delta_log", "bootstrap",
-    "none",
-)  # fmt: skip
+INTERVAL_METHODS = (*INTERVAL_ORDER, "none")
 
 
 #: Every criterion the summary and the bootstrap can compute (the catalogue's
