@@ -634,10 +634,12 @@ def check_names(
     what: str = "names",
     default: Sequence[str] | None = None,
     hint: str = "check the spelling",
+    suggest: bool = True,
 ) -> list[str]:
     """Check a list of names from `known` (rates, measures, criteria); None: `default`.
 
-    The one check of every name-list parameter (``metrics``, ``criteria``).
+    The one check of every name-list parameter (``metrics``, ``criteria``). `suggest`:
+    the hint starts with the closest names (False where `hint` names the mistake).
     """
     if given is None:
         return list(known if default is None else default)
@@ -649,7 +651,7 @@ def check_names(
         raise InvalidParameterError(MSG_NAMES_TYPE.format(param=param, value=given))
     unknown = [m for m in given if m not in known]
     if unknown:
-        near = did_you_mean(unknown[0], known)
+        near = did_you_mean(unknown[0], known) if suggest else ""
         msg = MSG_NAMES_UNKNOWN.format(
             param=param, what=what, known=list(known), unknown=unknown, hint=hint, near=near
         )

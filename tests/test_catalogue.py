@@ -228,3 +228,11 @@ def test_criterion_names_and_interval_methods_are_listed_once() -> None:
             elif len(values) >= 3 and all(v in INTERVAL_METHODS for v in values):
                 found["interval"][where] = found["interval"].get(where, 0) + 1
     assert found == _SELECTIONS
+
+
+def test_a_method_named_as_a_summary_criterion_gets_no_near_spelling() -> None:
+    # 'rmse_ratio' is a method of its own: the hint says so, not "did you mean 'f1_ratio'"
+    with pytest.raises(pf.InvalidParameterError, match="Hint: 'rmse_ratio' is a method of its own"):
+        _near_miss_frame().fair.summary(
+            y_true="y", y_pred="p", sensitive_features="g", criteria=["rmse_ratio"]
+        )
