@@ -9,10 +9,11 @@ match them exactly. The checks on weights and sums are in :mod:`polars_fair._num
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import polars as pl
 
@@ -32,6 +33,7 @@ from polars_fair._names import (
     key_error,
 )
 from polars_fair._numeric import check_weight_dtype
+from polars_fair._typing import Agg, Method
 from polars_fair._utils import as_names
 from polars_fair.exceptions import (
     ColumnNotFoundError,
@@ -43,6 +45,8 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "did_you_mean",
+    "MSG_UNKNOWN_KEYWORD",
     "check_at_most",
     "check_flag",
     "dtype_kind",
@@ -158,7 +162,10 @@ MSG_REFERENCE_ABSENT = (
     "{present}\n\nHint: pick one of the groups present, or use 'largest'"
 )
 MSG_NAMES_TYPE = "`{param}` must be a list of names, got {value!r}\n\nHint: `{param}=[{value!r}]`"
-MSG_NAMES_UNKNOWN = "`{param}` must name {what} from {known}, got {unknown!r}\n\nHint: {hint}"
+MSG_NAMES_UNKNOWN = "`{param}` must name {what} from {known}, got {unknown!r}\n\nHint: {near}{hint}"
+MSG_UNKNOWN_KEYWORD = (
+    "{call}() got an unexpected keyword argument {name!r}\n\nHint: {near}its parameters are {known}"
+)
 MSG_RATIO_BAND = (
     "`ratio_band` must be a tuple (low, high) of finite numbers with 0 < low <= 1 <= high, "
     "got {value!r}\n\nHint: e.g. `ratio_band=(0.8, 1.25)`"
@@ -297,8 +304,9 @@ def check_name_list(param: str, given: Sequence[str] | None, what: str, example:
         raise InvalidParameterError(msg)
 
 
-_METHODS = ("between_groups", "to_overall", "to_reference")
-_AGGS = ("worst_case", "mean")
+#: The orientations and the ways parts combine: the public type aliases' values.
+_METHODS: tuple[str, ...] = get_args(Method)
+_AGGS: tuple[str, ...] = get_args(Agg)
 _REFERENCE_POLICIES = ("largest", "min", "overall", "rest")
 #: The strings `reference_group` reads as policies rather than as group values.
 POLICY_NAMES = frozenset(_REFERENCE_POLICIES)
@@ -626,10 +634,12 @@ def check_names(
     what: str = "names",
     default: Sequence[str] | None = None,
     hint: str = "check the spelling",
+    suggest: bool = True,
 ) -> list[str]:
     """Check a list of names from `known` (rates, measures, criteria); None: `default`.
 
-    The one check of every name-list parameter (``metrics``, ``criteria``).
+    The one check of every name-list parameter (``metrics``, ``criteria``). `suggest`:
+    the hint starts with the closest names (False where `hint` names the mistake).
     """
     if given is None:
         return list(known if default is None else default)
@@ -641,11 +651,36 @@ def check_names(
         raise InvalidParameterError(MSG_NAMES_TYPE.format(param=param, value=given))
     unknown = [m for m in given if m not in known]
     if unknown:
+        near = did_you_mean(unknown[0], known) if suggest else ""
         msg = MSG_NAMES_UNKNOWN.format(
-            param=param, what=what, known=list(known), unknown=unknown, hint=hint
+            param=param, what=what, known=list(known), unknown=unknown, hint=hint, near=near
         )
         raise InvalidParameterError(msg)
     return list(given)
+
+
+def did_you_mean(name: object, known: Iterable[str]) -> str:
+    """The start of a hint naming the (up to three) names of `known` closest to `name`.
+
+    The one "did you mean" of every unknown name (criteria, rates, parameters): the
+    names that start with `name` (an abbreviation such as ``ref``), then the closest
+    spellings; empty when nothing is close.
+
+    Examples
+    --------
+    >>> did_you_mean("demographic_parity_diference", ["demographic_parity_difference", "f1"])
+    "did you mean 'demographic_parity_difference'? "
+    >>> did_you_mean("ref", ["method", "reference_group"])
+    "did you mean 'reference_group'? "
+    >>> did_you_mean("colour", ["method"])
+    ''
+    """
+    if not isinstance(name, str):
+        return ""
+    names = list(known)
+    starts = [k for k in names if len(name) >= 3 and k.startswith(name)]
+    close = list(dict.fromkeys([*starts, *difflib.get_close_matches(name, names, n=3)]))[:3]
+    return f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
 
 
 _SINGULAR = {"criteria": "criterion", "rates": "rate", "measures": "measure", "names": "name"}

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import difflib
 import math
 import re
 import sys
@@ -35,6 +34,7 @@ from typing import Any, TextIO
 import polars as pl
 
 from polars_fair._utils import eager_warnings
+from polars_fair._validate import did_you_mean
 from polars_fair.exceptions import (
     FairError,
     IdentifierWarning,
@@ -569,8 +569,7 @@ def _unknown_criterion(option: str, name: str) -> str:
             f"does not compute (it audits labels and scores)\nHint: compute it in Python "
             f"with `df.fair.{name}(...)`, or gate on one of {sorted(CRITERIA)}"
         )
-    close = difflib.get_close_matches(name, list(CRITERIA), n=3)
-    near = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    near = did_you_mean(name, CRITERIA)
     return f"{option}: unknown criterion {name!r}\nHint: {near}one of {sorted(CRITERIA)}"
 
 

@@ -33,10 +33,8 @@ from polars_fair.metrics._criteria import farthest_from_reference
 from polars_fair.metrics._rates import Counts, safe_div
 from polars_fair.metrics._reference import is_reference
 
-__all__ = ["STATISTICS", "statistic_table"]
+__all__ = ["statistic_table"]
 
-#: The statistics of this module (criterion names).
-STATISTICS = ("cohen_d", "two_sd_rule", "four_fifths_rule")
 _REF = "__pf_is_ref"
 
 

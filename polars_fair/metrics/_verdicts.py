@@ -238,7 +238,7 @@ def _part_inputs(
     squares = SQUARES if how in SCORE_INTERVALS else ()
     odds = ODDS if how == "mover_average" else OVERALL if how in OVERALL_METHODS else ()
     picked = [*PICK, *squares, *odds, *(EXTREMES if extremes else ())]
-    value = () if name in ("cohen_d", "two_sd_rule") else (pl.col(f"__pf_value@{name}"),)
+    value = () if name in STATISTICS else (pl.col(f"__pf_value@{name}"),)
     distances = (
         (pl.col(f"__pf_d{k}_{name}").alias(f"__pf_d{k}") for k in ("low", "high")) if boot else ()
     )
@@ -396,7 +396,7 @@ def summary_table(
     valued = set(plain)  # criteria whose values the wide row holds (a name may repeat)
     for name, keys_of in zip(criteria, compared, strict=True):
         spec = CRITERIA[name]
-        if name not in valued and name not in ("cohen_d", "two_sd_rule"):
+        if name not in valued and name not in STATISTICS:
             valued.add(name)
             value = criterion_value_table(
                 kept_values, name=name, method=method, by=by, sensitive=sensitive,
@@ -417,7 +417,7 @@ def summary_table(
             tuple(by), name, how, ideal, low, high, extremes, boot_part,
             CRITERIA[name].kind == "ratio", i,
         )  # fmt: skip
-        if name in ("cohen_d", "two_sd_rule"):  # the value from the pair's counts
+        if name in STATISTICS:  # the value from the pair's counts
             taken = built_once(_part_inputs, tuple(by), name, slot, how, extremes, boot_part)
             part = row.select(taken)
             for pair_stage in built_once(statistic_from_pair, name):

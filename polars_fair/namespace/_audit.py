@@ -68,6 +68,7 @@ def _check_criteria(
     Without a score (`scored` False) none of them may compare mean scores.
     """
     hint = "use the name of a criterion method, e.g. 'equal_opportunity_difference'"
+    methods: list[str] = []
     if criteria is not None and not isinstance(criteria, str) and isinstance(criteria, Sequence):
         from polars_fair.namespace import LazyFrameFairNamespace  # noqa: PLC0415 (a cycle)
 
@@ -82,8 +83,9 @@ def _check_criteria(
                 "`criteria`"
             )
     names = check_names(
-        "criteria", criteria, list(CRITERIA), what="criteria", default=default, hint=hint
-    )
+        "criteria", criteria, list(CRITERIA), what="criteria", default=default, hint=hint,
+        suggest=not methods,
+    )  # fmt: skip
     for name in names:
         if not scored and any(m in SCORE_RATES for m in CRITERIA[name].measures):
             msg = (

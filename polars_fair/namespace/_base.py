@@ -22,7 +22,8 @@ import polars as pl
 from polars_fair._utils import fill_example as fill_example
 from polars_fair._utils import find_stacklevel
 from polars_fair._utils import with_example as with_example
-from polars_fair.exceptions import IdentifierWarning
+from polars_fair._validate import MSG_UNKNOWN_KEYWORD, did_you_mean
+from polars_fair.exceptions import IdentifierWarning, InvalidParameterError
 from polars_fair.metrics._catalogue import CATALOGUE, Criterion
 from polars_fair.metrics._criteria import Formula
 from polars_fair.plans._audit import check_zd, criterion_plan
@@ -56,19 +57,32 @@ def criterion_stub(*, doc: Callable[[Criterion], str], run: Run) -> Callable[[F]
     type checkers read the stub itself); the body calls `run` with the stub's
     defaults completed by the caller's keywords, and the docstring is ``doc(entry)``.
     Calling the (empty) stub first lets Python check the arguments, with its own
-    ``TypeError`` messages.
+    ``TypeError`` messages, but for an unknown keyword: an
+    :class:`~polars_fair.exceptions.InvalidParameterError` (a ``TypeError`` too) with
+    the same words, the closest parameter names and all of them.
     """
 
     def deco(stub: F) -> F:
         entry = CATALOGUE[stub.__name__]
+        parameters = inspect.signature(stub).parameters
         defaults = {
             name: p.default
-            for name, p in inspect.signature(stub).parameters.items()
+            for name, p in parameters.items()
             if p.default is not inspect.Parameter.empty
         }
+        accepted = [name for name in parameters if name != "self"]
 
         @functools.wraps(stub)
         def method(self: Any, *args: Any, **params: Any) -> Any:
+            for name in params:
+                if name not in accepted:
+                    near = did_you_mean(name, accepted)
+                    if name in ("y_true", "y_pred", "y_prob"):  # reads no such column
+                        near = f"{entry.name} reads only {list(entry.inputs)}, leave `{name}` out; "
+                    msg = MSG_UNKNOWN_KEYWORD.format(
+                        call=stub.__qualname__, name=name, known=accepted, near=near
+                    )
+                    raise InvalidParameterError(msg)
             stub(self, *args, **params)  # only checks the arguments
             return run(self, entry, {**defaults, **params})
 

@@ -36,7 +36,9 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from polars_fair._utils import find_stacklevel
+from polars_fair._validate import did_you_mean
 from polars_fair.exceptions import InvalidParameterError, ProfileError
+from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._slices import MEAN_MEASURES, check_slice_parameters
 from polars_fair.namespace._report import ReportSpec, derive_report
@@ -187,8 +189,18 @@ def profile_criterion(
     prof: FairnessProfile, name: str, options: Mapping[str, Any]
 ) -> float | None | pl.DataFrame:
     """``df.fair.<name>(**options)`` on the rows of `prof` (see ``FairnessProfile.criterion``)."""
+    if name in CATALOGUE and name not in CRITERIA:  # as the command line says it
+        family = CATALOGUE[name].family
+        msg = (
+            f"{name!r} is {'an' if family[0] in 'aeiou' else 'a'} {family} criterion, which a "
+            f"profile does not compute (it holds the statistics table of labels and scores)"
+            f"\n\nHint: compute it on the rows with `df.fair.{name}(...)`, or use one of "
+            f"{sorted(CRITERIA)}"
+        )
+        raise InvalidParameterError(msg)
     if name not in CRITERIA:
-        msg = f"unknown criterion {name!r}\n\nHint: one of {sorted(CRITERIA)}"
+        near = did_you_mean(name, CRITERIA)
+        msg = f"unknown criterion {name!r}\n\nHint: {near}one of {sorted(CRITERIA)}"
         raise InvalidParameterError(msg)
     hint = (
         f"for the summary's value (small groups left out, with an interval and a verdict) use "
@@ -218,7 +230,7 @@ def _method(
     if unknown:
         msg = (
             f"`profile.{call}` is `df.fair.{name}(...)` on the rows, which takes "
-            f"no {unknown}\n\nHint: its options are {free}; {hint}"
+            f"no {unknown}\n\nHint: {did_you_mean(unknown[0], free)}its options are {free}; {hint}"
         )
         raise InvalidParameterError(msg)
     spec = prof.spec

@@ -10,10 +10,12 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair._validate import POLICY_NAMES
+
 #: The most groups a rendered table shows by default (``max_rows``).
 MAX_ROWS = 50
-#: Reference-group policies (not values of a group).
-POLICIES = ("largest", "min", "overall", "rest")
+#: Reference-group policies (not values of a group): the checks' one list.
+POLICIES = POLICY_NAMES
 
 
 def group_sizes(by_group: pl.DataFrame, keys: list[str], by: list[str]) -> pl.DataFrame:

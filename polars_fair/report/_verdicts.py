@@ -20,6 +20,7 @@ import polars as pl
 
 from polars_fair._utils import find_stacklevel
 from polars_fair.exceptions import DegenerateDataWarning, InvalidParameterError
+from polars_fair.metrics._picks import STATISTICS
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._verdicts import group_label
 from polars_fair.report._text import readable_expr, shown_value
@@ -267,7 +268,7 @@ def _statistic_interval(row: dict[str, Any], pair: dict[str, Any]) -> tuple[floa
     names. The other group's interval is the same formula at its own value and size.
     """
     numbers = (row.get("value"), row.get("ci_high"), pair.get("value"))
-    if row["criterion"] not in ("cohen_d", "two_sd_rule") or row.get("ci_low") is None:
+    if row["criterion"] not in STATISTICS or row.get("ci_low") is None:
         return None
     if any(n is None for n in numbers):
         return None

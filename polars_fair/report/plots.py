@@ -703,6 +703,9 @@ def report_svgs(report: _Report, *, max_groups: int = MAX_GROUPS) -> list[tuple[
     ----------
     report
         A :class:`~polars_fair.FairnessReport`.
+    max_groups
+        The most groups a chart shows: the largest, the reference and the farthest
+        from it (see :func:`~polars_fair.report._plot_groups.charted_groups`).
 
     Returns
     -------
