@@ -43,6 +43,10 @@ def _order() -> list[str]:
 #:   whole population (``method="to_overall"``): Newcombe's (Katz's) interval of the
 #:   group against the rest of the population, mapped exactly onto the comparison
 #:   with the whole (``p - p_all = (1 - w)(p - p_rest)``, ``w`` the group's share);
+#: * ``"count_ratio_overall"``, ``"count_mover_overall"``: treatment equality's ``FN /
+#:   FP`` of a group against the whole population, the same way from the group against
+#:   the rest (the population's ``FN / FP`` is ``w r + (1 - w) r_rest``, ``w`` the
+#:   group's share of the false positives);
 #: * ``"delta"``: the delta-method standard error of Cohen's d,
 #:   ``sqrt(1/n1 + 1/n2 + d**2 / (2 (n1 + n2)))`` (Hedges and Olkin, 1985);
 #: * ``"normal"``: a z statistic has unit variance: ``z ± z_{1-alpha/2}``;
@@ -78,7 +82,7 @@ def _order() -> list[str]:
 #: bootstrapped (the balance criteria, which have no counts to redraw, are then
 #: judged on the point value).
 INTERVAL_METHODS = (
-    "newcombe", "katz", "newcombe_overall", "katz_overall", "count_ratio", "count_mover", "newcombe_parts", "katz_parts", "mover_abs_average", "mover_average", "delta", "normal", "welch", "delta_log", "bootstrap",
+    "newcombe", "katz", "newcombe_overall", "katz_overall", "count_ratio", "count_mover", "count_ratio_overall", "count_mover_overall", "newcombe_parts", "katz_parts", "mover_abs_average", "mover_average", "delta", "normal", "welch", "delta_log", "bootstrap",
     "none",
 )  # fmt: skip
 
