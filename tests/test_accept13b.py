@@ -156,3 +156,25 @@ def test_treatment_equality_to_overall_no_true_disparity_is_rarely_called_unfair
         for name, verdict in summary.select("criterion", "verdict").iter_rows():
             unfair[name] += verdict == "unfair"
     assert max(unfair.values()) <= 5, unfair
+
+
+def test_one_sided_warning_names_both_groups_and_sizes() -> None:
+    """A one-sided gate's warning about the other side names the pair, as a failure does.
+
+    It named one group only ("= 1.69 (African-American) is above its fair band").
+    """
+    data = Path(__file__).parent / "data" / "compas_race_sex.csv"
+    compas = pl.read_csv(data).with_columns((pl.col("decile_score") >= 5).alias("pred"))
+    report = compas.fair.report(
+        y_true="two_year_recid", y_pred="pred", sensitive_features="race",
+        reference_group="Caucasian",
+    )  # fmt: skip
+    # the highest selection rate against Caucasian's, from the rows
+    rates = compas.group_by("race").agg(pl.col("pred").mean().alias("rate"), pl.len().alias("n"))
+    rates = rates.filter(pl.col("n") >= 30)
+    top = rates.sort("rate", descending=True).row(0, named=True)
+    ref = rates.filter(pl.col("race") == "Caucasian").row(0, named=True)
+    assert top["rate"] / ref["rate"] > 1.25  # above the band: a "< 0.8" gate is blind to it
+    (line,) = report.one_sided_misses(["disparate_impact_ratio < 0.8"])
+    assert f"= {top['rate'] / ref['rate']:.4g} (" in line
+    assert f"{top['race']} (n={top['n']}) vs Caucasian (n={ref['n']})" in line
