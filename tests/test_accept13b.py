@@ -178,3 +178,20 @@ def test_one_sided_warning_names_both_groups_and_sizes() -> None:
     (line,) = report.one_sided_misses(["disparate_impact_ratio < 0.8"])
     assert f"= {top['rate'] / ref['rate']:.4g} (" in line
     assert f"{top['race']} (n={top['n']}) vs Caucasian (n={ref['n']})" in line
+
+
+def test_absent_reference_in_one_batch_lists_that_batchs_groups(run: Runner) -> None:
+    """The error listed every batch's groups, so the absent reference appeared present."""
+    from polars_fair.exceptions import ReferenceGroupError
+
+    data = Path(__file__).parent / "data" / "compas_race_sex.csv"
+    compas = pl.read_csv(data).with_columns((pl.col("decile_score") >= 5).alias("pred"))
+    young = pl.col("age_cat") == "Less than 25"
+    compas = compas.filter(~(young & (pl.col("race") == "Caucasian")))
+    there = sorted(set(compas.filter(young)["race"].to_list()))
+    with pytest.raises(ReferenceGroupError) as info:
+        run(compas, "summary", y_true="two_year_recid", y_pred="pred",
+            sensitive_features="race", reference_group="Caucasian", by="age_cat")  # fmt: skip
+    message = str(info.value)
+    assert "'age_cat': 'Less than 25'" in message
+    assert f"groups present: {there}" in message
