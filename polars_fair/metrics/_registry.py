@@ -66,7 +66,8 @@ def _order() -> list[str]:
 #: * ``"bootstrap"``: the seeded counts bootstrap (stratified, 1,000 redraws of
 #:   the effective counts, percentile interval), for the criteria with no closed
 #:   form (F1, the balanced accuracy ratio, the predicted-positive share, and with
-#:   ``method="to_overall"`` every criterion but a single proportion's);
+#:   ``method="to_overall"`` every criterion but a single proportion's and
+#:   treatment equality's);
 #: * ``"welch"``: a difference of two mean scores (the balance criteria), normal
 #:   interval with Welch's standard error ``sqrt(s1²/m1 + s2²/m2)``;
 #: * ``"delta_log"``: a ratio of two mean scores, the delta method on the log,
@@ -78,7 +79,8 @@ def _order() -> list[str]:
 #:
 #: The closed forms apply to ``method="to_reference"`` and ``"between_groups"``;
 #: ``"to_overall"`` compares a group with a population that contains it: a single
-#: proportion through the rest of the population (``*_overall``), the others are
+#: proportion, or treatment equality's ``FN / FP``, through the rest of the
+#: population (``*_overall``), the others are
 #: bootstrapped (the balance criteria, which have no counts to redraw, are then
 #: judged on the point value).
 INTERVAL_METHODS = (

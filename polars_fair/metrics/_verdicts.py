@@ -102,7 +102,8 @@ __all__ = [
     "summary_table",
 ]
 
-#: The intervals of a single proportion against the whole population.
+#: The intervals of a single proportion (or of treatment equality's FN / FP) against the
+#: whole population.
 OVERALL_METHODS = (
     "newcombe_overall", "katz_overall", "count_ratio_overall", "count_mover_overall",
 )  # fmt: skip
