@@ -219,7 +219,8 @@ def _pick_exprs(
         dist = hi - lo if kind == "difference" else log_distance(safe_div(lo, hi))
         aggs.append(dist.alias("__pf_dist"))
     else:  # to_overall: the group farthest from the whole population
-        proportion = measure in INTERVAL_RATES
+        # treatment equality FN / FP mixes like a proportion (denominator FP)
+        proportion = measure in INTERVAL_RATES or measure == "treatment_equality"
         if proportion:  # the whole population's rate as weighted (the value's)
             stages.append(_raw_counts(names))
             xr, mr = pl.col("__pf_xraw"), pl.col("__pf_mraw")

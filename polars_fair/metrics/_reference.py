@@ -87,11 +87,13 @@ def require_reference(
         else:
             missing = pl.DataFrame() if flagged["__pf_ref"].any() else pl.DataFrame({"x": [1]})
         if missing.height:
-            where = ""
+            where, rows = "", df
             if by:
                 first = missing.select(by).row(0, named=True)
                 where = f" for {first}"
-            present = df.select(sensitive).unique().sort(sensitive, nulls_last=True).rows()
+                # the groups of that batch key, not of every key (which hold the reference)
+                rows = df.join(missing.select(by).head(1), on=by, nulls_equal=True)
+            present = rows.select(sensitive).unique().sort(sensitive, nulls_last=True).rows()
             shown = [r[0] if len(r) == 1 else r for r in present]
             value = reference[0] if len(reference) == 1 else reference
             msg = MSG_REFERENCE_ABSENT.format(

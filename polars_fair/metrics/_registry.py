@@ -23,6 +23,10 @@ Spec = Criterion
 #:   whole population (``method="to_overall"``): Newcombe's (Katz's) interval of the
 #:   group against the rest of the population, mapped exactly onto the comparison
 #:   with the whole (``p - p_all = (1 - w)(p - p_rest)``, ``w`` the group's share);
+#: * ``"count_ratio_overall"``, ``"count_mover_overall"``: treatment equality's ``FN /
+#:   FP`` of a group against the whole population, the same way from the group against
+#:   the rest (the population's ``FN / FP`` is ``w r + (1 - w) r_rest``, ``w`` the
+#:   group's share of the false positives);
 #: * ``"delta"``: the delta-method standard error of Cohen's d,
 #:   ``sqrt(1/n1 + 1/n2 + d**2 / (2 (n1 + n2)))`` (Hedges and Olkin, 1985);
 #: * ``"normal"``: a z statistic has unit variance: ``z ± z_{1-alpha/2}``;
@@ -42,7 +46,8 @@ Spec = Criterion
 #: * ``"bootstrap"``: the seeded counts bootstrap (stratified, 1,000 redraws of
 #:   the effective counts, percentile interval), for the criteria with no closed
 #:   form (F1, the balanced accuracy ratio, the predicted-positive share, and with
-#:   ``method="to_overall"`` every criterion but a single proportion's);
+#:   ``method="to_overall"`` every criterion but a single proportion's and
+#:   treatment equality's);
 #: * ``"welch"``: a difference of two mean scores (the balance criteria), normal
 #:   interval with Welch's standard error ``sqrt(s1²/m1 + s2²/m2)``;
 #: * ``"delta_log"``: a ratio of two mean scores, the delta method on the log,
@@ -54,7 +59,8 @@ Spec = Criterion
 #:
 #: The closed forms apply to ``method="to_reference"`` and ``"between_groups"``;
 #: ``"to_overall"`` compares a group with a population that contains it: a single
-#: proportion through the rest of the population (``*_overall``), the others are
+#: proportion, or treatment equality's ``FN / FP``, through the rest of the
+#: population (``*_overall``), the others are
 #: bootstrapped (the balance criteria, which have no counts to redraw, are then
 #: judged on the point value).
 INTERVAL_METHODS = (*INTERVAL_ORDER, "none")

@@ -59,6 +59,8 @@ INTERVAL_ORDER = (
     "katz_overall",
     "count_ratio",
     "count_mover",
+    "count_ratio_overall",
+    "count_mover_overall",
     "delta",
     "normal",
     "welch",
@@ -122,14 +124,22 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
         if "katz_overall" in methods:
             low, high = staged(("kl", "kh"), formulas["katz"])
             formulas["katz_overall"] = _to_overall(low, high, ratio=True)
-    if "count_ratio" in methods:  # treatment equality: FN / FP of each group
+    # treatment equality FN / FP of each group; against the whole population (with
+    # ``__pf_w`` the group's share of FP) mapped through the rest, as a proportion's
+    if "count_ratio" in methods or "count_ratio_overall" in methods:
         ratio, se, defined = staged(("cr", "cs", "cd"), count_ratio_parts(x1, m1, x2, m2))
         formulas["count_ratio"] = katz_bounds(ratio, se, defined, z)
-    if "count_mover" in methods:  # treatment equality: FN1/FP1 - FN2/FP2
+        if "count_ratio_overall" in methods:
+            low, high = staged(("crl", "crh"), formulas["count_ratio"])
+            formulas["count_ratio_overall"] = _to_overall(low, high, ratio=True)
+    if "count_mover" in methods or "count_mover_overall" in methods:  # FN1/FP1 - FN2/FP2
         first, second = count_ratio_interval(x1, m1, z), count_ratio_interval(x2, m2, z)
         r1, l1, u1, r2, l2, u2 = staged(("tr1", "tl1", "tu1", "tr2", "tl2", "tu2"),
                                         (*first, *second))  # fmt: skip
         formulas["count_mover"] = newcombe_difference(r1, (l1, u1), r2, (l2, u2))
+        if "count_mover_overall" in methods:
+            low, high = staged(("cml", "cmh"), formulas["count_mover"])
+            formulas["count_mover_overall"] = _to_overall(low, high, ratio=False)
     if "delta" in methods:  # Cohen's d (Hedges and Olkin)
         (se,) = staged(("ds",), (((m1 + m2) / (m1 * m2) + value**2 / (2 * (m1 + m2))).sqrt(),))
         ok = (m1 > 0) & (m2 > 0)

@@ -102,8 +102,11 @@ __all__ = [
     "summary_table",
 ]
 
-#: The intervals of a single proportion against the whole population.
-OVERALL_METHODS = ("newcombe_overall", "katz_overall")
+#: The intervals of a single proportion (or of treatment equality's FN / FP) against the
+#: whole population.
+OVERALL_METHODS = (
+    "newcombe_overall", "katz_overall", "count_ratio_overall", "count_mover_overall",
+)  # fmt: skip
 #: How verdicts are reached.
 VERDICT_RULES = ("interval", "point")
 #: Count columns rescaled to effective counts.
@@ -545,7 +548,10 @@ def _interval_method(name: str, method: str, names: Sequence[str] | None = None)
     if spec.kind == "statistic":
         return interval
     if method == "to_overall":  # a single proportion through the rest of the population
-        single = interval in ("newcombe", "katz") and len(spec.measures) == 1
+        # (treatment equality's FN / FP too: the population's is a mix of the group's
+        # and the rest's, weighted by the shares of FP, as a proportion's)
+        closed = ("newcombe", "katz", "count_ratio", "count_mover")
+        single = interval in closed and len(spec.measures) == 1
         return f"{interval}_overall" if single else "bootstrap"
     if len(spec.measures) > 1 and interval not in PART_METHODS:
         return "bootstrap"

@@ -482,9 +482,9 @@ class FairnessReport:
         >>> DATA
         >>> for line in report.one_sided_misses(["disparate_impact_ratio < 0.8"]):
         ...     print(line)  # doctest: +NORMALIZE_WHITESPACE
-        'disparate_impact_ratio < 0.8' watches one side only: disparate_impact_ratio = 1.6 (c)
-        is above its fair band [0.8, 1.25]: add 'disparate_impact_ratio > 1.25', or gate on the
-        verdict (--fail-on-verdict unfair)
+        'disparate_impact_ratio < 0.8' watches one side only: disparate_impact_ratio = 1.6
+        (c (n=100) vs a (n=100)) is above its fair band [0.8, 1.25]: add
+        'disparate_impact_ratio > 1.25', or gate on the verdict (--fail-on-verdict unfair)
         >>> both_sides = ["disparate_impact_ratio < 0.8", "disparate_impact_ratio > 1.25"]
         >>> report.one_sided_misses(both_sides)
         []

@@ -436,10 +436,12 @@ def one_sided_misses(
             side, bound = ("above", row["fair_high"]) if low_gate else ("below", row["fair_low"])
             where = ", ".join(f"{k}={row[k]}" for k in by)
             other = f"{cond.name} {'>' if low_gate else '<'} {bound:g}"
+            # the pair behind the value, with both sizes, as a gate's failure names it
+            pair = {**row, "group": row.get(f"{key}_group", row.get("group")),
+                    "group_n": row.get(f"{key}_n", row.get("group_n"))}  # fmt: skip
             out.append(
                 f"{cond.text!r} watches one side only: {cond.name} = {value:.4g} "
-                f"({row.get(f'{key}_group', row.get('group'))}"
-                f"{', ' + where if where else ''}) is {side} its fair band "
+                f"({_pair_text(pair)}{', ' + where if where else ''}) is {side} its fair band "
                 f"[{row['fair_low']:g}, {row['fair_high']:g}]: add '{other}', or gate on "
                 "the verdict (--fail-on-verdict unfair)"
             )
