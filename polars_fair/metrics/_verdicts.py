@@ -72,6 +72,7 @@ from polars_fair.metrics._score_intervals import (
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._summary_bootstrap import N_RAW, bootstrap_intervals
 from polars_fair.metrics._summary_bounds import (
+    INTERVAL_ORDER,
     PART_METHODS,
     mean_part_distances,
     part_distances,
@@ -104,9 +105,7 @@ __all__ = [
 
 #: The intervals of a single proportion (or of treatment equality's FN / FP) against the
 #: whole population.
-OVERALL_METHODS = (
-    "newcombe_overall", "katz_overall", "count_ratio_overall", "count_mover_overall",
-)  # fmt: skip
+OVERALL_METHODS = tuple(m for m in INTERVAL_ORDER if m.endswith("_overall"))
 #: How verdicts are reached.
 VERDICT_RULES = ("interval", "point")
 #: Count columns rescaled to effective counts.
@@ -550,8 +549,7 @@ def _interval_method(name: str, method: str, names: Sequence[str] | None = None)
     if method == "to_overall":  # a single proportion through the rest of the population
         # (treatment equality's FN / FP too: the population's is a mix of the group's
         # and the rest's, weighted by the shares of FP, as a proportion's)
-        closed = ("newcombe", "katz", "count_ratio", "count_mover")
-        single = interval in closed and len(spec.measures) == 1
+        single = f"{interval}_overall" in OVERALL_METHODS and len(spec.measures) == 1
         return f"{interval}_overall" if single else "bootstrap"
     if len(spec.measures) > 1 and interval not in PART_METHODS:
         return "bootstrap"
