@@ -422,3 +422,23 @@ def test_weighted_page_names_effective_sizes_not_weight_totals() -> None:
     for group in small:
         ws = adult.filter(pl.col("race") == group)["fnlwgt"].to_numpy()
         assert f"{group} ({ws.sum() ** 2 / (ws**2).sum():,.1f} effective rows)" in text
+
+
+@needs_plot
+@pytest.mark.parametrize("title", ["Rates per group", "Ratio to the reference group"])
+def test_group_axis_title_sits_above_long_labels(title: str) -> None:
+    # Vega places a rotated axis title by its estimate of the labels' width, short for
+    # long names: the title was drawn over the group labels (30 groups, 50 characters).
+    # Level and above the plot (y < 0, where no label is), it cannot touch them.
+    rng = np.random.default_rng(3)
+    names = [f"Group number {i:02d} with a rather long descriptive name" for i in range(30)]
+    y = rng.integers(0, 2, 3000)
+    df = pl.DataFrame({"grp": rng.choice(names, 3000), "y": y, "p": rng.integers(0, 2, 3000)})
+    svg = dict(plots.report_svgs(df.fair.report(y_true="y", y_pred="p", sensitive_features="grp")))
+    titles = re.findall(r'<text[^>]*transform="([^"]*)"[^>]*>grp</text>', svg[title])
+    assert len(titles) == 4  # one per rate panel
+    for transform in titles:
+        assert "rotate" not in transform
+        x, y_pos = map(float, re.match(r"translate\(([-\d.]+),([-\d.]+)\)", transform).groups())
+        assert x <= 0  # ends at the axis line
+        assert y_pos < 0  # above the first label

@@ -301,6 +301,10 @@ def _check_output(output: str | None, example: str = "report.html") -> None:
     if output is None:
         return
     path = Path(output)
+    try:
+        existed = path.exists()
+    except OSError as exc:  # a name too long, a loop of links
+        raise UsageError(_unwritable(output, exc.strerror or str(exc))) from exc
     if path.is_dir():
         msg = f"--output {output!r} is a directory\nHint: give a file name, e.g. {str(path / example)!r}"
         raise UsageError(msg)
@@ -310,6 +314,31 @@ def _check_output(output: str | None, example: str = "report.html") -> None:
             f"Hint: create it first (mkdir -p {str(path.parent)!r}) or write elsewhere"
         )
         raise UsageError(msg)
+    if existed and not path.is_file():  # a device or a pipe (/dev/stdout): opening may block
+        return
+    try:  # a read-only place (permissions, /proc, /sys) fails here, not after the audit
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(_unwritable(output, exc.strerror or str(exc))) from exc
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
+def _unwritable(output: str, reason: str) -> str:
+    """The message for an `--output` the system refuses to write, and its hint."""
+    return (
+        f"--output {output!r} cannot be written: {reason}\n"
+        "Hint: check the path and its permissions, or write elsewhere (or leave -o out for stdout)"
+    )
+
+
+def _write_output(output: str, text: str) -> None:
+    """Write the rendered report to `--output`; an OS error becomes a usage error naming it."""
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(_unwritable(output, exc.strerror or str(exc))) from exc
 
 
 def _convert(value: str, dtype: pl.DataType) -> Any:
@@ -695,7 +724,7 @@ def _audit(args: argparse.Namespace) -> int:
     report = dataclasses.replace(report, params=shown)
     text = _render(report, args.format, args.max_rows or None)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        _write_output(args.output, text)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     for line in report.one_sided_misses(conditions):

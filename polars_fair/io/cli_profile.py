@@ -340,7 +340,7 @@ def audit_profile(args: argparse.Namespace) -> int:
     report = prof.report(**options)
     text = cli._render(report, args.format, args.max_rows or None)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        cli._write_output(args.output, text)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     for line in report.one_sided_misses(conditions):
@@ -364,7 +364,11 @@ def _profile_command(args: argparse.Namespace) -> int:
         )
         raise cli.UsageError(msg)
     prof = _profile_files(args, args.paths)
-    prof.write_parquet(args.output)
+    try:
+        prof.write_parquet(args.output)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        reason = str(exc).split(" (os error")[0] if exc.args else type(exc).__name__
+        raise cli.UsageError(cli._unwritable(args.output, reason)) from exc
     print(f"polars-fair: wrote {prof!r} to {args.output}", file=sys.stderr)
     return cli.OK
 
@@ -414,7 +418,7 @@ def _compare_command(args: argparse.Namespace) -> int:
                 f"excluding 0)\n{shown}\n"
             )
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        cli._write_output(args.output, text)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     worse = table.filter(pl.col("verdict") == "worse")

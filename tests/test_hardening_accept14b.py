@@ -1,0 +1,165 @@
+"""Defects found by the third bad-input campaign (accept14b), each failing before its fix.
+
+* A group whose labels hold one class has no ROC curve: ``roc_auc`` reported null and
+  ``abroca`` left the group out (with two groups: ``None``) without a word. The eager
+  path now warns (:class:`~polars_fair.UndefinedMetricWarning`) naming the groups, as it
+  does for every other undefined rate; the values are unchanged on every engine.
+* ``--output`` that the system refuses (a name too long, a read-only place such as
+  ``/proc`` or ``/sys``, a full disk) ended in a bare ``[Errno 13] Permission denied``
+  with no option and no hint, and only after the whole audit ran. It is now refused
+  before any data is read (or, for a failure only the write reveals, when writing) with
+  one line naming ``--output``, the path and the reason, and a hint; exit status 2.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+
+import polars_fair  # noqa: F401  (registers the namespace)
+from polars_fair.exceptions import UndefinedMetricWarning
+
+KINDS = ("eager", "lazy", "streaming")
+
+
+def _frame() -> pl.DataFrame:
+    """Group 'a' with both classes, group 'x' with positives only."""
+    rng = np.random.default_rng(7)
+    n = 80
+    g = np.where(np.arange(n) % 2 == 0, "a", "x")
+    y = np.where(g == "x", 1, (np.arange(n) // 2) % 2)
+    s = np.round(np.clip(rng.uniform(0, 1, n) * 0.6 + y * 0.3, 0, 1), 2)
+    return pl.DataFrame({"g": g, "y": y, "s": s})
+
+
+def _auc(y: np.ndarray, s: np.ndarray) -> float:
+    """AUC from its definition: P(score of a positive > score of a negative), ties 1/2."""
+    pos, neg = s[y == 1], s[y == 0]
+    diff = pos[:, None] - neg[None, :]
+    return float(((diff > 0) + 0.5 * (diff == 0)).mean())
+
+
+def _run(df: pl.DataFrame, kind: str, name: str, **kw: Any) -> tuple[Any, list[str]]:
+    target = df if kind == "eager" else df.lazy()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = getattr(target.fair, name)(**kw)
+        if isinstance(out, pl.LazyFrame):
+            out = out.collect(engine="in-memory" if kind == "lazy" else "streaming")
+    found = [str(w.message) for w in caught if issubclass(w.category, UndefinedMetricWarning)]
+    return out, found
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_roc_auc_of_a_one_class_group_is_null_and_said(kind: str) -> None:
+    df = _frame()
+    before = df.clone()
+    out, found = _run(df, kind, "roc_auc", y_true="y", y_prob="s", sensitive_features="g")
+    a = df.filter(pl.col("g") == "a")
+    expected = _auc(a["y"].to_numpy(), a["s"].to_numpy())
+    assert out.filter(pl.col("g") == "a")["roc_auc"].item() == pytest.approx(expected)
+    assert out.filter(pl.col("g") == "x")["roc_auc"].item() is None
+    if kind == "eager":  # the eager path warns, as for every undefined rate
+        assert len(found) == 1
+        for fragment in ("['x']", "one class", "roc_auc is null"):
+            assert fragment in found[0]
+    assert df.equals(before)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_abroca_leaving_a_one_class_group_out_is_said(kind: str) -> None:
+    df = _frame()
+    before = df.clone()
+    out, found = _run(df, kind, "abroca", y_true="y", y_prob="s", sensitive_features="g")
+    value = out if kind == "eager" else out.item()
+    assert value is None  # one curve left: nothing to compare
+    if kind == "eager":
+        assert len(found) == 1
+        assert "['x']" in found[0]
+        assert "left out of abroca" in found[0]
+    assert df.equals(before)
+
+
+def test_two_class_groups_give_no_one_class_warning() -> None:
+    df = _frame().with_columns(pl.col("y").shuffle(seed=1))
+    out, found = _run(df, "eager", "roc_auc", y_true="y", y_prob="s", sensitive_features="g")
+    assert out["roc_auc"].null_count() == 0
+    assert found == []
+
+
+# ---- the command line: --output the system refuses ----------------------------------
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "polars_fair", *args],
+        capture_output=True, text=True, check=False, cwd=Path(__file__).parent.parent,
+    )  # fmt: skip
+
+
+def _csv(tmp: Path) -> Path:
+    path = tmp / "data.csv"
+    pl.DataFrame({"g": ["a", "b"] * 20, "y": [0, 1, 1, 0] * 10, "p": [1, 0] * 20}).write_csv(path)
+    return path
+
+
+def _check_one_line(proc: subprocess.CompletedProcess[str], output: str, reason: str) -> None:
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 2, proc.stderr
+    assert lines[0].startswith(f"polars-fair: error: --output {output!r} cannot be written: ")
+    assert reason in lines[0]
+    assert lines[1].startswith("Hint: ")
+
+
+@pytest.mark.parametrize("command", ["audit", "profile"])
+def test_unwritable_output_is_refused_before_reading(command: str, tmp_path: Path) -> None:
+    output = str(tmp_path / ("x" * 300 + ".html"))  # longer than any file system allows
+    missing = str(tmp_path / "no-such-data.csv")  # were the data read first, this would fail
+    proc = _cli(
+        command, missing, "--y-true", "y", "--y-pred", "p", "--sensitive-features", "g",
+        "--output", output, "--no-progress",
+    )  # fmt: skip
+    _check_one_line(proc, output, "too long")
+    assert not Path(missing).exists()
+
+
+def test_unwritable_compare_output_is_refused(tmp_path: Path) -> None:
+    output = str(tmp_path / ("x" * 300 + ".md"))
+    missing = str(tmp_path / "p.parquet")
+    proc = _cli("compare", missing, missing, "--output", output)
+    _check_one_line(proc, output, "too long")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_a_failing_write_is_one_line(tmp_path: Path) -> None:
+    # /dev/full opens but refuses every write: only the write itself can fail
+    proc = _cli(
+        "audit", str(_csv(tmp_path)), "--y-true", "y", "--y-pred", "p",
+        "--sensitive-features", "g", "--output", "/dev/full", "--no-progress",
+    )  # fmt: skip
+    _check_one_line(proc, "/dev/full", "No space left on device")
+
+
+def test_existing_output_is_kept_until_written(tmp_path: Path) -> None:
+    # the check opens the file for appending: an existing file is neither truncated nor
+    # removed when the audit then fails, and a file it created is removed again
+    kept = tmp_path / "kept.html"
+    kept.write_text("old", encoding="utf-8")
+    new = tmp_path / "new.html"
+    for out in (kept, new):
+        proc = _cli(
+            "audit", str(tmp_path / "missing.csv"), "--y-true", "y", "--y-pred", "p",
+            "--sensitive-features", "g", "--output", str(out), "--no-progress",
+        )  # fmt: skip
+        assert proc.returncode == 2
+    assert kept.read_text(encoding="utf-8") == "old"
+    assert not new.exists()
