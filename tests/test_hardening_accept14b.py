@@ -9,6 +9,10 @@
   with no option and no hint, and only after the whole audit ran. It is now refused
   before any data is read (or, for a failure only the write reveals, when writing) with
   one line naming ``--output``, the path and the reason, and a hint; exit status 2.
+* The expression API (``pf.selection_rate(...)`` and the others) took ``pos_label=None``
+  or a dict without a word (a null or a wrong rate), and a list, NaN or an expression
+  with several outputs to a raw Polars error. Each is now refused, when the expression
+  is built, with an :class:`~polars_fair.exceptions.InvalidParameterError` and a hint.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ import polars as pl
 import pytest
 
 import polars_fair  # noqa: F401  (registers the namespace)
-from polars_fair.exceptions import UndefinedMetricWarning
+from polars_fair import expressions as pf_expr
+from polars_fair.exceptions import InvalidParameterError, UndefinedMetricWarning
 
 KINDS = ("eager", "lazy", "streaming")
 
@@ -163,3 +168,59 @@ def test_existing_output_is_kept_until_written(tmp_path: Path) -> None:
         assert proc.returncode == 2
     assert kept.read_text(encoding="utf-8") == "old"
     assert not new.exists()
+
+
+# ---- the expression API: what can be refused when the expression is built -------------
+
+
+def _select(kind: str, expr_factory: Any) -> Any:
+    df = pl.DataFrame({"g": ["a", "b"] * 10, "y": [0, 1, 1, 0] * 5, "p": [1, 0] * 10})
+    target = df if kind == "eager" else df.lazy()
+    out = target.group_by("g").agg(expr_factory())
+    if isinstance(out, pl.LazyFrame):
+        out = out.collect(engine="in-memory" if kind == "lazy" else "streaming")
+    return out
+
+
+# (id, factory, fragments): before, None and a dict gave a silent null or a wrong rate,
+# a list a raw SchemaError, NaN and several outputs raw InvalidOperationError/DuplicateError
+EXPRESSION_CASES: list[tuple[str, Any, tuple[str, ...]]] = [
+    ("pos-label-none", lambda: pf_expr.true_positive_rate("y", "p", pos_label=None),
+     ("`pos_label` must be one label value", "None", "Hint: e.g. `pos_label=1`")),
+    ("pos-label-dict", lambda: pf_expr.selection_rate("p", pos_label={"a": 1}),
+     ("`pos_label` must be one label value", "dict {'a': 1}", "Hint:")),
+    ("pos-label-list", lambda: pf_expr.base_rate("y", pos_label=[1]),
+     ("`pos_label` must be one label value", "list [1]", "Hint:")),
+    ("pos-label-nan", lambda: pf_expr.f1("y", "p", pos_label=float("nan")),
+     ("`pos_label` is NaN", "Hint: pass the positive label value")),
+    ("y-true-several", lambda: pf_expr.accuracy(pl.col("y", "p"), "p"),
+     ("`y_true` must be one column", "several outputs", "Hint:")),
+    ("y-pred-all", lambda: pf_expr.selection_rate(pl.all()),
+     ("`y_pred` must be one column", "several outputs", "Hint:")),
+    ("weight-regex", lambda: pf_expr.selection_rate("p", sample_weight=pl.col("^[yp]$")),
+     ("`sample_weight` must be one column", "several outputs", "Hint:")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    ("factory", "fragments"), [pytest.param(*c[1:], id=c[0]) for c in EXPRESSION_CASES]
+)
+def test_expression_bad_parameters_are_named(
+    kind: str, factory: Any, fragments: tuple[str, ...]
+) -> None:
+    with pytest.raises(InvalidParameterError) as info:
+        _select(kind, factory)
+    for fragment in fragments:
+        assert fragment in str(info.value), (fragment, str(info.value))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_expression_numpy_and_bool_labels_still_work(kind: str) -> None:
+    # np.int64(1) and 1.0 are the label 1; the rate is checked from its definition
+    out = _select(kind, lambda: pf_expr.selection_rate("p", pos_label=np.int64(1))).sort("g")
+    df = pl.DataFrame({"g": ["a", "b"] * 10, "p": [1, 0] * 10})
+    expected = [float(np.mean(df.filter(pl.col("g") == g)["p"].to_numpy() == 1)) for g in "ab"]
+    assert out["selection_rate"].to_list() == expected
+    out = _select(kind, lambda: pf_expr.base_rate("y", pos_label=1.0)).sort("g")
+    assert out["base_rate"].to_list() == [0.5, 0.5]

@@ -40,6 +40,8 @@ from polars_fair.exceptions import (
     IdentifierWarning,
     InvalidParameterError,
 )
+from polars_fair.io._output import UsageError as UsageError
+from polars_fair.io._output import check_output, write_output
 from polars_fair.io.sources import (
     INFER_SCHEMA_LENGTH,
     check_columns,
@@ -72,10 +74,6 @@ __all__ = ["main"]
 OK, FAILED, USAGE = 0, 1, 2
 
 _COMPAS = {"y_true": "two_year_recid", "y_pred": "decile_score >= 5", "sensitive": "race"}
-
-
-class UsageError(Exception):
-    """A problem with the command line or its input (exit status 2)."""
 
 
 # ---- arguments --------------------------------------------------------------------
@@ -294,51 +292,6 @@ def _check_group_dtypes(spec: ReportSpec, schema: pl.Schema) -> None:
             fix = "write one value per row (e.g. the first element) into a column of its own"
         msg = f"{flag} column {name!r} holds lists ({dtype}), not one value per row\nHint: {fix}"
         raise UsageError(msg)
-
-
-def _check_output(output: str | None, example: str = "report.html") -> None:
-    """`--output` can be written (checked before any data is read: audit, profile, compare)."""
-    if output is None:
-        return
-    path = Path(output)
-    try:
-        existed = path.exists()
-    except OSError as exc:  # a name too long, a loop of links
-        raise UsageError(_unwritable(output, exc.strerror or str(exc))) from exc
-    if path.is_dir():
-        msg = f"--output {output!r} is a directory\nHint: give a file name, e.g. {str(path / example)!r}"
-        raise UsageError(msg)
-    if not path.parent.is_dir():
-        msg = (
-            f"--output {output!r}: the directory {str(path.parent)!r} does not exist\n"
-            f"Hint: create it first (mkdir -p {str(path.parent)!r}) or write elsewhere"
-        )
-        raise UsageError(msg)
-    if existed and not path.is_file():  # a device or a pipe (/dev/stdout): opening may block
-        return
-    try:  # a read-only place (permissions, /proc, /sys) fails here, not after the audit
-        with path.open("a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise UsageError(_unwritable(output, exc.strerror or str(exc))) from exc
-    if not existed:
-        path.unlink(missing_ok=True)
-
-
-def _unwritable(output: str, reason: str) -> str:
-    """The message for an `--output` the system refuses to write, and its hint."""
-    return (
-        f"--output {output!r} cannot be written: {reason}\n"
-        "Hint: check the path and its permissions, or write elsewhere (or leave -o out for stdout)"
-    )
-
-
-def _write_output(output: str, text: str) -> None:
-    """Write the rendered report to `--output`; an OS error becomes a usage error naming it."""
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(_unwritable(output, exc.strerror or str(exc))) from exc
 
 
 def _convert(value: str, dtype: pl.DataType) -> Any:
@@ -676,7 +629,7 @@ def _audit(args: argparse.Namespace) -> int:
     if args.max_rows < 0:
         msg = f"--max-rows must be >= 0, got {args.max_rows}\nHint: 0 shows every row"
         raise UsageError(msg)
-    _check_output(args.output)
+    check_output(args.output)
     files: list[Path] = []
     if args.example:
         from polars_fair.io.datasets import scan_compas
@@ -724,7 +677,7 @@ def _audit(args: argparse.Namespace) -> int:
     report = dataclasses.replace(report, params=shown)
     text = _render(report, args.format, args.max_rows or None)
     if args.output:
-        _write_output(args.output, text)
+        write_output(args.output, text)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     for line in report.one_sided_misses(conditions):
