@@ -13,6 +13,9 @@
   or a dict without a word (a null or a wrong rate), and a list, NaN or an expression
   with several outputs to a raw Polars error. Each is now refused, when the expression
   is built, with an :class:`~polars_fair.exceptions.InvalidParameterError` and a hint.
+* ``--pos-label-pred yes`` on an integer prediction was blamed on the file ("cannot read
+  'data.csv': cannot compare string with numeric type"); ``--criteria ''`` (or ``,``)
+  ran the default criteria without a word. Both are now usage errors naming the option.
 """
 
 from __future__ import annotations
@@ -224,3 +227,64 @@ def test_expression_numpy_and_bool_labels_still_work(kind: str) -> None:
     assert out["selection_rate"].to_list() == expected
     out = _select(kind, lambda: pf_expr.base_rate("y", pos_label=1.0)).sort("g")
     assert out["base_rate"].to_list() == [0.5, 0.5]
+
+
+# ---- the command line: options that were accepted or blamed on the file --------------
+
+
+def _usage_error(proc: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 2, proc.stderr
+    assert lines[0].startswith("polars-fair: error: ")
+    assert lines[1].startswith("Hint: ")
+    for fragment in fragments:
+        assert fragment in proc.stderr, (fragment, proc.stderr)
+
+
+def test_pos_label_pred_of_the_wrong_type_names_the_option(tmp_path: Path) -> None:
+    # was: "cannot read 'data.csv': cannot compare string with numeric type (i64)" and a
+    # hint to check the file, which is fine
+    proc = _cli(
+        "audit", str(_csv(tmp_path)), "--y-true", "y", "--y-pred", "p",
+        "--sensitive-features", "g", "--pos-label-pred", "yes", "--no-progress",
+    )  # fmt: skip
+    _usage_error(
+        proc, "--pos-label-pred 'yes'", "--y-pred 'p' of dtype Int64", "--pos-label-pred 1"
+    )
+    assert "cannot read" not in proc.stderr
+    rule = _cli(
+        "audit", str(_csv(tmp_path)), "--y-true", "y", "--y-pred", "p >= 1",
+        "--sensitive-features", "g", "--pos-label-pred", "maybe", "--no-progress",
+    )  # fmt: skip
+    _usage_error(rule, "--pos-label-pred 'maybe'", "of dtype Boolean", "--pos-label-pred true")
+
+
+def test_pos_label_pred_of_the_right_type_still_works(tmp_path: Path) -> None:
+    # --pos-label-pred 0 makes p == 0 the prediction: the selection rate of each group is
+    # then its share of p == 0, computed here from the file
+    path = _csv(tmp_path)
+    proc = _cli(
+        "audit", str(path), "--y-true", "y", "--y-pred", "p", "--sensitive-features", "g",
+        "--pos-label-pred", "0", "--format", "json", "--no-progress",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    import json
+
+    rows = {r["g"]: r for r in json.loads(proc.stdout)["tables"]["by_group"]}
+    df = pl.read_csv(path)
+    for g in ("a", "b"):
+        expected = float(np.mean(df.filter(pl.col("g") == g)["p"].to_numpy() == 0))
+        assert rows[g]["selection_rate"] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("value", ["", " , "])
+@pytest.mark.parametrize("command", ["audit", "compare"])
+def test_criteria_naming_nothing_is_refused(command: str, value: str, tmp_path: Path) -> None:
+    # was: the default criteria, without a word (as --slices '' already is, an error)
+    data = str(_csv(tmp_path))
+    args = ["--y-true", "y", "--y-pred", "p", "--sensitive-features", "g", "--no-progress"]
+    sides = [data] if command == "audit" else [data, data]
+    proc = _cli(command, *sides, *args, "--criteria", value)
+    _usage_error(proc, "--criteria names no criterion", "--criteria disparate_impact_ratio")

@@ -370,6 +370,9 @@ def _criteria(
 ) -> list[str] | None:
     """The summary's criteria: --criteria (or the default set) plus every gated one."""
     chosen = _names(getattr(args, "criteria", None))
+    if getattr(args, "criteria", None) is not None and not chosen:
+        msg = "--criteria names no criterion\nHint: e.g. --criteria disparate_impact_ratio, or leave it out"
+        raise UsageError(msg)
     for name in chosen:
         if name not in CRITERIA:
             raise UsageError(_unknown_criterion("--criteria", name))
@@ -448,7 +451,15 @@ def _params(
     pos_label_pred = getattr(args, "pos_label_pred", None)
     if pos_label_pred is not None:
         # the predicted labels' own positive value: a boolean prediction
-        value = _convert(pos_label_pred, _dtype(y_pred, schema))
+        dtype = _dtype(y_pred, schema)
+        value = _convert(pos_label_pred, dtype)
+        if isinstance(value, str) and (dtype.is_numeric() or dtype == pl.Boolean):
+            msg = (
+                f"--pos-label-pred {pos_label_pred!r} cannot be compared with --y-pred "
+                f"{args.y_pred!r} of dtype {dtype}\nHint: give a value of that type, e.g. "
+                f"--pos-label-pred {'true' if dtype == pl.Boolean else 1}"
+            )
+            raise UsageError(msg)
         y_pred = (pl.col(y_pred) if isinstance(y_pred, str) else y_pred) == value
     # a boolean prediction (a rule, or --pos-label-pred) is True for --pos-label: the
     # library checks the true labels against it as in Python

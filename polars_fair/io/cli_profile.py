@@ -275,7 +275,7 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
     for name in ("verdict_rule", "frequency_weights"):  # the gate options of audit, compare
         if getattr(args, name, None):
             options[name] = getattr(args, name)
-    if getattr(args, "criteria", None) and args.command == "compare":
+    if getattr(args, "criteria", None) is not None and args.command == "compare":
         scored = prof.meta["spec"].get("y_prob") is not None
         options["criteria"] = cli._criteria(args, [], scored)
     if args.reference_group is not None:
