@@ -16,10 +16,14 @@
 * ``--pos-label-pred yes`` on an integer prediction was blamed on the file ("cannot read
   'data.csv': cannot compare string with numeric type"); ``--criteria ''`` (or ``,``)
   ran the default criteria without a word. Both are now usage errors naming the option.
+* The generalized entropy index came out ``inf`` (alpha <= 0 and a false negative) or
+  ``NaN`` (a huge alpha overflows) without a word; the eager path now warns
+  (:class:`~polars_fair.exceptions.NumericalWarning`) saying why, the value unchanged.
 """
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import warnings
@@ -32,7 +36,11 @@ import pytest
 
 import polars_fair  # noqa: F401  (registers the namespace)
 from polars_fair import expressions as pf_expr
-from polars_fair.exceptions import InvalidParameterError, UndefinedMetricWarning
+from polars_fair.exceptions import (
+    InvalidParameterError,
+    NumericalWarning,
+    UndefinedMetricWarning,
+)
 
 KINDS = ("eager", "lazy", "streaming")
 
@@ -288,3 +296,67 @@ def test_criteria_naming_nothing_is_refused(command: str, value: str, tmp_path: 
     sides = [data] if command == "audit" else [data, data]
     proc = _cli(command, *sides, *args, "--criteria", value)
     _usage_error(proc, "--criteria names no criterion", "--criteria disparate_impact_ratio")
+
+
+# ---- inequality indices that are not finite -----------------------------------------
+
+
+def _benefit_frame() -> pl.DataFrame:
+    """Two groups with false negatives (benefit 0) and false positives (benefit 2)."""
+    return pl.DataFrame({"g": ["a", "b"] * 10, "y": [1, 1, 0, 0, 1] * 4, "p": [0, 1, 1, 0, 1] * 4})
+
+
+def _ge_reference(y: np.ndarray, p: np.ndarray, alpha: float) -> float:
+    """GE(alpha) of b = p - y + 1 from its definition (Speicher et al., 2018)."""
+    x = (p - y + 1) / np.mean(p - y + 1)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        if alpha == 0:
+            return float(-np.mean(np.log(x)))
+        return float(np.mean(x**alpha - 1) / (alpha * (alpha - 1)))
+
+
+def _numerical(df: pl.DataFrame, kind: str, **kw: Any) -> tuple[float, list[str]]:
+    target = df if kind == "eager" else df.lazy()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = target.fair.generalized_entropy_index(y_true="y", y_pred="p", **kw)
+        if isinstance(out, pl.LazyFrame):
+            out = out.collect(engine="in-memory" if kind == "lazy" else "streaming").item()
+    found = [str(w.message) for w in caught if issubclass(w.category, NumericalWarning)]
+    return out, found
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("alpha", [0.0, -1.0, -0.5])
+def test_infinite_entropy_index_is_said(kind: str, alpha: float) -> None:
+    # was: inf without a word (alpha <= 0 and one false negative)
+    df = _benefit_frame()
+    y, p = df["y"].to_numpy(), df["p"].to_numpy()
+    expected = _ge_reference(y, p, alpha)
+    assert expected == float("inf")
+    value, found = _numerical(df, kind, alpha=alpha)
+    assert value == expected
+    if kind == "eager":
+        assert len(found) == 1
+        assert f"alpha={alpha!r} is not finite" in found[0]
+        assert "false negative" in found[0]
+    assert df.equals(_benefit_frame())
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_overflowing_entropy_index_is_said(kind: str) -> None:
+    # was: NaN without a word ((2 / mu)^1e308 overflows, inf / inf)
+    value, found = _numerical(_benefit_frame(), kind, alpha=1e308)
+    assert math.isnan(value)
+    if kind == "eager":
+        assert len(found) == 1
+        assert "overflows float64" in found[0]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_finite_entropy_index_gives_no_warning(kind: str) -> None:
+    df = _benefit_frame()
+    expected = _ge_reference(df["y"].to_numpy(), df["p"].to_numpy(), 2.0)
+    value, found = _numerical(df, kind, alpha=2.0)
+    assert value == pytest.approx(expected)
+    assert found == []
