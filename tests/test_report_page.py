@@ -442,3 +442,15 @@ def test_group_axis_title_sits_above_long_labels(title: str) -> None:
         x, y_pos = map(float, re.match(r"translate\(([-\d.]+),([-\d.]+)\)", transform).groups())
         assert x <= 0  # ends at the axis line
         assert y_pos < 0  # above the first label
+
+
+def test_one_group_is_not_called_groups() -> None:
+    # was: "1 groups; the largest: a (n = 120)."
+    df = pl.DataFrame({"g": ["a"] * 40, "y": [0, 1] * 20, "p": [1, 1, 0, 0] * 10})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # one group compared with itself: warned elsewhere
+        page = df.fair.report(y_true="y", y_pred="p", sensitive_features="g").to_html()
+    who = re.search(r"<p class='pf-who'>([^<]*)", page)
+    assert who is not None
+    assert who.group(1).startswith(f"1 group: a (n = {df.height})")
+    assert "1 groups" not in page

@@ -291,7 +291,10 @@ def _who(report: FairnessReport) -> str:
         if kish
         else f"n = {_format(top_n)}"
     )
-    text = f"{sizes.height:,} groups; the largest: {top_name} ({top})"
+    if sizes.height == 1:  # one group: it is the largest by definition, and not "1 groups"
+        text = f"1 group: {top_name} ({top})"
+    else:
+        text = f"{sizes.height:,} groups; the largest: {top_name} ({top})"
     if "small_group" in sizes.columns:
         small = sizes.filter(pl.col("small_group"))
         if small.height:
