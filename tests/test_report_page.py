@@ -454,3 +454,24 @@ def test_one_group_is_not_called_groups() -> None:
     assert who is not None
     assert who.group(1).startswith(f"1 group: a (n = {df.height})")
     assert "1 groups" not in page
+
+
+@needs_plot
+def test_a_panel_with_no_value_says_so() -> None:
+    # every label positive: the false positive rate (fp / N) has no negatives, so it is
+    # undefined for every group; its panels were blank under a bare title
+    rng = np.random.default_rng(5)
+    df = pl.DataFrame(
+        {"g": rng.choice(["a", "x"], 200), "y": [1] * 200, "p": rng.integers(0, 2, 200)}
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the undefined rates are warned about elsewhere
+        report = df.fair.report(y_true="y", y_pred="p", sensitive_features="g")
+    assert report.by_group["false_positive_rate"].is_null().all()
+    assert report.by_group["true_positive_rate"].is_not_null().all()
+    svgs = dict(plots.report_svgs(report))
+    for title in ("Rates per group", "Ratio to the reference group"):
+        texts = re.findall(r"<text[^>]*>([^<]*)</text>", svgs[title])
+        assert "False positive rate (undefined for every group)" in texts
+        assert "True positive rate" in texts  # a panel with values keeps its bare title
+        assert "True positive rate (undefined for every group)" not in texts
