@@ -475,3 +475,21 @@ def test_a_panel_with_no_value_says_so() -> None:
         assert "False positive rate (undefined for every group)" in texts
         assert "True positive rate" in texts  # a panel with values keeps its bare title
         assert "True positive rate (undefined for every group)" not in texts
+
+
+@needs_plot
+def test_roc_chart_without_curves_says_why() -> None:
+    # every label positive: no group has negatives, so no ROC curve; the chart was an
+    # empty square under "ROC curves" with "AUC n/a" in the legend
+    rng = np.random.default_rng(5)
+    df = pl.DataFrame(
+        {"g": rng.choice(["a", "x"], 200), "y": [1] * 200, "p": rng.integers(0, 2, 200),
+         "s": rng.uniform(0, 1, 200)}
+    )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = df.fair.report(y_true="y", y_pred="p", y_prob="s", sensitive_features="g")
+    assert report.roc_curve is not None
+    assert report.roc_curve["fpr"].is_null().all()
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", dict(plots.report_svgs(report))["ROC curves"])
+    assert "ROC curves: none (one label class per group)" in texts

@@ -624,7 +624,10 @@ def roc_chart(
             tooltip=_tooltip(alt, sensitive, keys, fields),
         )
         chart = alt.layer(_diagonal(alt), line)
-        return chart.properties(width=_SQUARE, height=_SQUARE, title=title or "ROC curves")
+        title = title or "ROC curves"
+        if long.height and long.get_column("fpr").is_null().all():  # one class everywhere
+            title += ": none (one label class per group)"
+        return chart.properties(width=_SQUARE, height=_SQUARE, title=title)
 
     return _per_batch(alt, table, keys, build, independent=roc_auc is not None)
 
