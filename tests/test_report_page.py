@@ -17,6 +17,7 @@ The browser tests skip where no Chromium binary exists.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -493,3 +494,23 @@ def test_roc_chart_without_curves_says_why() -> None:
     assert report.roc_curve["fpr"].is_null().all()
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", dict(plots.report_svgs(report))["ROC curves"])
     assert "ROC curves: none (one label class per group)" in texts
+
+
+def test_batch_captions_match_the_batch_charts() -> None:
+    # with `by` the charts colour each batch (the reference's dashed line too), and each
+    # batch has its own largest group: the caption said "the red diamond and dashed line
+    # mark the reference group (the largest group (of each batch))"
+    report = load_compas().fair.report(
+        y_true="two_year_recid", y_pred="y_pred", sensitive_features="race", by="sex"
+    )
+    page = report.to_html()
+    assert "(of each batch))" not in page
+    disparities = _section(page, "Disparities against the reference")
+    assert "Each group against the reference group (the largest group of each batch)" in disparities
+    if plots.available():
+        charts = html.unescape(_section(page, "Charts"))
+        assert "red diamond" not in charts
+        assert (
+            "a diamond and a dashed line in the batch's colour mark each batch's reference "
+            "group (the largest group of each batch)"
+        ) in charts
