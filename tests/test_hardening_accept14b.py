@@ -16,6 +16,8 @@
 * ``--pos-label-pred yes`` on an integer prediction was blamed on the file ("cannot read
   'data.csv': cannot compare string with numeric type"); ``--criteria ''`` (or ``,``)
   ran the default criteria without a word. Both are now usage errors naming the option.
+* A list column of one member per row was told to "pad or drop the rows with missing
+  members" (lengths from 1 to 1); it now says an ensemble needs at least two.
 * The generalized entropy index came out ``inf`` (alpha <= 0 and a false negative) or
   ``NaN`` (a huge alpha overflows) without a word; the eager path now warns
   (:class:`~polars_fair.exceptions.NumericalWarning`) saying why, the value unchanged.
@@ -34,7 +36,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-import polars_fair  # noqa: F401  (registers the namespace)
+import polars_fair as pf
 from polars_fair import expressions as pf_expr
 from polars_fair.exceptions import (
     InvalidParameterError,
@@ -360,3 +362,19 @@ def test_finite_entropy_index_gives_no_warning(kind: str) -> None:
     value, found = _numerical(df, kind, alpha=2.0)
     assert value == pytest.approx(expected)
     assert found == []
+
+
+# ---- an ensemble of one member per row ---------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_one_member_list_says_an_ensemble_needs_two(kind: str) -> None:
+    # was: "found lengths from 1 to 1 ... Hint: pad or drop the rows with missing members",
+    # though no row misses a member
+    df = pl.DataFrame({"g": ["a", "b"] * 10, "m": [[0.2], [0.7]] * 10})
+    with pytest.raises(pf.ValueRangeError) as info:
+        _run(df, kind, "ensemble_by_group", y_prob="m", sensitive_features="g")
+    message = str(info.value)
+    assert "'m' holds 1 member(s) on every row; an ensemble needs at least two" in message
+    assert "Hint: give every member's probability" in message
+    assert "missing members" not in message
