@@ -16,6 +16,9 @@
 * ``--pos-label-pred yes`` on an integer prediction was blamed on the file ("cannot read
   'data.csv': cannot compare string with numeric type"); ``--criteria ''`` (or ``,``)
   ran the default criteria without a word. Both are now usage errors naming the option.
+* On the command line a key column named like an output (``n``) or with the internal
+  prefix was told to ``.rename({'n': 'n_'})``: Python. The hint is now a command-line
+  fix (``--sensitive-feature "n AS n_"``, or renaming the column in the file).
 * A list column of one member per row was told to "pad or drop the rows with missing
   members" (lengths from 1 to 1); it now says an ensemble needs at least two.
 * The generalized entropy index came out ``inf`` (alpha <= 0 and a false negative) or
@@ -378,3 +381,34 @@ def test_one_member_list_says_an_ensemble_needs_two(kind: str) -> None:
     assert "'m' holds 1 member(s) on every row; an ensemble needs at least two" in message
     assert "Hint: give every member's probability" in message
     assert "missing members" not in message
+
+
+# ---- a key column named like an output: the command line's own fix --------------------
+
+
+def _clash_csv(tmp: Path) -> Path:
+    path = tmp / "clash.csv"
+    pl.DataFrame(
+        {"n": ["a", "b"] * 20, "__pf_g": ["u", "v"] * 20, "y": [0, 1, 1, 0] * 10, "p": [1, 0] * 20}
+    ).write_csv(path)
+    return path
+
+
+@pytest.mark.parametrize("command", ["audit", "profile"])
+def test_clashing_key_hint_is_a_command_line_fix(command: str, tmp_path: Path) -> None:
+    # was: "Hint: rename it first, e.g. `.rename({'n': 'n_'})`": Python, on the command line
+    data = str(_clash_csv(tmp_path))
+    out = ["-o", str(tmp_path / "p.parquet")] if command == "profile" else []
+    base = [command, data, *out, "--y-true", "y", "--y-pred", "p", "--no-progress"]
+    proc = _cli(*base, "--sensitive-features", "n")
+    _usage_error(
+        proc, "column 'n'", 'Hint: give it another name, e.g. --sensitive-feature "n AS n_"'
+    )
+    assert ".rename(" not in proc.stderr
+    fixed = _cli(*base, "--sensitive-feature", "n AS n_")  # the hint's fix works
+    assert fixed.returncode == 0, fixed.stderr
+    # no SQL name can drop the internal prefix, and `--by` takes names as they are
+    for extra in (["--sensitive-features", "__pf_g"], ["--sensitive-features", "p", "--by", "n"]):
+        proc = _cli(*base, *extra)
+        _usage_error(proc, "Hint: rename the column in the file")
+        assert ".rename(" not in proc.stderr

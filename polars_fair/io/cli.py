@@ -714,6 +714,9 @@ def _print_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
 _PY_THRESHOLD = re.compile(r"`y_pred=pl\.col\('([^']*)'\) >= ([^`]*)`")
 
 
+_PY_RENAME = re.compile(
+    r"given as `(\w+)`.*rename it first, e.g. `\.rename\(\{'(.*)': '(.*)'\}\)`", re.S
+)
 #: A library hint's keyword argument with one plain value, ``min_group_size=30``.
 _PY_KEYWORD = re.compile(r"`([a-z_]+)=(\"[^\"`]*\"|'[^'`]*'|[-+\w.]+)`")
 #: The library's parameters that have a command-line option of the same name.
@@ -740,6 +743,11 @@ def _command_line_hint(message: str) -> str:
     message = _PY_THRESHOLD.sub(r"""`--y-pred "\1 >= \2"` (a SQL expression)""", message)
     message = message.replace("set `pos_label` to", "set `--pos-label` (`--pos-label-pred`) to")
     head, sep, hint = message.partition("Hint:")
+    if (clash := _PY_RENAME.search(message)) is not None:  # no .rename() on the command line
+        param, old, new = clash.groups()
+        sql = param == "sensitive_features" and old.isidentifier() and "__pf_" not in old
+        fix = f'--sensitive-feature "{old} AS {new}"' if sql else "rename the column in the file"
+        return f"{head}Hint: {'give it another name, e.g. ' if sql else ''}{fix}"
     return head + sep + _PY_KEYWORD.sub(_option, hint)
 
 
