@@ -17,11 +17,14 @@ message names the column (the namespace methods raise
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 
+from polars_fair._names import check_single_output
+from polars_fair._validate import as_python
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._rates import Counts, rate_expr
 
@@ -61,6 +64,36 @@ def _col(spec: IntoColumn) -> pl.Expr:
     return spec
 
 
+def _checked_col(spec: IntoColumn, param: str) -> pl.Expr:
+    """:func:`_col`, refusing an expression with several outputs (``pl.col("a", "b")``)."""
+    col = _col(spec)
+    check_single_output(col, param)
+    return col
+
+
+def _check_pos_label(pos_label: Any) -> PosLabel:
+    """`pos_label` as a Python label value; refused when no label can equal it.
+
+    Checked when the expression is built: ``None`` or ``NaN`` equal no label (every
+    row came out negative, or null), a list or dict is no label value.
+    """
+    value = as_python(pos_label)
+    if isinstance(value, float) and math.isnan(value):
+        msg = (
+            "`pos_label` is NaN, which equals no label\n\nHint: pass the positive label "
+            'value, e.g. `pos_label=1` or `pos_label="yes"`'
+        )
+        raise InvalidParameterError(msg)
+    if not isinstance(value, (bool, int, float, str)):
+        msg = (
+            f"`pos_label` must be one label value (a bool, number or string), got "
+            f"{type(pos_label).__name__} {pos_label!r}\n\nHint: e.g. `pos_label=1`, "
+            '`pos_label=True` or `pos_label="yes"`'
+        )
+        raise InvalidParameterError(msg)
+    return value
+
+
 def _name(spec: IntoColumn) -> str:
     if isinstance(spec, str):
         return spec
@@ -94,6 +127,10 @@ def _counts(
     valid = pl.lit(True)
     guard = pl.lit(0, dtype=pl.Int8)
     yt = yp = None
+    pos_label = _check_pos_label(pos_label)
+    for spec, param in ((y_true, "y_true"), (y_pred, "y_pred"), (sample_weight, "sample_weight")):
+        if spec is not None:
+            _checked_col(spec, param)
     if y_true is not None:
         yt, g = _positive(y_true, pos_label)
         valid = valid & _col(y_true).is_not_null()

@@ -17,6 +17,7 @@ The browser tests skip where no Chromium binary exists.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -422,3 +423,94 @@ def test_weighted_page_names_effective_sizes_not_weight_totals() -> None:
     for group in small:
         ws = adult.filter(pl.col("race") == group)["fnlwgt"].to_numpy()
         assert f"{group} ({ws.sum() ** 2 / (ws**2).sum():,.1f} effective rows)" in text
+
+
+@needs_plot
+@pytest.mark.parametrize("title", ["Rates per group", "Ratio to the reference group"])
+def test_group_axis_title_sits_above_long_labels(title: str) -> None:
+    # Vega places a rotated axis title by its estimate of the labels' width, short for
+    # long names: the title was drawn over the group labels (30 groups, 50 characters).
+    # Level and above the plot (y < 0, where no label is), it cannot touch them.
+    rng = np.random.default_rng(3)
+    names = [f"Group number {i:02d} with a rather long descriptive name" for i in range(30)]
+    y = rng.integers(0, 2, 3000)
+    df = pl.DataFrame({"grp": rng.choice(names, 3000), "y": y, "p": rng.integers(0, 2, 3000)})
+    svg = dict(plots.report_svgs(df.fair.report(y_true="y", y_pred="p", sensitive_features="grp")))
+    titles = re.findall(r'<text[^>]*transform="([^"]*)"[^>]*>grp</text>', svg[title])
+    assert len(titles) == 4  # one per rate panel
+    for transform in titles:
+        assert "rotate" not in transform
+        x, y_pos = map(float, re.match(r"translate\(([-\d.]+),([-\d.]+)\)", transform).groups())
+        assert x <= 0  # ends at the axis line
+        assert y_pos < 0  # above the first label
+
+
+def test_one_group_is_not_called_groups() -> None:
+    # was: "1 groups; the largest: a (n = 120)."
+    df = pl.DataFrame({"g": ["a"] * 40, "y": [0, 1] * 20, "p": [1, 1, 0, 0] * 10})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # one group compared with itself: warned elsewhere
+        page = df.fair.report(y_true="y", y_pred="p", sensitive_features="g").to_html()
+    who = re.search(r"<p class='pf-who'>([^<]*)", page)
+    assert who is not None
+    assert who.group(1).startswith(f"1 group: a (n = {df.height})")
+    assert "1 groups" not in page
+
+
+@needs_plot
+def test_a_panel_with_no_value_says_so() -> None:
+    # every label positive: the false positive rate (fp / N) has no negatives, so it is
+    # undefined for every group; its panels were blank under a bare title
+    rng = np.random.default_rng(5)
+    df = pl.DataFrame(
+        {"g": rng.choice(["a", "x"], 200), "y": [1] * 200, "p": rng.integers(0, 2, 200)}
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the undefined rates are warned about elsewhere
+        report = df.fair.report(y_true="y", y_pred="p", sensitive_features="g")
+    assert report.by_group["false_positive_rate"].is_null().all()
+    assert report.by_group["true_positive_rate"].is_not_null().all()
+    svgs = dict(plots.report_svgs(report))
+    for title in ("Rates per group", "Ratio to the reference group"):
+        texts = re.findall(r"<text[^>]*>([^<]*)</text>", svgs[title])
+        assert "False positive rate (undefined for every group)" in texts
+        assert "True positive rate" in texts  # a panel with values keeps its bare title
+        assert "True positive rate (undefined for every group)" not in texts
+
+
+@needs_plot
+def test_roc_chart_without_curves_says_why() -> None:
+    # every label positive: no group has negatives, so no ROC curve; the chart was an
+    # empty square under "ROC curves" with "AUC n/a" in the legend
+    rng = np.random.default_rng(5)
+    df = pl.DataFrame(
+        {"g": rng.choice(["a", "x"], 200), "y": [1] * 200, "p": rng.integers(0, 2, 200),
+         "s": rng.uniform(0, 1, 200)}
+    )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = df.fair.report(y_true="y", y_pred="p", y_prob="s", sensitive_features="g")
+    assert report.roc_curve is not None
+    assert report.roc_curve["fpr"].is_null().all()
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", dict(plots.report_svgs(report))["ROC curves"])
+    assert "ROC curves: none (one label class per group)" in texts
+
+
+def test_batch_captions_match_the_batch_charts() -> None:
+    # with `by` the charts colour each batch (the reference's dashed line too), and each
+    # batch has its own largest group: the caption said "the red diamond and dashed line
+    # mark the reference group (the largest group (of each batch))"
+    report = load_compas().fair.report(
+        y_true="two_year_recid", y_pred="y_pred", sensitive_features="race", by="sex"
+    )
+    page = report.to_html()
+    assert "(of each batch))" not in page
+    disparities = _section(page, "Disparities against the reference")
+    assert "Each group against the reference group (the largest group of each batch)" in disparities
+    if plots.available():
+        charts = html.unescape(_section(page, "Charts"))
+        assert "red diamond" not in charts
+        assert (
+            "a diamond and a dashed line in the batch's colour mark each batch's reference "
+            "group (the largest group of each batch)"
+        ) in charts

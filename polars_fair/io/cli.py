@@ -40,6 +40,8 @@ from polars_fair.exceptions import (
     IdentifierWarning,
     InvalidParameterError,
 )
+from polars_fair.io._output import UsageError as UsageError
+from polars_fair.io._output import check_output, write_output
 from polars_fair.io.sources import (
     INFER_SCHEMA_LENGTH,
     check_columns,
@@ -72,10 +74,6 @@ __all__ = ["main"]
 OK, FAILED, USAGE = 0, 1, 2
 
 _COMPAS = {"y_true": "two_year_recid", "y_pred": "decile_score >= 5", "sensitive": "race"}
-
-
-class UsageError(Exception):
-    """A problem with the command line or its input (exit status 2)."""
 
 
 # ---- arguments --------------------------------------------------------------------
@@ -296,22 +294,6 @@ def _check_group_dtypes(spec: ReportSpec, schema: pl.Schema) -> None:
         raise UsageError(msg)
 
 
-def _check_output(output: str | None, example: str = "report.html") -> None:
-    """`--output` can be written (checked before any data is read: audit, profile, compare)."""
-    if output is None:
-        return
-    path = Path(output)
-    if path.is_dir():
-        msg = f"--output {output!r} is a directory\nHint: give a file name, e.g. {str(path / example)!r}"
-        raise UsageError(msg)
-    if not path.parent.is_dir():
-        msg = (
-            f"--output {output!r}: the directory {str(path.parent)!r} does not exist\n"
-            f"Hint: create it first (mkdir -p {str(path.parent)!r}) or write elsewhere"
-        )
-        raise UsageError(msg)
-
-
 def _convert(value: str, dtype: pl.DataType) -> Any:
     """A command-line value as the type of the column it is compared with."""
     if dtype.is_integer():
@@ -388,6 +370,9 @@ def _criteria(
 ) -> list[str] | None:
     """The summary's criteria: --criteria (or the default set) plus every gated one."""
     chosen = _names(getattr(args, "criteria", None))
+    if getattr(args, "criteria", None) is not None and not chosen:
+        msg = "--criteria names no criterion\nHint: e.g. --criteria disparate_impact_ratio, or leave it out"
+        raise UsageError(msg)
     for name in chosen:
         if name not in CRITERIA:
             raise UsageError(_unknown_criterion("--criteria", name))
@@ -466,7 +451,15 @@ def _params(
     pos_label_pred = getattr(args, "pos_label_pred", None)
     if pos_label_pred is not None:
         # the predicted labels' own positive value: a boolean prediction
-        value = _convert(pos_label_pred, _dtype(y_pred, schema))
+        dtype = _dtype(y_pred, schema)
+        value = _convert(pos_label_pred, dtype)
+        if isinstance(value, str) and (dtype.is_numeric() or dtype == pl.Boolean):
+            msg = (
+                f"--pos-label-pred {pos_label_pred!r} cannot be compared with --y-pred "
+                f"{args.y_pred!r} of dtype {dtype}\nHint: give a value of that type, e.g. "
+                f"--pos-label-pred {'true' if dtype == pl.Boolean else 1}"
+            )
+            raise UsageError(msg)
         y_pred = (pl.col(y_pred) if isinstance(y_pred, str) else y_pred) == value
     # a boolean prediction (a rule, or --pos-label-pred) is True for --pos-label: the
     # library checks the true labels against it as in Python
@@ -646,7 +639,7 @@ def _audit(args: argparse.Namespace) -> int:
     if args.max_rows < 0:
         msg = f"--max-rows must be >= 0, got {args.max_rows}\nHint: 0 shows every row"
         raise UsageError(msg)
-    _check_output(args.output)
+    check_output(args.output)
     files: list[Path] = []
     if args.example:
         from polars_fair.io.datasets import scan_compas
@@ -694,7 +687,7 @@ def _audit(args: argparse.Namespace) -> int:
     report = dataclasses.replace(report, params=shown)
     text = _render(report, args.format, args.max_rows or None)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_output(args.output, text)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     for line in report.one_sided_misses(conditions):
@@ -720,6 +713,9 @@ def _print_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
 _PY_THRESHOLD = re.compile(r"`y_pred=pl\.col\('([^']*)'\) >= ([^`]*)`")
 
 
+_PY_RENAME = re.compile(
+    r"given as `(\w+)`.*rename it first, e.g. `\.rename\(\{'(.*)': '(.*)'\}\)`", re.S
+)
 #: A library hint's keyword argument with one plain value, ``min_group_size=30``.
 _PY_KEYWORD = re.compile(r"`([a-z_]+)=(\"[^\"`]*\"|'[^'`]*'|[-+\w.]+)`")
 #: The library's parameters that have a command-line option of the same name.
@@ -746,6 +742,11 @@ def _command_line_hint(message: str) -> str:
     message = _PY_THRESHOLD.sub(r"""`--y-pred "\1 >= \2"` (a SQL expression)""", message)
     message = message.replace("set `pos_label` to", "set `--pos-label` (`--pos-label-pred`) to")
     head, sep, hint = message.partition("Hint:")
+    if (clash := _PY_RENAME.search(message)) is not None:  # no .rename() on the command line
+        param, old, new = clash.groups()
+        sql = param == "sensitive_features" and old.isidentifier() and "__pf_" not in old
+        fix = f'--sensitive-feature "{old} AS {new}"' if sql else "rename the column in the file"
+        return f"{head}Hint: {'give it another name, e.g. ' if sql else ''}{fix}"
     return head + sep + _PY_KEYWORD.sub(_option, hint)
 
 

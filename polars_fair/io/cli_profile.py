@@ -25,6 +25,7 @@ import polars as pl
 
 from polars_fair.exceptions import ColumnNotFoundError
 from polars_fair.io import cli
+from polars_fair.io._output import check_output, unwritable, write_output
 from polars_fair.io.sources import read_error
 from polars_fair.namespace._profile import (
     DEFAULT_SCORE_BINS,
@@ -274,7 +275,7 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
     for name in ("verdict_rule", "frequency_weights"):  # the gate options of audit, compare
         if getattr(args, name, None):
             options[name] = getattr(args, name)
-    if getattr(args, "criteria", None) and args.command == "compare":
+    if getattr(args, "criteria", None) is not None and args.command == "compare":
         scored = prof.meta["spec"].get("y_prob") is not None
         options["criteria"] = cli._criteria(args, [], scored)
     if args.reference_group is not None:
@@ -318,7 +319,7 @@ def audit_profile(args: argparse.Namespace) -> int:
     if args.fail_on_slices and not slices:
         msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
         raise cli.UsageError(msg)
-    cli._check_output(args.output)  # before the profiles are read
+    check_output(args.output)  # before the profiles are read
     prof = read_profile(args.profile)
     options = _options(args, prof)
     if slices:  # from the profile's table, when it was made at a crossing holding them
@@ -340,7 +341,7 @@ def audit_profile(args: argparse.Namespace) -> int:
     report = prof.report(**options)
     text = cli._render(report, args.format, args.max_rows or None)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_output(args.output, text)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     for line in report.one_sided_misses(conditions):
@@ -355,7 +356,7 @@ def _profile_command(args: argparse.Namespace) -> int:
     if args.score_bins is not None and args.score_bins < 1:
         msg = f"--score-bins must be a positive integer, got {args.score_bins}\nHint: e.g. 1000"
         raise cli.UsageError(msg)
-    cli._check_output(args.output, example="profile.parquet")  # before any data is read
+    check_output(args.output, example="profile.parquet")  # before any data is read
     suffix = Path(args.output).suffix.lower()
     if suffix in _DATA_SUFFIXES:
         msg = (
@@ -364,7 +365,11 @@ def _profile_command(args: argparse.Namespace) -> int:
         )
         raise cli.UsageError(msg)
     prof = _profile_files(args, args.paths)
-    prof.write_parquet(args.output)
+    try:
+        prof.write_parquet(args.output)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        reason = str(exc).split(" (os error")[0] if exc.args else type(exc).__name__
+        raise cli.UsageError(unwritable(args.output, reason)) from exc
     print(f"polars-fair: wrote {prof!r} to {args.output}", file=sys.stderr)
     return cli.OK
 
@@ -373,7 +378,7 @@ def _compare_command(args: argparse.Namespace) -> int:
     if not math.isfinite(args.tolerance) or args.tolerance < 0:
         msg = f"--tolerance must be a finite number >= 0, got {args.tolerance}\nHint: e.g. 0.02"
         raise cli.UsageError(msg)
-    cli._check_output(args.output, example="comparison.txt")  # before any data is read
+    check_output(args.output, example="comparison.txt")  # before any data is read
     profiles = [_is_profiles(args.baseline), _is_profiles(args.candidate)]
     given = _given(args, _PROFILE_FIXES)
     if all(profiles) and given:
@@ -414,7 +419,7 @@ def _compare_command(args: argparse.Namespace) -> int:
                 f"excluding 0)\n{shown}\n"
             )
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_output(args.output, text)
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     worse = table.filter(pl.col("verdict") == "worse")

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_fair._utils import over, per_key
+from polars_fair._utils import check_in_plan, over, per_key, warn_data
+from polars_fair.exceptions import UndefinedMetricWarning
 from polars_fair.metrics._rates import safe_div
 from polars_fair.metrics._reference import is_reference, require_reference
 from polars_fair.metrics._tables import rates_table
@@ -151,6 +152,28 @@ def roc_curve_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
         )
         .select(*keys, "threshold", "fpr", "tpr")
     )
+
+
+def warn_one_class(roc: pl.LazyFrame, *, keys: list[str], outcome: str) -> pl.LazyFrame:
+    """Warn (eager path) naming the groups whose labels hold one class: no ROC curve.
+
+    Their AUC is null and ABROCA leaves them out; without a word, a criterion over
+    two groups of which one has a single class came back None with no reason given.
+    """
+
+    def check(df: pl.DataFrame) -> None:
+        sums = df.group_by(keys, maintain_order=True).agg(pl.col("pos", "neg").sum())
+        bad = sums.filter((pl.col("pos") == 0) | (pl.col("neg") == 0)).select(keys).rows()
+        if bad:
+            shown = [row[0] if len(row) == 1 else row for row in bad[:10]]
+            more = f" and {len(bad) - 10} more" if len(bad) > 10 else ""
+            msg = (
+                f"groups {shown}{more} have labels of one class only (no positives or no "
+                f"negatives), so they have no ROC curve: {outcome}"
+            )
+            warn_data(msg, UndefinedMetricWarning)
+
+    return check_in_plan(roc, check)
 
 
 def roc_auc_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:

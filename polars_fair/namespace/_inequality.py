@@ -8,12 +8,14 @@ statistics table (docs/metrics/inequality.md gives the formulas).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from polars_fair._utils import check_in_plan, warn_data
 from polars_fair._validate import as_python
-from polars_fair.exceptions import InvalidParameterError
+from polars_fair.exceptions import InvalidParameterError, NumericalWarning
 from polars_fair.metrics import require_nonempty, warn_one_group
 from polars_fair.metrics._inequality import entropy_table
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
@@ -60,6 +62,30 @@ def _check_alpha(alpha: object) -> float:
     return float(alpha)  # type: ignore[arg-type]
 
 
+def _warn_non_finite(name: str, alpha: float) -> Callable[[pl.DataFrame], None]:
+    """Warn (eager path) when the index came out infinite or NaN, saying why.
+
+    With alpha <= 0 a benefit of 0 (a false negative; between groups, a group of false
+    negatives only) has an infinite term; a very large alpha overflows float64 (NaN).
+    """
+
+    def check(df: pl.DataFrame) -> None:
+        values = df.get_column(name)
+        if values.is_infinite().any():
+            why = "a benefit of 0 (a false negative) has an infinite term when alpha <= 0"
+        elif values.is_nan().any():
+            why = "(b / mu)^alpha overflows float64 (NaN)"
+        else:
+            return
+        msg = (
+            f"{name} with alpha={alpha!r} is not finite: {why}\n\nHint: use a moderate "
+            "positive alpha, e.g. `alpha=2` (or `alpha=1`, the Theil index)"
+        )
+        warn_data(msg, NumericalWarning)
+
+    return check
+
+
 class InequalityMethods(NamespaceBase[TableT, ScalarT]):
     """Inequality indices of the benefits, overall and between groups."""
 
@@ -72,10 +98,11 @@ class InequalityMethods(NamespaceBase[TableT, ScalarT]):
             stats = require_nonempty(stats)
             if between:  # a comparison of groups: say when there is only one
                 stats = warn_one_group(stats, audit.sensitive, audit.by)
-            return entropy_table(
+            table = entropy_table(
                 stats, by=audit.by, alpha=alpha, between_groups=between,
                 name=name, root=root,
             )  # fmt: skip
+            return check_in_plan(table, _warn_non_finite(name, alpha))
 
         return self._derive_scalar(audit.stats(), audit.keys, build, audit.by)
 

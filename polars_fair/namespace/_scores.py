@@ -25,6 +25,7 @@ from polars_fair.metrics._scores import (
     roc_auc_table,
     roc_curve_table,
     sweep_table,
+    warn_one_class,
 )
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.plans._audit import check_zd
@@ -431,7 +432,12 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
             self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
             by=by, sample_weight=sample_weight, pos_label=pos_label,
         )  # fmt: skip
-        return self._derive(roc, keys, lambda r: roc_auc_table(r, keys=keys))
+        outcome = "their roc_auc is null"
+        return self._derive(
+            roc,
+            keys,
+            lambda r: roc_auc_table(warn_one_class(r, keys=keys, outcome=outcome), keys=keys),
+        )
 
     @_example
     def abroca(
@@ -496,6 +502,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
         def build(r: pl.LazyFrame) -> pl.LazyFrame:
             r, reference = resolve_reference(r, reference_group, sens, by_, pair=True)
             r = warn_one_group_rows(r, sens, by_)
+            r = warn_one_class(r, keys=keys, outcome="they are left out of abroca")
             return abroca_table(r, by=by_, sensitive=sens, reference=reference, name="abroca")
 
         return self._derive_scalar(roc, keys, build, by_)

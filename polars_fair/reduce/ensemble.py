@@ -68,6 +68,11 @@ MSG_MEMBER_COUNT = (
     "on every row, found lengths from {low} to {high}\n\nHint: pad or drop the rows "
     "with missing members"
 )
+MSG_ONE_MEMBER = (
+    "`y_prob` list column {name} holds {high} member(s) on every row; an ensemble needs "
+    "at least two\n\nHint: give every member's probability in the list, or pass one score "
+    "as `y_prob` to the score methods (e.g. `df.fair.roc_auc(...)`)"
+)
 
 _L = "__pf_members"
 
@@ -207,7 +212,8 @@ def _checker(name: str, weight: str | None) -> Callable[[pl.DataFrame], None]:
             raise ValueRangeError(MSG_MEMBER_VALUES.format(name=name, found=found))
         m_low, m_high = table["__pf_mmin"].min(), table["__pf_mmax"].max()
         if m_low is not None and (m_low != m_high or m_low < 2):  # type: ignore[operator]
-            raise ValueRangeError(MSG_MEMBER_COUNT.format(name=name, low=m_low, high=m_high))
+            msg = MSG_ONE_MEMBER if m_low == m_high else MSG_MEMBER_COUNT
+            raise ValueRangeError(msg.format(name=name, low=m_low, high=m_high))
         if weight is not None:
             check_weight_values(table, weight)
         if weight is not None:  # every weighted sum is at most the weight total

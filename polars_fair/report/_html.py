@@ -184,8 +184,10 @@ def _reference(report: FairnessReport) -> str:
             return " / ".join(str(v) for v in reference)
         return str(reference)
     keys = [c for c in report.params.get("sensitive_features", []) if c in report.by_group.columns]
-    if report.by or not keys or "n" not in report.by_group.columns or not report.by_group.height:
-        return "the largest group (of each batch)"
+    if report.by:
+        return "the largest group of each batch"
+    if not keys or "n" not in report.by_group.columns or not report.by_group.height:
+        return "the largest group"
     label = pl.concat_str(
         [pl.col(k).cast(pl.String).fill_null("null") for k in keys], separator=" / "
     )
@@ -207,8 +209,14 @@ def _captions(report: FairnessReport) -> dict[str, str]:
     return {
         "charts": (
             f"Rates per group: a dot is a group's rate, its bar the {level} confidence "
-            f"interval; the red diamond and dashed line mark the reference group ({reference}). "
-            "Ratio to the reference: each group's rate divided by the reference's (log scale), "
+            + (  # with batches, the marks take each batch's colour (see rates_chart)
+                "interval, in its batch's colour; a diamond and a dashed line in the batch's "
+                f"colour mark each batch's reference group ({reference}). "
+                if report.by
+                else "interval; the red diamond and dashed line mark the reference group "
+                f"({reference}). "
+            )
+            + "Ratio to the reference: each group's rate divided by the reference's (log scale), "
             f"the green band is the fair band {_format(float(band[0]))} – "
             f"{_format(float(band[1]))}."
         ),
@@ -291,7 +299,10 @@ def _who(report: FairnessReport) -> str:
         if kish
         else f"n = {_format(top_n)}"
     )
-    text = f"{sizes.height:,} groups; the largest: {top_name} ({top})"
+    if sizes.height == 1:  # one group: it is the largest by definition, and not "1 groups"
+        text = f"1 group: {top_name} ({top})"
+    else:
+        text = f"{sizes.height:,} groups; the largest: {top_name} ({top})"
     if "small_group" in sizes.columns:
         small = sizes.filter(pl.col("small_group"))
         if small.height:

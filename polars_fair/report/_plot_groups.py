@@ -143,7 +143,18 @@ def _reference_mask(table: pl.DataFrame, reference: Any, sensitive: Sequence[str
 
 
 def _group_y(alt: Any, groups: list[str], sensitive: Sequence[str]) -> Any:
-    return alt.Y(f"{_GROUP}:N", sort=groups, title=_title(sensitive), axis=alt.Axis(labelLimit=260))
+    # The title sits level above the labels, ending at the axis: Vega places a rotated
+    # title by its estimate of the labels' width, which falls short for long group names
+    # (the title was drawn over them).
+    axis = alt.Axis(
+        labelLimit=260,
+        titleAngle=0,
+        titleAlign="right",
+        titleBaseline="bottom",
+        titleX=0,
+        titleY=-4,
+    )
+    return alt.Y(f"{_GROUP}:N", sort=groups, title=_title(sensitive), axis=axis)
 
 
 def _batch_encodings(alt: Any, batches: list[str], by: Sequence[str]) -> dict[str, Any]:

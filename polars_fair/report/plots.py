@@ -266,9 +266,18 @@ def rates_chart(
                 .encode(x="value:Q", tooltip=tooltip, **rule_colour)
             )
         panels.append(
-            alt.layer(*layers).properties(width=_WIDTH, height=height, title=_pretty(rate))
+            alt.layer(*layers).properties(
+                width=_WIDTH, height=height, title=_pretty(rate) + _empty_note(long, "value")
+            )
         )
     return _panels(alt, panels, columns=2)
+
+
+def _empty_note(long: pl.DataFrame, column: str) -> str:
+    """A panel title's note when no group has a value: the panel would be blank, unsaid."""
+    if long.height and long.get_column(column).is_null().all():
+        return " (undefined for every group)"
+    return ""
 
 
 def disparity_chart(
@@ -418,7 +427,9 @@ def disparity_chart(
             )
         )
         panels.append(
-            alt.layer(*layers).properties(width=_WIDTH, height=height, title=_pretty(metric))
+            alt.layer(*layers).properties(
+                width=_WIDTH, height=height, title=_pretty(metric) + _empty_note(long, "ratio")
+            )
         )
     return _panels(alt, panels, columns=2)
 
@@ -613,7 +624,10 @@ def roc_chart(
             tooltip=_tooltip(alt, sensitive, keys, fields),
         )
         chart = alt.layer(_diagonal(alt), line)
-        return chart.properties(width=_SQUARE, height=_SQUARE, title=title or "ROC curves")
+        title = title or "ROC curves"
+        if long.height and long.get_column("fpr").is_null().all():  # one class everywhere
+            title += ": none (one label class per group)"
+        return chart.properties(width=_SQUARE, height=_SQUARE, title=title)
 
     return _per_batch(alt, table, keys, build, independent=roc_auc is not None)
 

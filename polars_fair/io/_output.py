@@ -1,0 +1,59 @@
+"""The command line's ``--output``: checked before any data is read, written as one error.
+
+Used by every command (``audit``, ``profile``, ``compare``) of :mod:`polars_fair.io.cli`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = ["UsageError", "check_output", "unwritable", "write_output"]
+
+
+class UsageError(Exception):
+    """A problem with the command line or its input (exit status 2)."""
+
+
+def check_output(output: str | None, example: str = "report.html") -> None:
+    """`--output` can be written (checked before any data is read: audit, profile, compare)."""
+    if output is None:
+        return
+    path = Path(output)
+    try:
+        existed = path.exists()
+    except OSError as exc:  # a name too long, a loop of links
+        raise UsageError(unwritable(output, exc.strerror or str(exc))) from exc
+    if path.is_dir():
+        msg = f"--output {output!r} is a directory\nHint: give a file name, e.g. {str(path / example)!r}"
+        raise UsageError(msg)
+    if not path.parent.is_dir():
+        msg = (
+            f"--output {output!r}: the directory {str(path.parent)!r} does not exist\n"
+            f"Hint: create it first (mkdir -p {str(path.parent)!r}) or write elsewhere"
+        )
+        raise UsageError(msg)
+    if existed and not path.is_file():  # a device or a pipe (/dev/stdout): opening may block
+        return
+    try:  # a read-only place (permissions, /proc, /sys) fails here, not after the audit
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(unwritable(output, exc.strerror or str(exc))) from exc
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
+def unwritable(output: str, reason: str) -> str:
+    """The message for an `--output` the system refuses to write, and its hint."""
+    return (
+        f"--output {output!r} cannot be written: {reason}\n"
+        "Hint: check the path and its permissions, or write elsewhere (or leave -o out for stdout)"
+    )
+
+
+def write_output(output: str, text: str) -> None:
+    """Write the rendered report to `--output`; an OS error becomes a usage error naming it."""
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(unwritable(output, exc.strerror or str(exc))) from exc
