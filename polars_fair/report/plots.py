@@ -4,14 +4,11 @@ Each function takes one of the report's tables (``df.fair.by_group``,
 ``df.fair.disparities``, ``df.fair.calibration``, ``df.fair.roc_curve``) and returns
 an Altair chart: one small panel per rate or batch key, groups on one axis,
 Wilson or Katz intervals as error bars, tooltips on every mark.
-:func:`to_svg` renders a chart to SVG text with ``vl_convert`` (no browser, no
-network), and :func:`report_svgs` gives the SVGs that
-:meth:`~polars_fair.FairnessReport.to_html` embeds.
+:func:`to_svg` renders a chart to SVG with ``vl_convert`` (no browser, no network);
+:func:`report_svgs` gives those :meth:`~polars_fair.FairnessReport.to_html` embeds.
 
 Altair and vl-convert are optional (``pip install "polars-fair[plot]"``): they
-are imported when a chart is built, so this module imports without them.
-
-Groups of several sensitive features are labelled by joining their values
+are imported when a chart is built, so this module imports without them. Groups of several sensitive features are labelled by joining their values
 (``"F / Black"``); a null value is shown as ``"null"``.
 """
 
