@@ -195,3 +195,32 @@ def test_normal_quantile_of_reference() -> None:
     """The reference's normal tail is the one the intervals use (sanity of the oracle)."""
     z = NormalDist().inv_cdf(0.975)
     assert math.erfc(z / math.sqrt(2)) == pytest.approx(0.05, rel=1e-12)
+
+
+# ---- defect 2: `audit --profile --by` refused even the profile's own batch keys ------------
+
+
+def test_audit_profile_accepts_its_own_by(
+    tmp_path: Path, adult: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: ``--by race`` on a profile made ``--by race`` exited 2 ("cannot be combined").
+
+    The report equals the one without ``--by``; another ``--by`` still exits 2, naming both.
+    """
+    from polars_fair.cli import main
+
+    data = tmp_path / "a.parquet"
+    adult.write_parquet(data)
+    prof = tmp_path / "p.parquet"
+    cols = ["--y-true", "y", "--y-pred", "pred", "--sensitive-features", "sex,edu"]
+    assert main(["profile", str(data), "-o", str(prof), *cols, "--by", "race"]) == 0
+    plain, given = tmp_path / "plain.json", tmp_path / "given.json"
+    audit = ["audit", "--profile", str(tmp_path / "p*.parquet"), "--format", "json"]
+    assert main([*audit, "-o", str(plain)]) == 0
+    assert main([*audit, "--by", "race", "-o", str(given)]) == 0
+    assert given.read_text() == plain.read_text()
+    capsys.readouterr()
+    assert main([*audit, "--by", "sex", "-o", str(given)]) == 2
+    err = capsys.readouterr().err
+    assert "--by 'sex'" in err
+    assert "batch keys race" in err
