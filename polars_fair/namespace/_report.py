@@ -266,18 +266,14 @@ def _distinct(plans: Mapping[str, Plan]) -> list[pl.LazyFrame]:
 
 
 def report_reductions(
-    frame: pl.DataFrame | pl.LazyFrame,
-    spec: ReportSpec,
-    *,
-    shared: bool = False,
+    frame: pl.DataFrame | pl.LazyFrame, spec: ReportSpec, *, shared: bool = False,
     check: bool = True,
-) -> list[pl.LazyFrame]:
+) -> list[pl.LazyFrame]:  # fmt: skip
     """
     The distinct reductions a report over `frame` needs, as lazy plans (nothing is read).
 
-    Collect them (together: ``pl.collect_all``), per file or partition if you like,
-    sum those of disjoint pieces with :func:`sum_reductions`, and derive the report
-    with :func:`derive_report`.
+    Collect them together (``pl.collect_all``), per file or partition if you like, sum
+    those of disjoint pieces with :func:`sum_reductions`, derive with :func:`derive_report`.
 
     Parameters
     ----------
@@ -286,14 +282,11 @@ def report_reductions(
     spec
         The report's parameters.
     shared
-        Read one cached copy of the source, so that collecting the reductions
-        together reads it once whatever the source (Polars itself merges equal scans
-        of files, not of every source).
+        Read one cached copy of the source, so that collecting the reductions together
+        reads it once whatever the source (Polars merges equal scans of files only).
     check
-        Check the parameters of every derivation now (building each once on the lazy
-        reductions). False checks only what the reductions need (their columns and
-        dtypes) and leaves the rest to :func:`derive_report`: for code that builds
-        the same reductions many times (one per file) and derives later.
+        Check every derivation's parameters now. False checks only what the reductions
+        need and leaves the rest to :func:`derive_report` (reductions built per file).
 
     Returns
     -------
@@ -309,8 +302,8 @@ def report_reductions(
     >>> [r.collect_schema().names() for r in pf.report_reductions(df, spec)]
     [['g', 'n', 'tp', 'fp', 'fn', 'tn', 'n_null']]
     """
-    lf = ensure_lazy(frame)
-    return _distinct(report_plans(lf.cache() if shared else lf, spec, check=check))
+    lf = ensure_lazy(frame).cache() if shared else ensure_lazy(frame)
+    return _distinct(report_plans(lf, spec, check=check))
 
 
 def _derive(
@@ -353,8 +346,7 @@ def _derive(
                     built[name] = (seen, error, None)
                     continue
             built[name] = (seen, None, pool.submit(lf.collect, engine=engine, optimizations=opts))
-        # in plan order: each table's warnings, and the first table's error, as if the
-        # tables were built one after another
+        # in plan order: each table's warnings and the first error, as if built in turn
         tables: dict[str, pl.DataFrame] = {}
         for name in plans:
             seen, failed, future = built[name]
