@@ -224,3 +224,34 @@ def test_audit_profile_accepts_its_own_by(
     err = capsys.readouterr().err
     assert "--by 'sex'" in err
     assert "batch keys race" in err
+
+
+# ---- defect 3: the pages' slices table was emptied by the cut to the largest groups -------
+
+
+@pytest.mark.parametrize("output", ["markdown", "text", "html"])
+def test_worst_slices_survive_the_group_cut(adult: pl.DataFrame, output: str) -> None:
+    """Before: with the candidates as sensitive features and more groups than `max_rows`,
+    the slices table was semi-joined on the kept groups; a slice fixes only some of the
+    attributes (null elsewhere), so no row matched and "Worst slices" was empty, with a
+    note about groups left out."""
+    report = adult.fair.report(
+        y_true="y", y_pred="pred", sensitive_features=["sex", "race", "edu"],
+        slices=["sex", "race", "edu"], max_depth=2,
+    )  # fmt: skip
+    assert report.slices is not None
+    sizes = adult.group_by("sex", "race", "edu").len().height
+    max_rows = 5
+    assert sizes > max_rows  # the cut happens
+    # the slices shown: the best-ranked ones, from the report's own table
+    shown = report.slices.filter(pl.col("rank") <= 20)["slice"].to_list()
+    assert shown
+    page = {
+        "markdown": report.to_markdown,
+        "text": report.to_text,
+        "html": report.to_html,
+    }[output](max_rows=max_rows)
+    section = page[page.index("Worst slices") :]
+    for label in shown:
+        text = label.replace("&", "&amp;") if output == "html" else label
+        assert text in section, label
