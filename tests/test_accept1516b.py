@@ -255,3 +255,14 @@ def test_worst_slices_survive_the_group_cut(adult: pl.DataFrame, output: str) ->
     for label in shown:
         text = label.replace("&", "&amp;") if output == "html" else label
         assert text in section, label
+
+
+def test_slices_caption_states_the_rule_the_table_applies(adult: pl.DataFrame) -> None:
+    """Before: the page said ``q_value < 0.05``; `significant` is ``q_value <= alpha``."""
+    report = adult.fair.report(
+        y_true="y", y_pred="pred", sensitive_features="sex", slices=["race", "edu"]
+    )
+    assert report.slices is not None
+    q = report.slices["q_value"].to_numpy()
+    assert (report.slices["significant"].to_numpy() == (q <= 0.05)).all()
+    assert "significant when q_value ≤ 0.05" in report.to_html()
