@@ -266,3 +266,38 @@ def test_slices_caption_states_the_rule_the_table_applies(adult: pl.DataFrame) -
     q = report.slices["q_value"].to_numpy()
     assert (report.slices["significant"].to_numpy() == (q <= 0.05)).all()
     assert "significant when q_value ≤ 0.05" in report.to_html()
+
+
+# ---- defect 4: strategy="subsets" with a numeric candidate: a plan the optimiser choked on --
+
+
+def _subsets_frame() -> pl.DataFrame:
+    rng = np.random.default_rng(3)
+    n = 2_000
+    return pl.DataFrame(
+        {
+            **{c: rng.choice(["u", "v", "w"], n) for c in ("a", "b", "c", "d")},
+            "age": rng.integers(18, 80, n),
+            "y": rng.integers(0, 2, n),
+            "p": rng.integers(0, 2, n),
+        }
+    )
+
+
+def test_subsets_with_a_numeric_candidate_keep_the_plan_of_strings() -> None:
+    """Before: the bins were labelled after the subsets' tables were stacked, and Polars'
+    common-subplan elimination added caches over the bins for every subset (44 against
+    20 for four strings here); on Adult, 8 candidates at ``max_depth=3`` (two numeric)
+    took minutes instead of about a second. Labelled per subset table, the optimised plan
+    has as many caches as with a string in its place, and the slices equal "finest"'s."""
+    df = _subsets_frame()
+    kw: dict[str, Any] = dict(y_true="y", y_pred="p", max_depth=2, strategy="subsets")
+    numeric = df.lazy().fair.slices(candidates=["a", "b", "c", "age"], **kw)
+    strings = df.lazy().fair.slices(candidates=["a", "b", "c", "d"], **kw)
+    assert numeric.explain().count("CACHE") == strings.explain().count("CACHE")
+    finest = df.fair.slices(**{**kw, "strategy": "finest"}, candidates=["a", "b", "c", "age"])
+    out = numeric.collect(engine="streaming")
+    assert out.drop("strategy").equals(finest.drop("strategy"))
+    assert (
+        out.filter(pl.col("slice").str.contains("age="))["slice"].str.contains(r"age=[\[\(]").all()
+    )
