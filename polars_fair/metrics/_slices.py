@@ -664,8 +664,9 @@ def slices_from_stats(
         Largest number of attributes in a slice (lowered to the number of candidates).
     min_size
         Slices, or complements, with fewer rows (with ``sum_w2`` in `stats`, a smaller
-        Kish effective size; else the total weight) are not tested; they are counted
-        in ``n_untested``.
+        Kish effective size; else the total weight) are not tested, nor rates where a
+        side expects fewer than ``min(5, min_size)`` events or non-events at the
+        pooled rate; they are counted in ``n_untested``.
     alpha
         The false discovery rate (``"bh"``) or family-wise error rate (``"holm"``) of
         the slices flagged ``significant``; the intervals have level ``1 - alpha``.
