@@ -373,7 +373,7 @@ def test_worst_slices_come_right_after_the_verdicts() -> None:
         assert slices < page.index("<h2>Charts</h2>") < page.index("<svg")
     caption = _section(page, "Worst slices")
     assert "Subsets of rows whose false positive rate differs most" in caption
-    assert "significant when q_value &lt; 0.05" in caption  # escaped in HTML
+    assert "significant when q_value ≤ 0.05" in caption  # the rule: q_value <= alpha
 
 
 def test_note_column_only_when_a_row_has_a_note(compas_report: FairnessReport) -> None:

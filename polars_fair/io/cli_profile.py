@@ -298,7 +298,8 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
 
 def audit_profile(args: argparse.Namespace) -> int:
     """``audit --profile``: the report of merged profiles (no rows are read)."""
-    given = _given(args, _PROFILE_FIXES)
+    # --by may repeat the profile's own batch keys (as profile.report(by=...) may)
+    given = [g for g in _given(args, _PROFILE_FIXES) if g != "--by"]
     if args.paths or args.example or given:
         extra = [
             *given,
@@ -321,6 +322,13 @@ def audit_profile(args: argparse.Namespace) -> int:
         raise cli.UsageError(msg)
     check_output(args.output)  # before the profiles are read
     prof = read_profile(args.profile)
+    if args.by is not None and cli._names(args.by) != prof.by:
+        msg = (
+            f"--by {args.by!r} differs from the profile's batch keys "
+            f"{','.join(prof.by) or '(none)'}: the profile fixes them\nHint: drop --by, or "
+            f"profile the data with --by {args.by}"
+        )
+        raise cli.UsageError(msg)
     options = _options(args, prof)
     if slices:  # from the profile's table, when it was made at a crossing holding them
         sensitive = list(prof.meta["spec"]["sensitive_features"])

@@ -85,7 +85,9 @@ class SliceMethods(NamespaceBase[TableT, ScalarT]):
             Largest number of attributes in a slice (lowered to the number of candidates).
         min_size
             Slices, or complements, with fewer rows (with `sample_weight`, a smaller Kish
-            effective size) are not tested and are counted in ``n_untested``.
+            effective size) are not tested and are counted in ``n_untested``; so is a
+            rate where a side expects fewer than ``min(5, min_size)`` events or
+            non-events at the pooled rate (the z test needs a handful).
         alpha
             False discovery rate (``"bh"``) or family-wise error rate (``"holm"``) of the
             slices flagged ``significant``; intervals have level ``1 - alpha``.

@@ -238,9 +238,9 @@ class SliceReduction:
         common-subplan elimination does not merge, such as a Python IO source,
         would otherwise be read again for each).
         """
-        stats = bin_labels(stats, self.binned).cache()
         if self.strategy == "finest":
-            return [(stats, list(subsets))]
+            return [(bin_labels(stats, self.binned).cache(), list(subsets))]
+        stats = stats.cache()  # the "subsets" tables are labelled as they are reduced
         assigned: list[list[tuple[str, ...]]] = [[] for _ in self.groups]
         for subset in subsets:
             i = next(i for i, g in enumerate(self.groups) if set(subset) <= set(g))
@@ -254,7 +254,7 @@ class SliceReduction:
     def warn_rows(self, table: pl.DataFrame) -> pl.DataFrame:
         """The rows of the collected reduction that count each data row once, bins labelled."""
         if self.strategy != "finest":
-            table = table.filter(pl.col(PART) == 0)
+            return table.filter(pl.col(PART) == 0)
         return table.with_columns(_label_exprs(self.binned)) if self.binned else table
 
 
@@ -345,7 +345,9 @@ def slice_reduction(
     source = lf.cache()
     groups = list(itertools.combinations(candidates, max_depth))
     tables = [
-        reduce(source, g).with_columns(pl.lit(i, dtype=pl.Int32).alias(PART))
+        bin_labels(reduce(source, g), [c for c in binned if c in g]).with_columns(
+            pl.lit(i, dtype=pl.Int32).alias(PART)
+        )
         for i, g in enumerate(groups)
     ]
     reduced = pl.concat(tables, how="diagonal_relaxed")

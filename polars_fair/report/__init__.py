@@ -737,7 +737,8 @@ class FairnessReport:
 
         The groups kept are the largest (rows summed over batch keys) and the
         reference group when it is a value; the batch keys kept are the first, in
-        sort order. The summary is never cut by group: its criteria cover every group.
+        sort order. The summary is never cut by group: its criteria cover every group;
+        nor are the slices (the pages show the best-ranked).
         """
         if max_rows is None:
             return self, {}
@@ -753,7 +754,9 @@ class FairnessReport:
             kept = pl.concat([top, reference_rows(sizes, self.params, keys).select(keys)])
             kept = kept.unique()
             for name, table in tables.items():
-                if name != "summary" and all(k in table.columns for k in keys):
+                # the summary covers every group; a slice is no group (its table holds
+                # the candidates, null where a slice does not fix them): cut by rank
+                if name not in ("summary", "slices") and all(k in table.columns for k in keys):
                     tables[name] = semi(table, kept, keys)
                     notes[name] = cut_note(sizes.height, kept.height, max_rows, "groups", name)
         if self.by:

@@ -235,7 +235,7 @@ def _captions(report: FairnessReport) -> dict[str, str]:
             f"slice's {metric}; rest_value: that of all other rows; difference = value − "
             f"rest_value, with its {level} confidence interval from ci_low to ci_high; "
             "q_value: the p-value adjusted for the number of slices tested (Benjamini–"
-            f"Hochberg); significant when q_value < {alpha:g}."
+            f"Hochberg); significant when q_value ≤ {alpha:g}."
         ),
         "tradeoffs": (
             "Whether two criteria can hold together for a group and the reference, given their "
