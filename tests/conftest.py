@@ -6,6 +6,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 from hypothesis import HealthCheck, settings
@@ -23,6 +24,21 @@ settings.register_profile("dev", max_examples=30, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ENGINES = ("eager", "lazy", "streaming")
+
+
+def four_weighted_groups(seed: int, smallest: int) -> pl.DataFrame:
+    """Four groups (900, 500, 150 and `smallest` rows) of labels ``y``, predictions ``p``
+    with their own base and selection rates, and weights ``w`` uniform on [0.3, 4]."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for name, n, base, sel in (("a", 900, 0.4, 0.5), ("b", 500, 0.45, 0.3),
+                               ("c", 150, 0.3, 0.6), ("d", smallest, 0.5, 0.4)):  # fmt: skip
+        y = rng.random(n) < base
+        p = np.where(y, rng.random(n) < sel + 0.2, rng.random(n) < sel - 0.1)
+        w = rng.uniform(0.3, 4.0, n)
+        parts.append(pl.DataFrame({"g": [name] * n, "y": y.astype(np.int8),
+                                   "p": p.astype(np.int8), "w": w}))  # fmt: skip
+    return pl.concat(parts)
 
 
 class Runner:

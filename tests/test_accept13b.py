@@ -23,22 +23,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from tests.conftest import Runner
+from tests.conftest import Runner, four_weighted_groups
 
 Z = NormalDist().inv_cdf(0.975)
 
 
 def _frame(seed: int) -> pl.DataFrame:
-    rng = np.random.default_rng(seed)
-    parts = []
-    for name, n, base, sel in (("a", 900, 0.4, 0.5), ("b", 500, 0.45, 0.3),
-                               ("c", 150, 0.3, 0.6), ("d", 80, 0.5, 0.4)):  # fmt: skip
-        y = rng.random(n) < base
-        p = np.where(y, rng.random(n) < sel + 0.2, rng.random(n) < sel - 0.1)
-        w = rng.uniform(0.3, 4.0, n)
-        parts.append(pl.DataFrame({"g": [name] * n, "y": y.astype(np.int8),
-                                   "p": p.astype(np.int8), "w": w}))  # fmt: skip
-    return pl.concat(parts)
+    return four_weighted_groups(seed, smallest=80)
 
 
 def _expected(df: pl.DataFrame, ratio: bool, weighted: bool) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from tests.conftest import Runner
+from tests.conftest import Runner, four_weighted_groups
 from tests.reference_stats import katz, newcombe
 
 #: criterion -> (numerator mask, denominator mask) of its proportion, from y and p
@@ -35,16 +35,7 @@ PROPORTIONS = {
 
 
 def _frame(seed: int) -> pl.DataFrame:
-    rng = np.random.default_rng(seed)
-    parts = []
-    for name, n, base, sel in (("a", 900, 0.4, 0.5), ("b", 500, 0.45, 0.3),
-                               ("c", 150, 0.3, 0.6), ("d", 60, 0.5, 0.4)):  # fmt: skip
-        y = rng.random(n) < base
-        p = np.where(y, rng.random(n) < sel + 0.2, rng.random(n) < sel - 0.1)
-        w = rng.uniform(0.3, 4.0, n)
-        parts.append(pl.DataFrame({"g": [name] * n, "y": y.astype(np.int8),
-                                   "p": p.astype(np.int8), "w": w}))  # fmt: skip
-    return pl.concat(parts)
+    return four_weighted_groups(seed, smallest=60)
 
 
 def _expected(df: pl.DataFrame, criterion: str, weighted: bool) -> dict[str, Any]:
