@@ -41,6 +41,31 @@ def four_weighted_groups(seed: int, smallest: int) -> pl.DataFrame:
     return pl.concat(parts)
 
 
+def shuffled_unfair(
+    frame: pl.DataFrame, criteria: list[str], *, seed: int, runs: int, **options: Any
+) -> tuple[dict[str, int], set[str]]:
+    """How often each criterion is called `unfair` with `frame`'s ``race`` shuffled.
+
+    Shuffled, race has no true disparity: every `unfair` is wrong. `frame` holds
+    ``race``, ``two_year_recid`` and ``pred``; `options` go to ``summary``. Also
+    returns the interval methods the summaries used.
+    """
+    rng = np.random.default_rng(seed)
+    race = frame["race"].to_numpy()
+    unfair = dict.fromkeys(criteria, 0)
+    methods: set[str] = set()
+    for _ in range(runs):
+        shuffled = frame.with_columns(race=pl.Series(rng.permutation(race)))
+        summary = shuffled.fair.summary(
+            y_true="two_year_recid", y_pred="pred", sensitive_features="race",
+            criteria=criteria, **options,
+        )  # fmt: skip
+        methods.update(summary["interval_method"])
+        for name, verdict in summary.select("criterion", "verdict").iter_rows():
+            unfair[name] += verdict == "unfair"
+    return unfair, methods
+
+
 class Runner:
     """Run a `fair` method on one kind of frame and return an eager result.
 

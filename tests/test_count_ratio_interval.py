@@ -19,6 +19,7 @@ import polars as pl
 import pytest
 
 from polars_fair.metrics._registry import CRITERIA
+from tests.conftest import shuffled_unfair
 
 DATA = Path(__file__).parent / "data"
 Z95 = 1.959963984540054
@@ -112,18 +113,8 @@ def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None
     # race shuffled (seeded): the bootstrap's percentile intervals called 6 (ratio) and
     # 9 (difference) of these 60 shuffles unfair; the closed forms, about the stated
     # 2.5% (3 of 60 allows for the simulation's noise)
-    rng = np.random.default_rng(7)
-    race = compas["race"].to_numpy()
     criteria = ["treatment_equality_ratio", "treatment_equality_difference"]
-    unfair = dict.fromkeys(criteria, 0)
-    for _ in range(60):
-        shuffled = compas.with_columns(race=pl.Series(rng.permutation(race)))
-        summary = shuffled.fair.summary(
-            y_true="two_year_recid", y_pred="pred", sensitive_features="race",
-            criteria=criteria,
-        )  # fmt: skip
-        for name, verdict in summary.select("criterion", "verdict").iter_rows():
-            unfair[name] += verdict == "unfair"
+    unfair, _ = shuffled_unfair(compas, criteria, seed=7, runs=60)
     assert max(unfair.values()) <= 3, unfair
 
 

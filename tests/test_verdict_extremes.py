@@ -24,6 +24,7 @@ import polars as pl
 import pytest
 
 import polars_fair  # noqa: F401 - registers the namespace
+from tests.conftest import shuffled_unfair
 
 DATA = Path(__file__).parent / "data"
 REFERENCE = "Caucasian"
@@ -451,20 +452,10 @@ def test_no_true_disparity_is_rarely_called_unfair(compas: pl.DataFrame) -> None
     # 200, with MOVER over its two parts 0.7% of 300. A bound of
     # 4% (8 of 200) allows for the simulation's own noise and fails on any of the
     # former intervals. (Shuffles seeded, closed forms: the counts are deterministic.)
-    rng = np.random.default_rng(7)
     criteria = ["equalized_odds_difference", "equalized_odds_ratio",
                 "conditional_use_accuracy_difference", "treatment_equality_difference",
                 "average_abs_odds_difference"]  # fmt: skip
-    unfair = dict.fromkeys(criteria, 0)
-    runs = 200
-    race = compas["race"].to_numpy()
-    for _ in range(runs):
-        shuffled = compas.with_columns(race=pl.Series(rng.permutation(race)))
-        summary = shuffled.fair.summary(
-            y_true="two_year_recid", y_pred="pred", sensitive_features="race", criteria=criteria
-        )
-        for name, verdict in summary.select("criterion", "verdict").iter_rows():
-            unfair[name] += verdict == "unfair"
+    unfair, _ = shuffled_unfair(compas, criteria, seed=7, runs=200)
     assert max(unfair.values()) <= 8, unfair
 
 
