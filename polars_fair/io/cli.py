@@ -702,7 +702,8 @@ def _print_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
     """Each distinct warning once, as a ``polars-fair: warning: ...`` line."""
     seen: set[str] = set()
     for w in caught:
-        text = " ".join(str(w.message).split())
+        head, sep, hint = str(w.message).partition("Hint:")
+        text = " ".join(head.split()) + ("\nHint: " + " ".join(hint.split()) if sep else "")
         if text not in seen:
             seen.add(text)
             text = _command_line_hint(text)
