@@ -26,3 +26,51 @@ def test_cli_warning_hint_on_its_own_line(
     for i in warned:
         assert "Hint:" not in err[i]
         assert err[i + 1].startswith("Hint: ")
+
+
+def _profiles(tmp_path: Path) -> dict[str, Path]:
+    data = _write(
+        tmp_path / "h.csv",
+        "g,h,y,p,w\na,x,1,1,1\na,x,0,1,2\nb,z,1,0,1\nb,z,0,0,3\na,z,1,0,1\nb,x,1,1,2\n",
+    )
+    cols = ["--y-true", "y", "--y-pred", "p"]
+    made = {
+        "weighted": ["--sensitive-features", "g", "--sample-weight", "w"],
+        "plain": ["--sensitive-features", "g"],
+        "by_h": ["--sensitive-features", "h"],
+    }
+    out = {}
+    for name, extra in made.items():
+        out[name] = tmp_path / f"{name}.parquet"
+        assert main(["profile", str(data), *cols, *extra, "-o", str(out[name])]) == 0
+    out["data"] = data
+    return out
+
+
+def test_compare_weighting_names_the_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = _profiles(tmp_path)
+    capsys.readouterr()
+    assert main(["compare", str(files["weighted"]), str(files["plain"])]) == 2
+    err = capsys.readouterr().err
+    assert "`weighted`" not in err
+    assert "`sample_weight`: weighted by 'w' (baseline) against unweighted (candidate)" in err
+    assert "--sample-weight" in err.splitlines()[1]
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("reference", [[], ["--reference-group", "a"]])
+def test_compare_sensitive_features_mismatch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], reference: list[str]
+) -> None:
+    files = _profiles(tmp_path)
+    data = [str(files["data"]), "--sensitive-features", "h", "--y-true", "y", "--y-pred", "p"]
+    for argv in ([str(files["plain"]), str(files["by_h"])], [str(files["plain"]), *data]):
+        capsys.readouterr()
+        assert main(["compare", *argv, *reference]) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert err[0].startswith("polars-fair: error: ")
+        assert "--sensitive-features: ['g'] (baseline) against ['h'] (candidate)" in err[0]
+        assert "reference" not in err[0]
+        assert err[1].startswith("Hint: give both sides the same --sensitive-features")

@@ -403,6 +403,7 @@ def _compare_command(args: argparse.Namespace) -> int:
     else:
         baseline = _side(args, args.baseline, profiles[0])
         candidate = _side(args, args.candidate, profiles[1])
+    _same_features(baseline, candidate)  # before a --reference-group is looked up in either
     options = _options(args, candidate)
     table = candidate.report(**options).compare(
         baseline.report(**options), tolerance=args.tolerance
@@ -439,6 +440,19 @@ def _compare_command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return cli.FAILED if args.fail_on_worse and worse.height else cli.OK
+
+
+def _same_features(baseline: FairnessProfile, candidate: FairnessProfile) -> None:
+    """Refuse two sides profiled by different sensitive features, naming both."""
+    sides = [list(p.meta["spec"]["sensitive_features"]) for p in (baseline, candidate)]
+    if sides[0] != sides[1]:
+        msg = (
+            f"cannot compare the sides: they differ in --sensitive-features: {sides[0]} "
+            f"(baseline) against {sides[1]} (candidate)\nHint: give both sides the same "
+            "--sensitive-features (profile both with the same columns; data files compared "
+            "with a profile take its columns when no column option is given)"
+        )
+        raise cli.UsageError(msg)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -113,17 +113,37 @@ def check_comparable(candidate: Mapping[str, Any], baseline: Mapping[str, Any]) 
     Hint: audit both with the same options (the criteria of different options mean different things)
     """
     sides = [_reading(candidate), _reading(baseline)]
+    keys = [k for k in (*COMPARABLE, *_READING) if not _same(sides[1].get(k), sides[0].get(k))]
     found = [
-        f"`{key}`: {sides[1].get(key)!r} (baseline) against {sides[0].get(key)!r} (candidate)"
-        for key in (*COMPARABLE, *_READING)
-        if not _same(sides[1].get(key), sides[0].get(key))
+        f"`{_NAMES.get(key, key)}`: {_shown(sides[1], key)} (baseline) against "
+        f"{_shown(sides[0], key)} (candidate)"
+        for key in keys
     ]
     if found:
+        fixes = "; ".join(_FIXES[k] for k in keys if k in _FIXES) or _MEANING
         msg = (
             f"cannot compare the audits: they differ in {'; '.join(found)}\n\nHint: audit both "
-            "with the same options (the criteria of different options mean different things)"
+            f"with the same options ({fixes})"
         )
         raise InvalidParameterError(msg)
+
+
+_MEANING = "the criteria of different options mean different things"
+#: The option a reading key stands for, and the fix of a difference in it.
+_NAMES = {"weighted": "sample_weight"}
+_FIXES = {
+    "weighted": "pass the same `sample_weight` (--sample-weight) to both sides, or to neither",
+    "sensitive_features": "give both sides the same `sensitive_features` "
+    "(--sensitive-features), so that the same groups are compared",
+}
+
+
+def _shown(side: Mapping[str, Any], key: str) -> str:
+    """The value of `key` on one side, as the message shows it."""
+    if key == "weighted":
+        weight = side.get("sample_weight")
+        return f"weighted by {weight!r}" if side[key] else "unweighted"
+    return repr(side.get(key))
 
 
 def check_tolerance(tolerance: Any) -> None:
