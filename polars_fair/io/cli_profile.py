@@ -447,8 +447,8 @@ def _same_features(baseline: FairnessProfile, candidate: FairnessProfile) -> Non
     sides = [list(p.meta["spec"]["sensitive_features"]) for p in (baseline, candidate)]
     if sides[0] != sides[1]:
         msg = (
-            f"cannot compare the sides: they differ in --sensitive-features: {sides[0]} "
-            f"(baseline) against {sides[1]} (candidate)\nHint: give both sides the same "
+            "cannot compare the sides: they differ in `sensitive_features` "
+            f"(--sensitive-features): {sides[0]} (baseline) against {sides[1]} (candidate)\nHint: audit both with the same options: give both sides the same "
             "--sensitive-features (profile both with the same columns; data files compared "
             "with a profile take its columns when no column option is given)"
         )
