@@ -74,3 +74,17 @@ def test_compare_sensitive_features_mismatch(
         assert "(--sensitive-features): ['g'] (baseline) against ['h'] (candidate)" in err[0]
         assert "reference" not in err[0]
         assert "give both sides the same --sensitive-features" in err[1]
+
+
+@pytest.mark.parametrize("sep", [";", "\t", "|"])
+def test_one_merged_column_hints_the_separator(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], sep: str
+) -> None:
+    data = _write(tmp_path / "semi.csv", f"g{sep}y{sep}p\na{sep}1{sep}1\nb{sep}0{sep}1\n")
+    args = [str(data), "--sensitive-features", "g", "--y-true", "y", "--y-pred", "p"]
+    assert main(["audit", *args]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "polars-fair: error: --sensitive-features column 'g' not found"
+    assert f"the file looks separated by {sep!r}" in err[1]
+    assert f"separator={sep!r}" in err[1]
+    assert len(err) == 2

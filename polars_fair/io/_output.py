@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["UsageError", "check_output", "unwritable", "write_output"]
+import polars as pl
+
+__all__ = ["UsageError", "check_output", "columns_hint", "unwritable", "write_output"]
 
 
 class UsageError(Exception):
@@ -57,3 +59,17 @@ def write_output(output: str, text: str) -> None:
         Path(output).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError(unwritable(output, exc.strerror or str(exc))) from exc
+
+
+def columns_hint(schema: pl.Schema) -> str:
+    """The file's columns, and, when its only column name holds a separator, how to read it."""
+    names = list(schema.names())
+    found = [c for c in (";", "\t", "|") if len(names) == 1 and c in names[0]]
+    if not found:
+        return repr(names)
+    return (
+        f"{names!r}: one column whose name holds {found[0]!r}, so the file looks separated by "
+        f"{found[0]!r}, not commas; write it comma-separated (in Python, e.g. "
+        f"`pl.read_csv(path, separator={found[0]!r}).write_csv(new_path)`) or as Parquet, "
+        "and audit that file"
+    )

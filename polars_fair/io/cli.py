@@ -41,7 +41,7 @@ from polars_fair.exceptions import (
     InvalidParameterError,
 )
 from polars_fair.io._output import UsageError as UsageError
-from polars_fair.io._output import check_output, write_output
+from polars_fair.io._output import check_output, columns_hint, write_output
 from polars_fair.io.sources import (
     INFER_SCHEMA_LENGTH,
     check_columns,
@@ -323,7 +323,7 @@ def _column_or_sql(text: str, schema: pl.Schema, flag: str) -> str | pl.Expr:
     if text in schema:
         return text
     if text.isidentifier():  # a plain name: a column that is not there
-        msg = f"{flag} column {text!r} not found\nHint: columns are {list(schema.names())}"
+        msg = f"{flag} column {text!r} not found\nHint: columns are {columns_hint(schema)}"
         raise UsageError(msg)
     try:
         expr = pl.sql_expr(text)
@@ -333,7 +333,7 @@ def _column_or_sql(text: str, schema: pl.Schema, flag: str) -> str | pl.Expr:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         msg = (
             f"{flag} {text!r} is neither a column nor a valid SQL expression over the columns "
-            f"({first})\nHint: columns are {list(schema.names())}; e.g. "
+            f"({first})\nHint: columns are {columns_hint(schema)}; e.g. "
             f'{flag} "decile_score >= 5"'
         )
         raise UsageError(msg) from exc
@@ -427,12 +427,12 @@ def _params(
     if args.sample_weight is not None and args.sample_weight not in schema:
         msg = (
             f"--sample-weight column {args.sample_weight!r} not found\nHint: columns are "
-            f"{list(schema.names())}"
+            f"{columns_hint(schema)}"
         )
         raise UsageError(msg)
     for col in [*_names(args.by), *_names(args.slices)]:
         if col not in schema:
-            msg = f"column {col!r} not found\nHint: columns are {list(schema.names())}"
+            msg = f"column {col!r} not found\nHint: columns are {columns_hint(schema)}"
             raise UsageError(msg)
     reference: Any = None
     if args.reference_group is not None:
