@@ -88,3 +88,23 @@ def test_one_merged_column_hints_the_separator(
     assert f"the file looks separated by {sep!r}" in err[1]
     assert f"separator={sep!r}" in err[1]
     assert len(err) == 2
+
+
+@pytest.mark.parametrize("command", ["audit", "profile"])
+@pytest.mark.parametrize("late", [False, True])
+def test_malformed_ndjson_is_a_file_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, late: bool
+) -> None:
+    good = "".join(
+        f'{{"g": "{"ab"[i % 2]}", "y": {i % 2}, "p": {i // 2 % 2}}}\n'
+        for i in range(3000 if late else 2)
+    )  # late: the bad line is past the rows that the schema is inferred from
+    data = _write(tmp_path / "bad.ndjson", good + '{"g": "a", y: 1}\n')
+    out = ["-o", str(tmp_path / "p.parquet")] if command == "profile" else []
+    args = [str(data), "--sensitive-features", "g", "--y-true", "y", "--y-pred", "p"]
+    assert main([command, *args, *out]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"polars-fair: error: cannot read {str(data)!r}: ")
+    assert err[1].startswith("Hint: check that the file is complete")
+    assert "one complete JSON object per line" in err[1]
+    assert len(err) == 2

@@ -23,7 +23,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_fair.exceptions import ColumnNotFoundError
+from polars_fair.exceptions import ColumnNotFoundError, InputError
 from polars_fair.io import cli
 from polars_fair.io._output import check_output, unwritable, write_output
 from polars_fair.io.sources import read_error
@@ -188,6 +188,9 @@ def _reduce(
             raise cli.UsageError(msg) from exc
         except (pl.exceptions.PolarsError, OSError) as exc:  # a corrupt file: name it
             raise read_error(path, exc) from exc
+        except InputError as exc:  # the scan failed past its schema: the file is corrupt
+            cause = exc.__cause__ if exc.__cause__ is not None else exc
+            raise read_error(path, cause) from exc
         bar.update(i, path.name)
     return merge_sources(parts, [str(f) for f in files])
 

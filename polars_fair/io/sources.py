@@ -218,10 +218,10 @@ def read_error(path: str | Path, error: BaseException) -> FileReadError:
         )
         return FileReadError(msg)
     first = text.splitlines()[0] if text else type(error).__name__
-    msg = (
-        f"cannot read {name!r}: {first}\n\nHint: check that the file is complete and in the "
-        "format its extension says"
-    )
+    hint = "check that the file is complete and in the format its extension says"
+    if name.lower().endswith((".ndjson", ".jsonl")):
+        hint += ' (NDJSON: one complete JSON object per line, keys quoted, e.g. {"g": "a"})'
+    msg = f"cannot read {name!r}: {first}\n\nHint: {hint}"
     return FileReadError(msg)
 
 
