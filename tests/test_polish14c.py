@@ -108,3 +108,42 @@ def test_malformed_ndjson_is_a_file_error(
     assert err[1].startswith("Hint: check that the file is complete")
     assert "one complete JSON object per line" in err[1]
     assert len(err) == 2
+
+
+def _p_reference(value: float) -> str:
+    """The text of a p-value, from the definition, by Python's own formatting."""
+    if value == 0:
+        return "0"
+    return f"{value:.4f}" if f"{value:.4f}" != "0.0000" else f"{value:.1e}"
+
+
+def test_p_text_matches_python_formatting() -> None:
+    import numpy as np
+    import polars as pl
+
+    from polars_fair.metrics._summary_notes import p_text
+
+    rng = np.random.default_rng(14)
+    values = np.concatenate(
+        [10.0 ** -rng.uniform(0, 300, 500), rng.uniform(0, 1, 200), [0.0, 1.0, 5e-5, 4.9999e-5]]
+    )
+    got = pl.DataFrame({"q": values}).select(p_text(pl.col("q")))["q"].to_list()
+    assert got == [_p_reference(float(v)) for v in values]
+
+
+def test_small_q_values_are_not_printed_as_zero(tmp_path: Path) -> None:
+    import polars as pl
+
+    from polars_fair.io.datasets import load_compas
+
+    report = load_compas().fair.report(
+        y_true="two_year_recid",
+        y_pred=pl.col("decile_score") >= 5,
+        sensitive_features="race",
+        slices=["sex", "age_cat"],
+    )
+    q = report.slices.sort("rank").filter(pl.col("rank") <= 3)["q_value"]
+    assert (q < 5e-5).all()  # tiny: 0.0000 at 4 decimals
+    texts = [_p_reference(v) for v in q.to_list()]
+    for page in (report.to_text(), report.to_markdown(), report.to_html()):
+        assert all(t in page for t in texts)

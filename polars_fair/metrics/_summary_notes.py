@@ -175,3 +175,44 @@ def verdict_columns(rule: str) -> list[pl.Expr]:
         )
     )
     return [verdict.cast(VERDICT_DTYPE).alias("verdict"), note.cast(pl.String).alias("note")]
+
+
+def p_text(p: pl.Expr) -> pl.Expr:
+    """A p- or q-value in [0, 1] as text: 4 decimals, or scientific where they show 0.
+
+    A value that would print as ``0.0000`` is not read as exactly 0: it prints as
+    ``1.2e-81``; a value of exactly 0 prints as ``0``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._summary_notes import p_text
+    >>> q = pl.DataFrame({"q": [0.05, 1.0, 0.0123456, 1.234e-81, 9.96e-6, 0.0, None]})
+    >>> q.select(p_text(pl.col("q")))["q"].to_list()
+    ['0.0500', '1.0000', '0.0123', '1.2e-81', '1.0e-05', '0', None]
+    """
+    p = p.cast(pl.Float64)
+    ten_thousandths = (p * 10_000).round(0, mode="half_away_from_zero").cast(pl.Int64)
+    fixed = pl.concat_str(
+        (ten_thousandths // 10_000).cast(pl.String),
+        pl.lit("."),
+        (ten_thousandths % 10_000).cast(pl.String).str.zfill(4),
+    )
+    exponent = p.log10().floor()
+    mantissa = (p / pl.lit(10.0).pow(exponent)).round(1)
+    carry = mantissa >= 10  # 9.96e-6 rounds to 10.0e-6: 1.0e-5
+    exponent = pl.when(carry).then(exponent + 1).otherwise(exponent)
+    mantissa = pl.when(carry).then(mantissa / 10).otherwise(mantissa).round(1)
+    sci = pl.concat_str(
+        mantissa.cast(pl.String),
+        pl.lit("e-"),
+        (-exponent).cast(pl.Int64).cast(pl.String).str.zfill(2),
+    )
+    return (
+        pl.when(p == 0)
+        .then(pl.lit("0"))
+        .when(ten_thousandths == 0)  # 4 decimals would print 0.0000
+        .then(sci)
+        .otherwise(fixed)
+        .alias(p.meta.output_name())
+    )

@@ -24,7 +24,7 @@ from polars_fair._utils import with_example
 from polars_fair._validate import SUMMARY_COLUMNS
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import check_comparable, compare_summaries
-from polars_fair.metrics._summary_notes import size_text
+from polars_fair.metrics._summary_notes import p_text, size_text
 from polars_fair.report import _verdicts
 from polars_fair.report._capping import (
     MAX_ROWS,
@@ -792,7 +792,8 @@ class FairnessReport:
             kish = self.params.get("sample_weight") is not None and "n_effective" in table.columns
             cols = ["rank", "slice", "n", *(["n_effective"] if kish else []), "value",
                     "rest_value", "difference", "ci_low", "ci_high", "q_value", "significant"]  # fmt: skip
-            return table.filter(pl.col("rank") <= SLICES_SHOWN).select(*self.by, *cols)
+            shown = table.filter(pl.col("rank") <= SLICES_SHOWN).select(*self.by, *cols)
+            return shown.with_columns(p_text(pl.col("q_value")))  # never 0.0000
         wanted = _SHOWN.get(name)
         if wanted is None:
             return table
