@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -147,3 +148,50 @@ def test_small_q_values_are_not_printed_as_zero(tmp_path: Path) -> None:
     texts = [_p_reference(v) for v in q.to_list()]
     for page in (report.to_text(), report.to_markdown(), report.to_html()):
         assert all(t in page for t in texts)
+
+
+def _one_group_frame() -> object:
+    import polars as pl
+
+    return pl.DataFrame(
+        {
+            "g": ["a"] * 6,
+            "y": [1, 0, 1, 0, 1, 1],
+            "p": [1, 0, 0, 1, 1, 0],
+            "s1": [0.9, 0.2, 0.4, 0.7, 0.8, 0.3],
+            "s2": [0.8, 0.1, 0.6, 0.6, 0.9, 0.2],
+        }
+    )
+
+
+_TABLES = {
+    "binary": ("disparities", {"y_true": "y", "y_pred": "p"}),
+    "regression": ("regression_disparities", {"y_true": "s1", "y_pred": "s2"}),
+    "multiclass": ("multiclass_disparities", {"y_true": "y", "y_pred": "p"}),
+    "ensemble": ("ensemble_disparities", {"y_prob": ["s1", "s2"]}),
+}
+
+
+@pytest.mark.parametrize("kind", list(_TABLES))
+def test_disparities_warn_with_a_single_group(kind: str) -> None:
+    import polars as pl
+
+    from polars_fair.exceptions import DegenerateDataWarning
+
+    df = _one_group_frame()
+    assert isinstance(df, pl.DataFrame)
+    summary = {"y_true": "y", "y_pred": "p", "sensitive_features": "g"}
+    with pytest.warns(DegenerateDataWarning) as expected:
+        df.fair.summary(**summary)  # type: ignore[attr-defined]
+    wording = str(next(w.message for w in expected if "only one group" in str(w.message)))
+    method, kw = _TABLES[kind]
+    with pytest.warns(DegenerateDataWarning) as caught:
+        eager = getattr(df.fair, method)(sensitive_features="g", **kw)  # type: ignore[attr-defined]
+    assert wording in [str(w.message) for w in caught]
+    # lazy: nothing is collected (nothing warns), as the lazy summary
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lazy = getattr(df.lazy().fair, method)(sensitive_features="g", **kw)  # type: ignore[attr-defined]
+        df.lazy().fair.summary(**summary)  # type: ignore[attr-defined]
+    assert isinstance(lazy, pl.LazyFrame)
+    assert lazy.collect().equals(eager)

@@ -286,6 +286,7 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
             checked, reference = resolve_reference(
                 require_nonempty(stats), reference_group, sens, keys
             )
+            checked = warn_one_group_rows(checked, sens, by_)  # as the summary warns
             return disparity_table(
                 checked, by=keys, sensitive=sens, reference=reference, metrics=metrics,
                 zero_division=zd,

@@ -145,6 +145,7 @@ class Audit:
             require_nonempty(stats), reference_group, self.sensitive, self.by
         )
         check_metrics(metrics)
+        stats = warn_one_group(stats, self.sensitive, self.by)  # as the summary warns
         return disparity_table(
             stats, by=self.by, sensitive=self.sensitive, reference=reference,
             metrics=metrics, zero_division=zero_division, confidence_level=confidence_level,
@@ -231,6 +232,7 @@ def measure_disparities_plan(
 ) -> pl.LazyFrame:
     """The long comparison table of formula measures, after checking the reference."""
     stats, reference = resolve_reference(require_nonempty(stats), reference_group, sensitive, by)
+    stats = warn_one_group(stats, sensitive, by)  # as the summary warns
     return measure_disparity_table(
         stats, formula=formula, measures=measures, by=by, sensitive=sensitive,
         reference=reference, zero_division=zero_division,

@@ -79,7 +79,11 @@ def _html_table(
     hidden = {f"{p}_ci_{end}" for p in pairs.values() for end in ("low", "high")}
     columns = [c for c in table.columns if c not in hidden]
     flat = _flat(table)
-    numeric = {c for c, d in flat.schema.items() if d.is_numeric()} | set(numbers)
+    numeric = (
+        {c for c, d in flat.schema.items() if d.is_numeric()}
+        | set(numbers)
+        | {"q_value", "p_value"}
+    )
     head = "".join(
         f"<th class='{'num' if c in numeric else 'txt'}'>{_header(labels.get(c, c))}</th>"
         for c in columns
