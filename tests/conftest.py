@@ -41,6 +41,34 @@ def four_weighted_groups(seed: int, smallest: int) -> pl.DataFrame:
     return pl.concat(parts)
 
 
+def weighted_cells(
+    frame: pl.DataFrame, weighted: bool, masks: dict[str, Callable[[Any, Any], Any]]
+) -> dict[str, dict[str, float]]:
+    """Per group ``g`` of `frame`: the weighted count of each of `masks` (a function of
+    the numpy arrays ``y`` and ``p``), and ``sw``, ``sw2``: the sums of the weights ``w``
+    and of their squares (all weights 1 when not `weighted`), for Kish effective sizes."""
+    cells = {}
+    for g in sorted(set(frame["g"].to_list())):
+        sub = frame.filter(pl.col("g") == g)
+        y, p = sub["y"].to_numpy(), sub["p"].to_numpy()
+        w = sub["w"].to_numpy() if weighted else np.ones(len(y))
+        cells[g] = {name: float((w * mask(y, p)).sum()) for name, mask in masks.items()}
+        cells[g] |= {"sw": float(w.sum()), "sw2": float((w * w).sum())}
+    return cells
+
+
+def assert_overall_row(row: dict[str, Any], expected: dict[str, Any], method: str) -> None:
+    """A `to_overall` summary row equals `expected` (from a reference written from the
+    definition: ``group``, ``value``, ``low``, ``high``) and used interval `method`."""
+    assert row["interval_method"] == method
+    assert row["group"] == expected["group"]
+    assert row["compared_with"] == "overall"
+    assert row["value"] == pytest.approx(expected["value"], rel=1e-12)
+    assert row["ci_low"] == pytest.approx(expected["low"], rel=1e-9, abs=1e-12)
+    assert row["ci_high"] == pytest.approx(expected["high"], rel=1e-9)
+    assert row["ci_low"] <= row["value"] <= row["ci_high"]
+
+
 def shuffled_unfair(
     frame: pl.DataFrame, criteria: list[str], *, seed: int, runs: int, **options: Any
 ) -> tuple[dict[str, int], set[str]]:

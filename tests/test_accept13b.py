@@ -19,11 +19,16 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
-import numpy as np
 import polars as pl
 import pytest
 
-from tests.conftest import Runner, four_weighted_groups, shuffled_unfair
+from tests.conftest import (
+    Runner,
+    assert_overall_row,
+    four_weighted_groups,
+    shuffled_unfair,
+    weighted_cells,
+)
 
 Z = NormalDist().inv_cdf(0.975)
 
@@ -34,17 +39,8 @@ def _frame(seed: int) -> pl.DataFrame:
 
 def _expected(df: pl.DataFrame, ratio: bool, weighted: bool) -> dict[str, Any]:
     """Treatment equality of the group farthest from the population, from the definitions."""
-    cells = {}
-    for g in sorted(set(df["g"].to_list())):
-        sub = df.filter(pl.col("g") == g)
-        y, p = sub["y"].to_numpy(), sub["p"].to_numpy()
-        w = sub["w"].to_numpy() if weighted else np.ones(len(y))
-        cells[g] = {
-            "fn": float((w * ((y == 1) & (p == 0))).sum()),
-            "fp": float((w * ((y == 0) & (p == 1))).sum()),
-            "sw": float(w.sum()),
-            "sw2": float((w * w).sum()),
-        }
+    cells = weighted_cells(df, weighted, {"fn": lambda y, p: (y == 1) & (p == 0),
+                                          "fp": lambda y, p: (y == 0) & (p == 1)})  # fmt: skip
     r_all = sum(c["fn"] for c in cells.values()) / sum(c["fp"] for c in cells.values())
 
     def distance(g: str) -> float:
@@ -97,13 +93,7 @@ def test_treatment_equality_to_overall_interval_from_the_definitions(
         kw["sample_weight"] = "w"
     row = run(df, "summary", **kw).row(0, named=True)
     expected = _expected(df, ratio, weighted)
-    assert row["interval_method"] == ("count_ratio_overall" if ratio else "count_mover_overall")
-    assert row["group"] == expected["group"]
-    assert row["compared_with"] == "overall"
-    assert row["value"] == pytest.approx(expected["value"], rel=1e-12)
-    assert row["ci_low"] == pytest.approx(expected["low"], rel=1e-9, abs=1e-12)
-    assert row["ci_high"] == pytest.approx(expected["high"], rel=1e-9)
-    assert row["ci_low"] <= row["value"] <= row["ci_high"]
+    assert_overall_row(row, expected, "count_ratio_overall" if ratio else "count_mover_overall")
 
 
 def test_treatment_equality_to_overall_does_not_depend_on_the_scale_of_the_weights() -> None:

@@ -22,7 +22,13 @@ import numpy as np
 import polars as pl
 import pytest
 
-from tests.conftest import Runner, four_weighted_groups, shuffled_unfair
+from tests.conftest import (
+    Runner,
+    assert_overall_row,
+    four_weighted_groups,
+    shuffled_unfair,
+    weighted_cells,
+)
 from tests.reference_stats import katz, newcombe
 
 #: criterion -> (numerator mask, denominator mask) of its proportion, from y and p
@@ -40,17 +46,8 @@ def _frame(seed: int) -> pl.DataFrame:
 
 def _expected(df: pl.DataFrame, criterion: str, weighted: bool) -> dict[str, Any]:
     num, den = PROPORTIONS[criterion]
-    cells = {}
-    for g in sorted(set(df["g"].to_list())):
-        sub = df.filter(pl.col("g") == g)
-        y, p = sub["y"].to_numpy(), sub["p"].to_numpy()
-        w = sub["w"].to_numpy() if weighted else np.ones(len(y))
-        cells[g] = {
-            "x": float((w * num(y, p) * den(y, p)).sum()),  # weighted counts
-            "m": float((w * den(y, p)).sum()),
-            "sw": float(w.sum()),  # for Kish: effective = weighted x sum w / sum w^2
-            "sw2": float((w * w).sum()),
-        }
+    # weighted counts (Kish: effective = weighted x sum w / sum w^2)
+    cells = weighted_cells(df, weighted, {"x": lambda y, p: num(y, p) & den(y, p), "m": den})
     p_all = sum(c["x"] for c in cells.values()) / sum(c["m"] for c in cells.values())
     ratio = criterion.endswith("_ratio")
 
@@ -92,13 +89,7 @@ def test_interval_from_the_definitions(run: Runner, criterion: str, weighted: bo
     row = run(df, "summary", **kw).row(0, named=True)
     expected = _expected(df, criterion, weighted)
     kind = "katz" if criterion.endswith("_ratio") else "newcombe"
-    assert row["interval_method"] == f"{kind}_overall"
-    assert row["group"] == expected["group"]
-    assert row["compared_with"] == "overall"
-    assert row["value"] == pytest.approx(expected["value"], rel=1e-12)
-    assert row["ci_low"] == pytest.approx(expected["low"], rel=1e-9, abs=1e-12)
-    assert row["ci_high"] == pytest.approx(expected["high"], rel=1e-9)
-    assert row["ci_low"] <= row["value"] <= row["ci_high"]
+    assert_overall_row(row, expected, f"{kind}_overall")
 
 
 def test_unweighted_it_is_the_rest_comparison_scaled() -> None:
