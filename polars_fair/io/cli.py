@@ -40,6 +40,8 @@ from polars_fair.exceptions import (
     IdentifierWarning,
     InvalidParameterError,
 )
+from polars_fair.io._cli_args import FAILED, OK, USAGE, judgement
+from polars_fair.io._cli_args import build_parser as _parser
 from polars_fair.io._output import UsageError as UsageError
 from polars_fair.io._output import check_output, columns_hint, write_output
 from polars_fair.io.sources import (
@@ -70,161 +72,7 @@ from polars_fair.report import (
 
 __all__ = ["main"]
 
-#: Exit statuses.
-OK, FAILED, USAGE = 0, 1, 2
-
 _COMPAS = {"y_true": "two_year_recid", "y_pred": "decile_score >= 5", "sensitive": "race"}
-
-
-# ---- arguments --------------------------------------------------------------------
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, whose usage errors are one line and a hint, like the others."""
-
-    def error(self, message: str) -> Any:  # argparse's signature returns NoReturn
-        usage = " ".join(self.format_usage().split())
-        if len(usage) > 80:  # the subcommands' usage lists every option: --help shows them
-            usage = f"usage: {self.prog} [options] ..."
-        self.exit(
-            USAGE,
-            f"{self.prog}: error: {message}\nHint: see `{self.prog} --help` ({usage})\n",
-        )
-
-
-def _group_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--threshold`` and the options defining the groups (audit, profile, compare)."""
-    parser.add_argument("--threshold", type=float, help="predict positive when y-prob >= this")
-    parser.add_argument(
-        "--sensitive-features",
-        help="column(s) or SQL expression(s) defining the groups, comma-separated",
-    )
-    parser.add_argument(
-        "--sensitive-feature", action="append", default=[], metavar="COL_OR_SQL",
-        help="one column or SQL expression defining the groups (repeatable; for names "
-        "or expressions holding commas)",
-    )  # fmt: skip
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="polars-fair",
-        description="Fairness audits of model predictions, as lazy Polars queries.",
-    )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    audit = sub.add_parser(
-        "audit",
-        help="audit predictions and report rates, disparities and verdicts",
-        description=(
-            "Audit predictions in CSV, Parquet, NDJSON or Arrow IPC files. Exit status: "
-            "0 done, 1 a gate fails (--fail-on, --fail-on-verdict), 2 usage or input error."
-        ),
-    )
-    audit.add_argument("paths", nargs="*", metavar="PATH", help="files or globs (quote globs)")
-    audit.add_argument(
-        "--example", choices=["compas"],
-        help="audit a bundled example instead: COMPAS, African-American against Caucasian "
-        "defendants, y_pred = decile_score >= 5",
-    )  # fmt: skip
-    audit.add_argument(
-        "--y-true", help="column of true labels, or a SQL expression over the columns"
-    )
-    audit.add_argument(
-        "--y-pred",
-        help='column of predicted labels, or a SQL expression such as "decile_score >= 5"',
-    )
-    audit.add_argument(
-        "--y-prob", help="column (or SQL expression) of scores in [0, 1] (calibration, ROC)"
-    )
-    _group_arguments(audit)
-    audit.add_argument("--by", help="batch key column(s), comma-separated (models, slices)")
-    audit.add_argument(
-        "--reference-group", help="reference group value (comma-separated for several features)"
-    )
-    audit.add_argument("--sample-weight", help="column of non-negative weights")
-    audit.add_argument("--pos-label", help="the positive label value (default 1)")
-    audit.add_argument(
-        "--pos-label-pred",
-        help="the positive value of the predicted labels (default: --pos-label)",
-    )
-    audit.add_argument(
-        "--format", choices=["table", "json", "markdown", "html"], default="table",
-        help="output format (default: table)",
-    )  # fmt: skip
-    audit.add_argument("--output", "-o", help="write the report to this file instead of stdout")
-    audit.add_argument(
-        "--fail-on", action="append", default=[], metavar="EXPR",
-        help='exit 1 when a condition holds, e.g. "disparate_impact_ratio < 0.8" (one-sided; '
-        "repeatable; any criterion, added to the summary when missing)",
-    )  # fmt: skip
-    audit.add_argument(
-        "--fail-on-verdict", metavar="VERDICTS",
-        help="exit 1 when a criterion's verdict is one of these, comma-separated: "
-        "unfair, inconclusive, undefined (e.g. unfair,inconclusive)",
-    )  # fmt: skip
-    audit.add_argument(
-        "--allow-undefined", action="store_true",
-        help="let a --fail-on condition on an undefined value, and a --fail-on-verdict gate "
-        "that could judge no criterion (one group, the reference group too small), pass "
-        "(default: they fail)",
-    )  # fmt: skip
-    audit.add_argument(
-        "--criteria", help="the summary's criteria, comma-separated (default: a standard set)"
-    )
-    audit.add_argument(
-        "--verdict-rule", choices=["interval", "point"], default="interval",
-        help="judge the interval (default) or the point value against the fair band",
-    )  # fmt: skip
-    audit.add_argument(
-        "--frequency-weights", action="store_true",
-        help="read --sample-weight as row counts in the criteria and the per-group "
-        "intervals (default: sampling weights, Kish effective sizes; slices always use "
-        "effective sizes)",
-    )  # fmt: skip
-    audit.add_argument(
-        "--min-group-size", type=float, default=30,
-        help="groups below this many (effective) rows are left out of the criteria "
-        "(default 30; 0 keeps every group)",
-    )  # fmt: skip
-    audit.add_argument("--no-progress", action="store_true", help="no progress bar")
-    audit.add_argument(
-        "--slices", metavar="COLS",
-        help="slice discovery over these attributes, comma-separated (e.g. race,sex,age_cat)",
-    )  # fmt: skip
-    audit.add_argument(
-        "--max-depth", type=int, default=2, help="attributes per slice at most (default 2)"
-    )
-    audit.add_argument(
-        "--slice-metric", default="false_positive_rate",
-        help="rate the slices are compared on (default false_positive_rate)",
-    )  # fmt: skip
-    audit.add_argument(
-        "--fail-on-slices", action="store_true",
-        help="exit 1 when a slice differs significantly from the rest (needs --slices)",
-    )  # fmt: skip
-    audit.add_argument(
-        "--max-rows", type=int, default=50, metavar="N",
-        help="table, markdown and html: show at most N groups per table, the largest "
-        "(default 50; 0 shows all); json always has every row",
-    )  # fmt: skip
-    _csv_arguments(audit)
-    from polars_fair.io.cli_profile import add_commands  # profile, compare, audit --profile
-
-    add_commands(sub, audit)
-    return parser
-
-
-def _csv_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the CSV reading options (see :func:`_csv_options`) to a command reading files."""
-    parser.add_argument(
-        "--null-values", metavar="VALUES",
-        help='CSV: values read as missing, comma-separated (e.g. "N/A,NA"); rows with a '
-        "missing label or prediction are excluded and counted",
-    )  # fmt: skip
-    parser.add_argument(
-        "--infer-schema-length", type=int, metavar="ROWS",
-        help=f"CSV: rows used to infer column types (default {INFER_SCHEMA_LENGTH}; 0: all rows)",
-    )  # fmt: skip
 
 
 def _names(value: str | None) -> list[str]:
@@ -469,9 +317,7 @@ def _params(
         reference_group=reference, min_group_size=args.min_group_size,
         slices=_names(args.slices) or None, max_depth=args.max_depth,
         slice_metric=args.slice_metric,
-        criteria=_criteria(args, conditions, y_prob is not None),
-        verdict_rule=getattr(args, "verdict_rule", "interval"),
-        frequency_weights=bool(getattr(args, "frequency_weights", False)),
+        criteria=_criteria(args, conditions, y_prob is not None), **judgement(args),
     )  # fmt: skip
 
 
@@ -629,6 +475,7 @@ def _read(
 
 
 def _audit(args: argparse.Namespace) -> int:
+    judgement(args)  # the judgement options, checked before any data is read
     if args.profile:
         from polars_fair.io.cli_profile import audit_profile
 
@@ -717,13 +564,16 @@ _PY_THRESHOLD = re.compile(r"`y_pred=pl\.col\('([^']*)'\) >= ([^`]*)`")
 _PY_RENAME = re.compile(
     r"given as `(\w+)`.*rename it first, e.g. `\.rename\(\{'(.*)': '(.*)'\}\)`", re.S
 )
+#: A library hint's ratio band, ``ratio_band=(0.8, 1.25)``.
+_PY_BAND = re.compile(r"`ratio_band=\(([-+\w.]+), ([-+\w.]+)\)`")
 #: A library hint's keyword argument with one plain value, ``min_group_size=30``.
 _PY_KEYWORD = re.compile(r"`([a-z_]+)=(\"[^\"`]*\"|'[^'`]*'|[-+\w.]+)`")
 #: The library's parameters that have a command-line option of the same name.
 _OPTIONS = frozenset(
     {"y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "by", "reference_group",
      "sample_weight", "pos_label", "criteria", "verdict_rule", "min_group_size", "slices",
-     "max_depth", "slice_metric", "null_values", "infer_schema_length"}
+     "max_depth", "slice_metric", "null_values", "infer_schema_length", "method",
+     "confidence_level", "difference_band", "ratio_band"}
 )  # fmt: skip
 
 
@@ -742,6 +592,7 @@ def _command_line_hint(message: str) -> str:
     """
     message = _PY_THRESHOLD.sub(r"""`--y-pred "\1 >= \2"` (a SQL expression)""", message)
     message = message.replace("set `pos_label` to", "set `--pos-label` (`--pos-label-pred`) to")
+    message = _PY_BAND.sub(r"`--ratio-band \1,\2`", message)
     head, sep, hint = message.partition("Hint:")
     if (clash := _PY_RENAME.search(message)) is not None:  # no .rename() on the command line
         param, old, new = clash.groups()

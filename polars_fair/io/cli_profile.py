@@ -25,6 +25,12 @@ import polars as pl
 
 from polars_fair.exceptions import ColumnNotFoundError, InputError
 from polars_fair.io import cli
+from polars_fair.io._cli_args import (
+    csv_arguments,
+    group_arguments,
+    judgement,
+    judgement_arguments,
+)
 from polars_fair.io._output import check_output, unwritable, write_output
 from polars_fair.io.sources import read_error
 from polars_fair.namespace._profile import (
@@ -52,7 +58,7 @@ def _column_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--y-true", help="column of true labels")
     parser.add_argument("--y-pred", help='column of predicted labels, or SQL ("score >= 0.5")')
     parser.add_argument("--y-prob", help="column of scores in [0, 1] (calibration, ROC)")
-    cli._group_arguments(parser)
+    group_arguments(parser)
     parser.add_argument("--by", help="batch key column(s), comma-separated (models, windows)")
     parser.add_argument("--sample-weight", help="column of non-negative weights")
     parser.add_argument("--pos-label", help="the positive label value (default 1)")
@@ -66,7 +72,7 @@ def _column_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--exact-scores", action="store_true", help="keep exact per-score ROC tables"
     )
-    cli._csv_arguments(parser)
+    csv_arguments(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -97,18 +103,10 @@ def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
     cmp.add_argument("candidate", metavar="CANDIDATE", help="profile(s) or data files (glob)")
     _column_options(cmp)
     cmp.add_argument("--reference-group", help="reference group value (comma-separated)")
-    cmp.add_argument("--min-group-size", type=float, default=30, help="(default 30)")
     cmp.add_argument(
         "--criteria", help="the criteria compared, comma-separated (default: the summary's)"
     )
-    cmp.add_argument(
-        "--verdict-rule", choices=["interval", "point"], default=None,
-        help="judge the interval (default) or the point value against the fair band",
-    )  # fmt: skip
-    cmp.add_argument(
-        "--frequency-weights", action="store_true",
-        help="read --sample-weight as row counts in the criteria (default: sampling weights)",
-    )  # fmt: skip
+    judgement_arguments(cmp)  # each side's report is judged as audit judges it
     cmp.add_argument(
         "--tolerance", type=float, default=0.02,
         help="changes of the distance to the ideal within this are no change (default 0.02)",
@@ -274,10 +272,7 @@ def _given(args: argparse.Namespace, flags: tuple[str, ...]) -> list[str]:
 
 def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
     """Report options from the command line, with values typed like the profile's columns."""
-    options: dict[str, Any] = {"min_group_size": args.min_group_size}
-    for name in ("verdict_rule", "frequency_weights"):  # the gate options of audit, compare
-        if getattr(args, name, None):
-            options[name] = getattr(args, name)
+    options: dict[str, Any] = {"min_group_size": args.min_group_size, **judgement(args)}
     if getattr(args, "criteria", None) is not None and args.command == "compare":
         scored = prof.meta["spec"].get("y_prob") is not None
         options["criteria"] = cli._criteria(args, [], scored)
@@ -386,6 +381,7 @@ def _profile_command(args: argparse.Namespace) -> int:
 
 
 def _compare_command(args: argparse.Namespace) -> int:
+    judgement(args)  # the judgement options, checked before any data is read
     if not math.isfinite(args.tolerance) or args.tolerance < 0:
         msg = f"--tolerance must be a finite number >= 0, got {args.tolerance}\nHint: e.g. 0.02"
         raise cli.UsageError(msg)

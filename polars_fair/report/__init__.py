@@ -45,9 +45,9 @@ from polars_fair.report._verdicts import (
     _describe,
     excluded_groups,
     gate_verdicts,
-    orientation,
     parse_condition,
     size_str,
+    summary_heading,
 )
 
 __all__ = ["GATE_VERDICTS", "Condition", "FairnessReport", "parse_condition"]
@@ -660,7 +660,7 @@ class FairnessReport:
             parts = [f"Rates per group\n{_flat(rates)}"]
             parts += note_lines(notes.get("by_group"), "")
             criteria = capped.summary.get_column("criterion").unique(maintain_order=True)
-            header = orientation(capped.params, criteria.to_list())
+            header = summary_heading(capped.params, criteria.to_list())
             parts += [f"\nCriteria and verdicts ({header})\n{summary}"]
             parts += note_lines(notes.get("summary"), "")
             parts += undefined_lines(capped.summary, capped.by, MAX_ROWS)

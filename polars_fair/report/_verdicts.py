@@ -31,9 +31,11 @@ __all__ = [
     "excluded_groups",
     "failures",
     "gate_verdicts",
+    "level_text",
     "one_sided_misses",
     "orientation",
     "parse_condition",
+    "summary_heading",
 ]
 
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -528,6 +530,16 @@ def excluded_groups(summary: pl.DataFrame, by: list[str], most: int = 10) -> lis
     return out
 
 
+def level_text(params: dict[str, Any]) -> str:
+    """The confidence level of a report's intervals, as a percentage ("95%")."""
+    return f"{100 * float(params.get('confidence_level') or 0.95):g}%"
+
+
+def summary_heading(params: dict[str, Any], criteria: Iterable[str] | None = None) -> str:
+    """The text report's heading of the verdicts: the orientation and the intervals' level."""
+    return f"{orientation(params, criteria)}; {level_text(params)} intervals"
+
+
 def _describe(
     params: dict[str, Any], code: str = "`", criteria: Iterable[str] | None = None
 ) -> str:
@@ -542,7 +554,8 @@ def _describe(
         counts = params.get("frequency_weights")
         parts.append("weights: row counts" if counts else "weights: Kish effective sizes")
     rule = params.get("verdict_rule", "interval")
-    parts.append(f"verdicts: the {'point value' if rule == 'point' else 'interval'} vs the band")
+    judged = "point value" if rule == "point" else f"{level_text(params)} interval"
+    parts.append(f"verdicts: the {judged} vs the band")
     smallest = params.get("min_group_size", 30) or 0  # None keeps every group, as 0
     parts.append(f"groups under {smallest:g} effective rows not compared")
     return "; ".join(parts) + "."
