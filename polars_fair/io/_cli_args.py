@@ -45,7 +45,7 @@ OK, FAILED, USAGE = 0, 1, 2
 #: The comparison methods of the criteria (``method=``), as the library types them.
 METHODS: tuple[str, ...] = get_args(Method)
 #: ``df.fair.report``'s defaults, shown in the options' help.
-_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ReportSpec)}
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(ReportSpec)}
 
 
 class _Parser(argparse.ArgumentParser):

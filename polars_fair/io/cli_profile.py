@@ -26,6 +26,8 @@ import polars as pl
 from polars_fair.exceptions import ColumnNotFoundError, InputError
 from polars_fair.io import cli
 from polars_fair.io._cli_args import (
+    FAILED,
+    OK,
     csv_arguments,
     group_arguments,
     judgement,
@@ -355,7 +357,7 @@ def audit_profile(args: argparse.Namespace) -> int:
     crossed = cli._gate(report, args, verdicts, conditions)
     for line in crossed:
         print(f"polars-fair: fail-on: {line}", file=sys.stderr)
-    return cli.FAILED if crossed else cli.OK
+    return FAILED if crossed else OK
 
 
 def _profile_command(args: argparse.Namespace) -> int:
@@ -377,7 +379,7 @@ def _profile_command(args: argparse.Namespace) -> int:
         reason = str(exc).split(" (os error")[0] if exc.args else type(exc).__name__
         raise cli.UsageError(unwritable(args.output, reason)) from exc
     print(f"polars-fair: wrote {prof!r} to {args.output}", file=sys.stderr)
-    return cli.OK
+    return OK
 
 
 def _compare_command(args: argparse.Namespace) -> int:
@@ -438,7 +440,7 @@ def _compare_command(args: argparse.Namespace) -> int:
             f"{row['candidate']:.4g}" + (f" ({where})" if where else ""),
             file=sys.stderr,
         )
-    return cli.FAILED if args.fail_on_worse and worse.height else cli.OK
+    return FAILED if args.fail_on_worse and worse.height else OK
 
 
 def _same_features(baseline: FairnessProfile, candidate: FairnessProfile) -> None:
