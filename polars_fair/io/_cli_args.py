@@ -37,6 +37,7 @@ __all__ = [
     "group_arguments",
     "judgement",
     "judgement_arguments",
+    "label_arguments",
 ]
 
 #: Exit statuses.
@@ -75,6 +76,16 @@ def group_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def label_arguments(parser: argparse.ArgumentParser) -> None:
+    """The weights and the positive labels (audit, profile, compare)."""
+    parser.add_argument("--sample-weight", help="column of non-negative weights")
+    parser.add_argument("--pos-label", help="the positive label value (default 1)")
+    parser.add_argument(
+        "--pos-label-pred",
+        help="the positive value of the predicted labels (default: --pos-label)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command (audit here; profile and compare in ``cli_profile``)."""
     parser = _Parser(
@@ -111,12 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--reference-group", help="reference group value (comma-separated for several features)"
     )
-    audit.add_argument("--sample-weight", help="column of non-negative weights")
-    audit.add_argument("--pos-label", help="the positive label value (default 1)")
-    audit.add_argument(
-        "--pos-label-pred",
-        help="the positive value of the predicted labels (default: --pos-label)",
-    )
+    label_arguments(audit)
     audit.add_argument(
         "--format", choices=["table", "json", "markdown", "html"], default="table",
         help="output format (default: table)",

@@ -32,6 +32,7 @@ from polars_fair.io._cli_args import (
     group_arguments,
     judgement,
     judgement_arguments,
+    label_arguments,
 )
 from polars_fair.io._output import check_output, unwritable, write_output
 from polars_fair.io.sources import read_error
@@ -62,12 +63,7 @@ def _column_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--y-prob", help="column of scores in [0, 1] (calibration, ROC)")
     group_arguments(parser)
     parser.add_argument("--by", help="batch key column(s), comma-separated (models, windows)")
-    parser.add_argument("--sample-weight", help="column of non-negative weights")
-    parser.add_argument("--pos-label", help="the positive label value (default 1)")
-    parser.add_argument(
-        "--pos-label-pred",
-        help="the positive value of the predicted labels (default: --pos-label)",
-    )
+    label_arguments(parser)
     parser.add_argument(
         "--score-bins", type=int, help=f"score histogram bins (default {DEFAULT_SCORE_BINS})"
     )
