@@ -292,6 +292,16 @@ def test_compare_is_the_python_comparison(
     assert not got.equals(run([]))  # the option acts
 
 
+def test_compare_text_states_the_level(sides: tuple[Path, Path], tmp_path: Path) -> None:
+    out = tmp_path / "cmp.txt"
+    base, cand = (str(p) for p in sides)
+    args = ["compare", base, cand, *SIDE_COLUMNS, "--no-progress", "--output", str(out)]
+    assert main([*args, "--confidence-level", "0.99"]) == 0
+    assert "with its 99% interval excluding 0" in out.read_text()
+    assert main(args) == 0
+    assert "with its 95% interval excluding 0" in out.read_text()
+
+
 # ---- bad values ---------------------------------------------------------------------------
 
 

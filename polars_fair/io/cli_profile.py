@@ -45,6 +45,7 @@ from polars_fair.namespace._profile import (
     read_profile,
 )
 from polars_fair.plans._profile_meta import decode_column
+from polars_fair.report._verdicts import level_text
 
 __all__ = ["add_commands", "audit_profile", "run"]
 
@@ -402,9 +403,8 @@ def _compare_command(args: argparse.Namespace) -> int:
         candidate = _side(args, args.candidate, profiles[1])
     _same_features(baseline, candidate)  # before a --reference-group is looked up in either
     options = _options(args, candidate)
-    table = candidate.report(**options).compare(
-        baseline.report(**options), tolerance=args.tolerance
-    )
+    report = candidate.report(**options)
+    table = report.compare(baseline.report(**options), tolerance=args.tolerance)
     # the verdict judges the change of the distance from the ideal: shown beside the change
     shown = table.select(
         *candidate.by, "criterion", "baseline", "candidate", "change", "ci_low", "ci_high",
@@ -421,8 +421,8 @@ def _compare_command(args: argparse.Namespace) -> int:
                        tbl_hide_dataframe_shape=True, fmt_str_lengths=60):  # fmt: skip
             text = (
                 f"Candidate against baseline (verdict: the change of the distance from the "
-                f"ideal, distance_change, beyond ±{args.tolerance:g} with its interval "
-                f"excluding 0)\n{shown}\n"
+                f"ideal, distance_change, beyond ±{args.tolerance:g} with its "
+                f"{level_text(report.params)} interval excluding 0)\n{shown}\n"
             )
     if args.output:
         write_output(args.output, text)
