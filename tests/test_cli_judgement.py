@@ -366,6 +366,21 @@ def test_bad_value_hint_is_the_option_to_type(
     assert hint in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("cli", "hint"),
+    [(["--alpha", "0.01"], "Hint: give --confidence-level 0.99 instead"),
+     (["--min-slice-size", "50"], "Hint: give --min-group-size 50 instead")],
+)  # fmt: skip
+def test_slices_own_options_name_the_reports(
+    cli: list[str], hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``df.fair.slices``' alpha and min_size: the report sets them from its own options."""
+    assert main(["audit", "--example", "compas", "--slices", "sex", *cli]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {cli[0]} {cli[1]}: the report tests the slices at the FDR level" in err
+    assert hint in err
+
+
 def test_method_choices_are_the_library_methods(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["audit", "--help"])

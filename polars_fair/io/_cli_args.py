@@ -24,6 +24,7 @@ from polars_fair._validate import (
     did_you_mean,
 )
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.io._output import UsageError
 from polars_fair.io.sources import INFER_SCHEMA_LENGTH
 from polars_fair.namespace._report import ReportSpec
 
@@ -45,6 +46,9 @@ OK, FAILED, USAGE = 0, 1, 2
 
 #: The comparison methods of the criteria (``method=``), as the library types them.
 METHODS: tuple[str, ...] = get_args(Method)
+#: ``df.fair.slices``' options that the report sets from its own (``alpha = 1 -
+#: confidence_level``, ``min_size = min_group_size``): refused, naming the option to give.
+_SLICE_ONLY = {"--alpha": "--confidence-level", "--min-slice-size": "--min-group-size"}
 #: ``df.fair.report``'s defaults, shown in the options' help.
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(ReportSpec)}
 
@@ -148,6 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--criteria", help="the summary's criteria, comma-separated (default: a standard set)"
     )
     judgement_arguments(audit)
+    for name in _SLICE_ONLY:  # df.fair.slices' own: refused with the report's option to give
+        audit.add_argument(name, type=float, help=argparse.SUPPRESS)
     audit.add_argument("--no-progress", action="store_true", help="no progress bar")
     audit.add_argument(
         "--slices", metavar="COLS",
@@ -259,6 +265,16 @@ def judgement(args: argparse.Namespace) -> dict[str, Any]:
     >>> judgement(args)
     {'confidence_level': 0.99, 'ratio_band': (0.9, 1.1111)}
     """
+    for name, instead in _SLICE_ONLY.items():
+        value = getattr(args, name[2:].replace("-", "_"), None)
+        if value is not None:
+            given = 1 - value if name == "--alpha" else value
+            msg = (
+                f"{name} {value:g}: the report tests the slices at the FDR level 1 - "
+                f"--confidence-level, on slices of --min-group-size rows or more\nHint: "
+                f"give {instead} {given:g} instead"
+            )
+            raise UsageError(msg)
     out: dict[str, Any] = {}
     level = getattr(args, "confidence_level", None)
     if level is not None:
