@@ -11,7 +11,10 @@ ratio above its band passes ``"disparate_impact_ratio < 0.8"``, with a warning).
 ``--fail-on-slices`` gates on the slices alone. Exit status 2 means the command
 could not run (usage or input error), with a message that says what went wrong and
 how to fix it. ``polars-fair audit --example compas`` audits the bundled COMPAS
-example. Warnings print as ``polars-fair: warning: ...`` lines.
+example. Warnings print as ``polars-fair: warning: ...`` lines. ``--confidence-level``,
+``--method``, ``--difference-band`` and ``--ratio-band`` choose how the verdicts (and so
+the gates) are judged: ``df.fair.report``'s arguments (the options are defined in
+:mod:`polars_fair.io._cli_args`).
 
 With several files and a terminal on stderr, each file is reduced on its own, with
 a progress bar, and the reductions (additive) are summed before the report is
