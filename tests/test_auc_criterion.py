@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from polars.testing import assert_frame_equal
 import pytest
 import reference as ref
 import reference_auc as ref_auc
+from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score
 
 import polars_fair as pf
@@ -31,7 +31,9 @@ COLS = {"y_true": "y", "y_prob": "s", "sensitive_features": "g"}
 Z = z_value(0.95)
 
 
-def _frame(seed: int = 0, *, step: float = 0.05, sizes: tuple[int, ...] = (70, 50, 40)) -> pl.DataFrame:
+def _frame(
+    seed: int = 0, *, step: float = 0.05, sizes: tuple[int, ...] = (70, 50, 40)
+) -> pl.DataFrame:
     """Groups a, b, c with their own separations; scores on a grid of `step` (ties)."""
     rng = np.random.default_rng(seed)
     parts = []
@@ -71,7 +73,9 @@ def _close(got: Any, want: Any, tol: float = 1e-12) -> bool:
 @pytest.mark.parametrize("name", NAMES)
 def test_value_is_the_pairwise_definition(run: Any, name: str, method: str, weighted: bool) -> None:
     df = _frame(1)
-    kw: dict[str, Any] = {"reference_group": "b"} if method == "to_reference" else {"method": method}
+    kw: dict[str, Any] = (
+        {"reference_group": "b"} if method == "to_reference" else {"method": method}
+    )
     if weighted:
         kw["sample_weight"] = "w"
     got = run(df, name, **COLS, **kw)
@@ -90,7 +94,9 @@ def test_group_auc_is_sklearn_s(weighted: bool) -> None:
     assert all(_close(mine[(k,)][0], sk[k]) for k in "abc")
     got = df.fair.roc_auc_difference(**COLS, sample_weight="w" if weighted else None)
     assert _close(got, max(sk.values()) - min(sk.values()))
-    got = df.fair.roc_auc_ratio(**COLS, reference_group="a", sample_weight="w" if weighted else None)
+    got = df.fair.roc_auc_ratio(
+        **COLS, reference_group="a", sample_weight="w" if weighted else None
+    )
     far = max(("b", "c"), key=lambda k: abs(math.log(sk[k] / sk["a"])))
     assert _close(got, sk[far] / sk["a"])
 
@@ -134,7 +140,8 @@ def test_summary_interval_is_delong_s(run: Any, reference: str | None) -> None:
         assert _close(row["value"], value)
         assert _close(row["value"], _want(df, row["criterion"], "to_reference" if reference
                                           else "between_groups", (reference,), False))  # fmt: skip
-        assert _close(row["ci_low"], low) and _close(row["ci_high"], high)
+        assert _close(row["ci_low"], low)
+        assert _close(row["ci_high"], high)
         assert row["interval_method"] == ("delong" if kind == "difference" else "delong_log")
         assert row["group_n"] == (df["g"] == row["group"]).sum()
         if reference:
@@ -210,7 +217,8 @@ def test_interval_of_the_difference_covers_at_the_stated_rate() -> None:
     })  # fmt: skip
     got = df.fair.summary(**COLS, y_pred=pl.col("s") >= 0.5, criteria=["roc_auc_difference"],
                           by="draw")  # fmt: skip
-    assert got.height == draws and got["ci_low"].null_count() == 0
+    assert got.height == draws
+    assert got["ci_low"].null_count() == 0
     missed = int(((got["ci_low"] > 0) | (got["ci_high"] < 0)).sum())
     assert 8 <= missed <= 36, missed
     # and the intervals are DeLong's, draw by draw (a few checked by brute force)
@@ -261,7 +269,8 @@ def test_binned_profile_is_the_definition_on_floored_scores() -> None:
         (a1, v1), (a2, v2) = aucs[row["group"]], aucs[row["compared_with"]]
         assert _close(row["value"], a1 - a2 if kind == "difference" else a1 / a2)
         low, high = ref_auc.pair_interval(a1, v1, a2, v2, kind, Z)
-        assert _close(row["ci_low"], low) and _close(row["ci_high"], high)
+        assert _close(row["ci_low"], low)
+        assert _close(row["ci_high"], high)
     for name in NAMES:
         assert _close(prof.criterion(name), _want(floored, name, "between_groups", None, False))
     # the binned AUC is within the profile's stated bound of the exact one
@@ -281,7 +290,8 @@ def test_cli_json_and_gate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     want = df.fair.summary(**KW, criteria=NAMES)
     assert [r["criterion"] for r in rows] == NAMES
     for r, w in zip(rows, want.iter_rows(named=True), strict=True):
-        assert _close(r["value"], w["value"]) and _close(r["ci_low"], w["ci_low"])
+        assert _close(r["value"], w["value"])
+        assert _close(r["ci_low"], w["ci_low"])
     value = want["value"][0]
     assert main([*args, "--fail-on", f"roc_auc_difference > {value / 2:.4f}"]) == 1
     assert "roc_auc_difference" in capsys.readouterr().out
