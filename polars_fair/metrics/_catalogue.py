@@ -38,16 +38,16 @@ Family = Literal["rate", "statistic", "auc", "regression", "ensemble"]
 class Criterion:
     """One criterion: what it compares, what it needs, how it is judged and documented.
 
-        ``band`` names the configurable fair band it is judged against (a field of
-        :class:`polars_fair.metrics._verdicts.Bands`: ``"difference"``, ``"ratio"``,
-        ``"cohen_d"``, ``"z"`` or ``"four_fifths"``); ``interval`` the interval method
-        of the summary (see :data:`polars_fair.metrics._registry.INTERVAL_METHODS`:
-        ``"newcombe"``, ``"katz"``, ``"delta"``, ``"normal"``, ``"welch"`` and
-        ``"delta_log"`` for the mean scores of the balance criteria, ``"count_ratio"`` for a
-        ratio of two groups' ratios of counts (treatment equality), ``"count_mover"`` for their
-    difference; ``"bootstrap"`` where
-        there is no closed form: the summary's seeded counts bootstrap; None outside the
-        summary's families).
+    ``band`` names the configurable fair band it is judged against (a field of
+    :class:`polars_fair.metrics._verdicts.Bands`: ``"difference"``, ``"ratio"``,
+    ``"cohen_d"``, ``"z"`` or ``"four_fifths"``); ``interval`` the interval method
+    of the summary (see :data:`polars_fair.metrics._registry.INTERVAL_METHODS`:
+    ``"newcombe"``, ``"katz"``, ``"delta"``, ``"normal"``, ``"welch"`` and
+    ``"delta_log"`` for the mean scores of the balance criteria, ``"count_ratio"`` for a
+    ratio of two groups' ratios of counts (treatment equality), ``"count_mover"`` for
+    their difference; ``"delong"`` and ``"delong_log"`` for a difference and a ratio of
+    two groups' ROC AUC; ``"bootstrap"`` where there is no closed form: the summary's
+    seeded counts bootstrap; None outside the summary's families).
     """
 
     name: str
