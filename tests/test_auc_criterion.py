@@ -345,3 +345,59 @@ def test_a_reference_policy_other_than_largest_is_refused() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert _frame().fair.roc_auc_difference(**COLS, reference_group="largest") is not None
+
+
+# ---- groups, keys and undefined values -------------------------------------------------
+
+
+def test_intersectional_groups_and_a_tuple_reference(run: Any) -> None:
+    df = _frame(18, sizes=(120, 100, 90)).with_columns(
+        sex=pl.Series(np.random.default_rng(18).choice(["F", "M"], 310))
+    )
+    kw = {"y_true": "y", "y_prob": "s", "sensitive_features": ["g", "sex"]}
+    got = run(df, "roc_auc_ratio", **kw, reference_group=("a", "F"))
+    keys = (df["g"] + "|" + df["sex"]).to_numpy()
+    aucs = ref_auc.per_group(keys, df["y"].to_numpy(), df["s"].to_numpy())
+    values = {k: a for k, (a, _) in aucs.items()}
+    assert _close(got, ref.compare(values, None, "ratio", "to_reference", ("a|F",)))
+    summary = run(df, "summary", **kw, y_pred=pl.col("s") >= 0.5, criteria=["roc_auc_ratio"],
+                  reference_group=("a", "F"), min_group_size=0)  # fmt: skip
+    assert summary["compared_with"].to_list() == ["a / F"]
+    assert _close(summary["value"][0], got)
+
+
+def test_report_by_keys_merges_rows_key_by_key() -> None:
+    df = pl.concat(
+        [_scored(19).with_columns(k=pl.lit("x")), _scored(20).with_columns(k=pl.lit("y"))]
+    )
+    crit = ["roc_auc_difference", "demographic_parity_difference", "roc_auc_ratio"]
+    report = df.fair.report(**KW, criteria=crit, by="k")
+    assert report.summary.select("k", "criterion").rows() == [(k, c) for k in "xy" for c in crit]
+    assert report.summary.equals(df.fair.summary(**KW, criteria=crit, by="k"))
+    for k in "xy":
+        row = report.summary.filter((pl.col("k") == k) & (pl.col("criterion") == crit[0])).row(
+            0, named=True
+        )
+        want = _want(df.filter(pl.col("k") == k), crit[0], "between_groups", None, False)
+        assert _close(row["value"], want)
+
+
+def test_a_reference_of_one_class_gives_no_value() -> None:
+    df = _frame(21).with_columns(y=pl.when(pl.col("g") == "a").then(1).otherwise(pl.col("y")))
+    with pytest.warns(pf.UndefinedMetricWarning, match=r"\['a'\]"):
+        assert df.fair.roc_auc_difference(**COLS, reference_group="a") is None
+    with pytest.warns(pf.UndefinedMetricWarning, match=r"\['a'\]"):
+        got = df.fair.summary(**COLS, y_pred="y", criteria=NAMES, reference_group="a")
+    assert got["verdict"].to_list() == ["undefined", "undefined"]
+    assert got["value"].null_count() == 2
+    # zero_division replaces the undefined AUC, as for every criterion
+    with pytest.warns(pf.UndefinedMetricWarning):
+        filled = df.fair.roc_auc_difference(**COLS, reference_group="a", zero_division=0.5)
+    g, y, s, _ = _arrays(df)
+    values = {k: (0.5 if a is None else a) for k, (a, _) in ref_auc.per_group(g, y, s).items()}
+    assert _close(filled, ref.compare(values, None, "difference", "to_reference", ("a",)))
+    with pytest.warns(pf.UndefinedMetricWarning):
+        row = df.fair.summary(**COLS, y_pred="y", criteria=NAMES[:1], reference_group="a",
+                              zero_division=0.5).row(0, named=True)  # fmt: skip
+    assert _close(row["value"], filled)
+    assert row["ci_low"] is None  # no variance for a group of one class

@@ -306,6 +306,7 @@ def auc_summary_table(
     frequency_weights: bool,
     label: pl.Expr,
     columns: Sequence[str],
+    zero_division: float | None = None,
 ) -> pl.LazyFrame:
     """The summary's rows of the AUC criteria ``(name, kind)``: its columns, its rules.
 
@@ -315,7 +316,8 @@ def auc_summary_table(
     verdict and the note follow the summary's rules
     (:mod:`polars_fair.metrics._verdicts`). `bands` gives each criterion's
     ``(ideal, fair_low, fair_high)``, `label` a group's name, `columns` the summary's
-    columns after the batch keys.
+    columns after the batch keys. `zero_division` (a float) replaces an undefined AUC
+    (a group of one label class; it then has no variance, and the pair no interval).
     """
     keys = [*by, *sensitive]
     weighted = not roc.collect_schema()["pos"].is_integer()
@@ -325,6 +327,8 @@ def auc_summary_table(
     )
     if no_variance:
         groups = groups.with_columns(pl.lit(None, dtype=pl.Float64).alias(_VAR))
+    if zero_division is not None:
+        groups = groups.with_columns(pl.col(AUC_MEASURE).fill_null(zero_division))
     big = pl.col(_NEFF) >= min_group_size
     excluded = pl.format("{} (n={})", pl.col(_LABEL), size_text(pl.col(_NEFF)))
     info = [
@@ -335,7 +339,10 @@ def auc_summary_table(
     kept = groups.filter(big)
     if method == "to_overall":
         small_roc = roc.join(kept.select(keys), on=keys, how="semi", nulls_equal=True)
-        kept = _with_overall(kept, _overall(small_roc, by), by)
+        overall = _overall(small_roc, by)
+        if zero_division is not None:
+            overall = overall.with_columns(pl.col(_OV).fill_null(zero_division))
+        kept = _with_overall(kept, overall, by)
     elif method == "to_reference":
         kept = kept.with_columns(is_reference(reference, sensitive, by).alias(_REF))
         kept = kept.with_columns(

@@ -394,7 +394,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
                 auc, sensitive_features=sensitive_features, by=by, method=method_,
                 reference_group=reference_group, z=z_value(level or 0.95), bands=bands,
                 min_group_size=small or 0.0, verdict_rule=rule,
-                frequency_weights=bool(frequency_weights),
+                frequency_weights=bool(frequency_weights), zero_division=zd,
             ))  # fmt: skip
             if len(auc) == len(names):
                 return rows

@@ -91,6 +91,7 @@ def auc_summary_build(
     min_group_size: float,
     verdict_rule: str,
     frequency_weights: bool,
+    zero_division: float | None,
 ) -> Any:
     """The derivation of the summary's rows of the AUC criteria `names` from a ROC table."""
     by_: list[str] = as_names(by)
@@ -109,7 +110,7 @@ def auc_summary_build(
             sensitive=sens, reference=reference if reference_group is not None else "largest",
             bands={n: bands.of(n) for n in names}, z=z, min_group_size=min_group_size,
             verdict_rule=verdict_rule, frequency_weights=frequency_weights,
-            label=group_label(sens), columns=SUMMARY_COLUMNS,
+            label=group_label(sens), columns=SUMMARY_COLUMNS, zero_division=zero_division,
         )  # fmt: skip
 
     return build
