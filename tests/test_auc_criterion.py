@@ -401,3 +401,17 @@ def test_a_reference_of_one_class_gives_no_value() -> None:
                               zero_division=0.5).row(0, named=True)  # fmt: skip
     assert _close(row["value"], filled)
     assert row["ci_low"] is None  # no variance for a group of one class
+
+
+def test_many_distinct_scores_are_not_taken_for_an_identifier() -> None:
+    # the ROC table has a row per distinct score: 3,000 rows for three groups
+    rng = np.random.default_rng(22)
+    y = rng.integers(0, 2, 3000)
+    df = pl.DataFrame({"g": rng.choice(["a", "b", "c"], 3000), "y": y,
+                       "s": 1 / (1 + np.exp(-rng.normal(y, 1.0)))})  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = df.fair.roc_auc_difference(**COLS)
+    assert _close(
+        got, _want(df.with_columns(w=pl.lit(1.0)), NAMES[0], "between_groups", None, False)
+    )
