@@ -418,3 +418,16 @@ def test_many_distinct_scores_are_not_taken_for_an_identifier() -> None:
     assert _close(
         got, _want(df.with_columns(w=pl.lit(1.0)), NAMES[0], "between_groups", None, False)
     )
+
+
+def test_a_mixed_summary_warns_once_about_excluded_rows() -> None:
+    df = _scored(23).with_columns(y=pl.when(pl.int_range(pl.len()) % 9 == 0).then(None)
+                                  .otherwise(pl.col("y")))  # fmt: skip
+    names = ["demographic_parity_difference", "roc_auc_difference"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = df.fair.summary(**KW, criteria=names)
+    assert [w.category for w in caught] == [pf.NullDataWarning]
+    assert caught[0].filename == __file__  # the caller's line
+    kept = df.filter(pl.col("y").is_not_null())
+    assert _close(got["value"][1], _want(kept, names[1], "between_groups", None, False))

@@ -38,7 +38,11 @@ from polars_fair.metrics._verdicts import Bands, criteria_long, summary_table
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.namespace._inequality import population_audit
 from polars_fair.namespace._scores import roc_stats
-from polars_fair.namespace._summary_criteria import auc_summary_build, check_criteria
+from polars_fair.namespace._summary_criteria import (
+    auc_summary_build,
+    check_criteria,
+    warned_once,
+)
 from polars_fair.plans._audit import Audit, check_zd
 
 if TYPE_CHECKING:
@@ -390,15 +394,16 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
                 self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
                 by=by, sample_weight=sample_weight, pos_label=pos_label,
             )  # fmt: skip
-            rows = self._derive(roc, keys, auc_summary_build(
+            auc_build = auc_summary_build(
                 auc, sensitive_features=sensitive_features, by=by, method=method_,
                 reference_group=reference_group, z=z_value(level or 0.95), bands=bands,
                 min_group_size=small or 0.0, verdict_rule=rule,
                 frequency_weights=bool(frequency_weights), zero_division=zd,
-            ))  # fmt: skip
+            )  # fmt: skip
             if len(auc) == len(names):
-                return rows
-            others = self.summary(
+                return self._derive(roc, keys, auc_build)
+            # the other criteria's rows, then the AUC's; a warning of both reads once
+            others, rows = warned_once(lambda: self.summary(
                 y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
                 y_prob=y_prob, criteria=[n for n in names if n not in auc], method=method,
                 reference_group=reference_group, by=by, sample_weight=sample_weight,
@@ -406,7 +411,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
                 difference_band=difference_band, ratio_band=ratio_band,
                 min_group_size=min_group_size, zero_division=zero_division,
                 verdict_rule=verdict_rule, frequency_weights=frequency_weights,
-            )  # fmt: skip
+            ), lambda: self._derive(roc, keys, auc_build))  # fmt: skip
             merged: TableT = merge_summaries(others, rows, criteria=names, by=as_names(by))
             return merged
         audit = self._audit(

@@ -11,12 +11,13 @@ A summary naming both is the two sets of rows, merged in the order asked for
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import polars as pl
 
-from polars_fair._utils import as_names
+from polars_fair._utils import as_names, find_stacklevel
 from polars_fair._validate import SUMMARY_COLUMNS, check_names
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, resolve_reference
@@ -26,7 +27,12 @@ from polars_fair.metrics._registry import CRITERIA, needs_roc, needs_score
 from polars_fair.metrics._scores import warn_one_class
 from polars_fair.metrics._verdicts import Bands, group_label
 
-__all__ = ["auc_summary_build", "check_criteria", "split_auc", "summary_calls", "with_auc_rows"]
+__all__ = [
+    "auc_summary_build", "check_criteria", "split_auc", "summary_calls", "warned_once",
+    "with_auc_rows",
+]  # fmt: skip
+
+T = TypeVar("T")
 
 
 def check_criteria(
@@ -151,4 +157,26 @@ def with_auc_rows(
     out["summary"] = merge_summaries(
         tables["summary"], tables["auc_summary"], criteria=criteria or (), by=by
     )
+    return out
+
+
+def warned_once(first: Callable[[], T], second: Callable[[], T]) -> tuple[T, T]:
+    """``first()`` and ``second()``, each distinct warning of the two given once.
+
+    A summary naming AUC criteria and others runs two plans over the same rows (the
+    statistics and the ROC table): on a DataFrame both warn about the same excluded
+    rows, which the user should read once, as the report gives them.
+    """
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as recorded:
+            warnings.simplefilter("always")
+            caught = recorded
+            out = first(), second()
+    finally:  # outside the recording, so that they reach the caller (errors first)
+        seen: set[tuple[type[Warning], str]] = set()
+        for w in caught:
+            if (w.category, str(w.message)) not in seen:
+                seen.add((w.category, str(w.message)))
+                warnings.warn(w.message, w.category, stacklevel=find_stacklevel())
     return out
