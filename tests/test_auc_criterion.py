@@ -431,3 +431,22 @@ def test_a_mixed_summary_warns_once_about_excluded_rows() -> None:
     assert caught[0].filename == __file__  # the caller's line
     kept = df.filter(pl.col("y").is_not_null())
     assert _close(got["value"][1], _want(kept, names[1], "between_groups", None, False))
+
+
+@pytest.mark.parametrize("engine", ["lazy", "eager"])
+def test_a_mixed_summary_reads_the_rows_once(engine: str) -> None:
+    from test_profile import Source  # noqa: PLC0415 (the counting IO source)
+
+    df = _scored(29)
+    names = ["roc_auc_difference", "demographic_parity_difference", "roc_auc_ratio"]
+    source = Source(df)
+    frame = source.lazy()
+    if engine == "lazy":
+        got = frame.fair.summary(**KW, criteria=names).collect()
+    else:
+        got = frame.collect()
+        source.calls = 0
+        got = got.fair.summary(**KW, criteria=names)
+    assert source.calls == (1 if engine == "lazy" else 0)
+    want = pl.concat([df.fair.summary(**KW, criteria=[n]) for n in names])
+    assert_frame_equal(got, want)

@@ -27,7 +27,6 @@ from polars_fair._validate import (
 )
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, resolve_reference, warn_one_group
-from polars_fair.metrics._auc import merge_summaries
 from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats
 from polars_fair.metrics._intervals import z_value
 from polars_fair.metrics._rates import SCORE_RATES
@@ -41,7 +40,7 @@ from polars_fair.namespace._scores import roc_stats
 from polars_fair.namespace._summary_criteria import (
     auc_summary_build,
     check_criteria,
-    warned_once,
+    one_read,
 )
 from polars_fair.plans._audit import Audit, check_zd
 
@@ -309,7 +308,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             Column of scores in [0, 1]: adds the balance criteria to the default list,
             and allows the AUC criteria (``roc_auc_difference``, ``roc_auc_ratio``,
             by name: from the ROC table, with DeLong's intervals; named with others,
-            on a LazyFrame their table is a second read of the data, the report's one).
+            both tables come from one read of the data, as in a report).
         criteria
             Criterion names (the namespace's method names, e.g.
             ``"equal_opportunity_difference"``); default: a standard set.
@@ -402,17 +401,25 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             )  # fmt: skip
             if len(auc) == len(names):
                 return self._derive(roc, keys, auc_build)
-            # the other criteria's rows, then the AUC's; a warning of both reads once
-            others, rows = warned_once(lambda: self.summary(
+            # named with others: the statistics and the ROC table from one read
+            from polars_fair.namespace import PlanningNamespace  # noqa: PLC0415 (a cycle)
+
+            kw: dict[str, Any] = dict(
                 y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
-                y_prob=y_prob, criteria=[n for n in names if n not in auc], method=method,
-                reference_group=reference_group, by=by, sample_weight=sample_weight,
-                pos_label=pos_label, confidence_level=confidence_level,
-                difference_band=difference_band, ratio_band=ratio_band,
-                min_group_size=min_group_size, zero_division=zero_division,
-                verdict_rule=verdict_rule, frequency_weights=frequency_weights,
-            ), lambda: self._derive(roc, keys, auc_build))  # fmt: skip
-            merged: TableT = merge_summaries(others, rows, criteria=names, by=as_names(by))
+                y_prob=y_prob, method=method, reference_group=reference_group, by=by,
+                sample_weight=sample_weight, pos_label=pos_label,
+                confidence_level=confidence_level, difference_band=difference_band,
+                ratio_band=ratio_band, min_group_size=min_group_size,
+                zero_division=zero_division, verdict_rule=verdict_rule,
+                frequency_weights=frequency_weights,
+            )  # fmt: skip
+            planning = PlanningNamespace(self._frame.lazy().cache())
+            others = [n for n in names if n not in auc]
+            plans: Any = (  # a PlanningNamespace's methods return their plans
+                planning.summary(**kw, criteria=others),
+                planning.summary(**kw, criteria=auc),
+            )
+            merged: TableT = one_read(self._frame, plans, criteria=names, by=as_names(by))
             return merged
         audit = self._audit(
             sensitive_features, y_true=y_true, y_pred=y_pred, by=by,

@@ -11,13 +11,14 @@ A summary naming both is the two sets of rows, merged in the order asked for
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import polars as pl
 
-from polars_fair._utils import as_names, find_stacklevel
+from polars_fair._utils import as_names, eager_warnings, find_stacklevel
 from polars_fair._validate import SUMMARY_COLUMNS, check_names
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_nonempty, resolve_reference
@@ -26,9 +27,10 @@ from polars_fair.metrics._reference import warn_one_group_rows
 from polars_fair.metrics._registry import CRITERIA, needs_roc, needs_score
 from polars_fair.metrics._scores import warn_one_class
 from polars_fair.metrics._verdicts import Bands, group_label
+from polars_fair.plans._plan import Plan
 
 __all__ = [
-    "auc_summary_build", "check_criteria", "split_auc", "summary_calls", "warned_once",
+    "auc_summary_build", "check_criteria", "one_read", "split_auc", "summary_calls",
     "with_auc_rows",
 ]  # fmt: skip
 
@@ -160,19 +162,51 @@ def with_auc_rows(
     return out
 
 
-def warned_once(first: Callable[[], T], second: Callable[[], T]) -> tuple[T, T]:
-    """``first()`` and ``second()``, each distinct warning of the two given once.
+def one_read(
+    frame: pl.DataFrame | pl.LazyFrame,
+    plans: tuple[Plan, Plan],
+    *,
+    criteria: Sequence[str],
+    by: Sequence[str],
+) -> Any:
+    """A summary naming AUC criteria and others: its two plans' rows, merged.
 
-    A summary naming AUC criteria and others runs two plans over the same rows (the
-    statistics and the ROC table): on a DataFrame both warn about the same excluded
-    rows, which the user should read once, as the report gives them.
+    The statistics and the ROC table are two reductions of the same rows: over one
+    cached source (:class:`~polars_fair.namespace.PlanningNamespace` on
+    ``frame.lazy().cache()``) they read them once. On a LazyFrame, one plan; on a
+    DataFrame, both reductions collected together (as the report does), then each
+    plan's warnings and derivation, a warning of both given once.
+    """
+    if not isinstance(frame, pl.DataFrame):
+        return merge_summaries(*(p.lazy() for p in plans), criteria=criteria, by=by)
+    for plan in plans:
+        plan.lazy()  # parameters checked before any data is read
+    tables = pl.collect_all([plan.reduction for plan in plans])
+
+    def derived(plan: Plan, table: pl.DataFrame) -> pl.DataFrame:
+        with eager_warnings():
+            out: pl.DataFrame = plan.result(plan.derive(table).collect())
+        return out
+
+    first, second = warned_once(
+        *(functools.partial(derived, p, t) for p, t in zip(plans, tables, strict=True))
+    )
+    return merge_summaries(first, second, criteria=criteria, by=by)
+
+
+def warned_once(*calls: Callable[[], T]) -> tuple[T, ...]:
+    """Each of `calls`' results, each distinct warning they give reaching the caller once.
+
+    A summary naming AUC criteria and others derives two tables from the same rows (the
+    statistics and the ROC table): both warn about the same excluded rows, which the
+    user should read once, as the report gives them.
     """
     caught: list[warnings.WarningMessage] = []
     try:
         with warnings.catch_warnings(record=True) as recorded:
             warnings.simplefilter("always")
             caught = recorded
-            out = first(), second()
+            out = tuple(call() for call in calls)
     finally:  # outside the recording, so that they reach the caller (errors first)
         seen: set[tuple[type[Warning], str]] = set()
         for w in caught:
