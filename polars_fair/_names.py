@@ -81,6 +81,7 @@ _BINARY_CRITERIA = (
     "between_group_generalized_entropy_index", "between_group_theil_index",
     "between_group_coefficient_of_variation", "abroca",
     "calibration_difference", "expected_calibration_error", "roc_auc",
+    "roc_auc_difference", "roc_auc_ratio",
 )  # fmt: skip
 _BINARY_TABLE_COLUMNS = (
     # flags and intervals of by_group and disparities, score sums of group_stats

@@ -46,8 +46,10 @@ def test_statistic_entries_have_hand_written_methods(name: str) -> None:
     assert name not in STUBS
 
 
-def test_summary_criteria_are_the_rate_and_statistic_entries() -> None:
-    assert set(CRITERIA) == {n for n, c in CATALOGUE.items() if c.family in ("rate", "statistic")}
+def test_summary_criteria_are_the_rate_statistic_and_auc_entries() -> None:
+    assert set(CRITERIA) == {
+        n for n, c in CATALOGUE.items() if c.family in ("rate", "statistic", "auc")
+    }
     for name, entry in CATALOGUE.items():
         assert entry.name == name
         assert entry.kind in ("difference", "ratio", "statistic")
@@ -152,7 +154,9 @@ def test_a_misspelt_criterion_parameter_gets_the_closest_names(lazy: bool) -> No
 def test_the_summary_s_criteria_are_the_catalogue_s_in_its_order() -> None:
     # one list: the summary, its error messages and the bootstrap read the catalogue's
     # order, not a second hand-kept list of names
-    assert list(CRITERIA) == [n for n, c in CATALOGUE.items() if c.family in ("rate", "statistic")]
+    assert list(CRITERIA) == [
+        n for n, c in CATALOGUE.items() if c.family in ("rate", "statistic", "auc")
+    ]
 
 
 def test_the_docs_catalogue_page_names_every_interval_method() -> None:

@@ -1,6 +1,6 @@
 """Every criterion of the summary reads the same everywhere (acceptance of issue 12).
 
-On COMPAS, for each criterion of the catalogue's ``rate`` and ``statistic`` families,
+On COMPAS, for each criterion of the catalogue's ``rate``, ``statistic`` and ``auc`` families,
 with and without a reference group: ``df.fair.<name>``, ``lf.fair.<name>`` (a
 LazyFrame, collected in memory and streaming), ``profile.criterion(name)``, the
 summary (``criteria=[name]``) and the command line's JSON all give the value of a numpy
@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 import pytest
 import reference as ref
+import reference_auc as ref_auc
 import reference_stats as ref_stats
 
 from polars_fair.cli import main
@@ -56,6 +57,10 @@ def _numpy(df: pl.DataFrame, name: str, reference: str | None) -> float | None:
         rows = ref_stats.Rows(list(y), list(p), [list(race)], None)
         function = getattr(ref_stats, name)
         return function(rows, reference)  # type: ignore[no-any-return]
+    if entry.family == "auc":  # every (positive, negative) pair of each group compared
+        aucs = ref_auc.per_group(race, y, df["y_prob"].to_numpy())
+        values = {k: a for k, (a, _) in aucs.items()}
+        return ref.compare(values, None, entry.kind, method, key)  # type: ignore[arg-type]
     table = ref.confusion_counts(y, p, [race])
     measures = entry.measures
     if measures == ("predicted_positive_share",) or measures[0].startswith("balance_for"):

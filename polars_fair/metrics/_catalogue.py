@@ -14,8 +14,10 @@ and one stub.
 
 Families: ``"rate"`` criteria compare rates of the statistics table; ``"statistic"``
 ones (Cohen's d, the 2-SD rule, the four-fifths rule) are two-group statistics of the
-selection rate; ``"regression"`` and ``"ensemble"`` ones compare per-group measures of
-their own reductions.
+selection rate; ``"auc"`` ones compare the groups' ROC AUC, from the ROC table (the
+positives and negatives per distinct score, or per score bin in a profile; see
+:mod:`polars_fair.metrics._auc`), with DeLong's intervals; ``"regression"`` and
+``"ensemble"`` ones compare per-group measures of their own reductions.
 """
 
 from __future__ import annotations
@@ -29,23 +31,23 @@ from polars_fair.metrics._rates import SCORE_RATES
 __all__ = ["CATALOGUE", "Criterion", "catalogue_table"]
 
 Kind = Literal["difference", "ratio", "statistic"]
-Family = Literal["rate", "statistic", "regression", "ensemble"]
+Family = Literal["rate", "statistic", "auc", "regression", "ensemble"]
 
 
 @dataclass(frozen=True)
 class Criterion:
     """One criterion: what it compares, what it needs, how it is judged and documented.
 
-        ``band`` names the configurable fair band it is judged against (a field of
-        :class:`polars_fair.metrics._verdicts.Bands`: ``"difference"``, ``"ratio"``,
-        ``"cohen_d"``, ``"z"`` or ``"four_fifths"``); ``interval`` the interval method
-        of the summary (see :data:`polars_fair.metrics._registry.INTERVAL_METHODS`:
-        ``"newcombe"``, ``"katz"``, ``"delta"``, ``"normal"``, ``"welch"`` and
-        ``"delta_log"`` for the mean scores of the balance criteria, ``"count_ratio"`` for a
-        ratio of two groups' ratios of counts (treatment equality), ``"count_mover"`` for their
-    difference; ``"bootstrap"`` where
-        there is no closed form: the summary's seeded counts bootstrap; None outside the
-        summary's families).
+    ``band`` names the configurable fair band it is judged against (a field of
+    :class:`polars_fair.metrics._verdicts.Bands`: ``"difference"``, ``"ratio"``,
+    ``"cohen_d"``, ``"z"`` or ``"four_fifths"``); ``interval`` the interval method
+    of the summary (see :data:`polars_fair.metrics._registry.INTERVAL_METHODS`:
+    ``"newcombe"``, ``"katz"``, ``"delta"``, ``"normal"``, ``"welch"`` and
+    ``"delta_log"`` for the mean scores of the balance criteria, ``"count_ratio"`` for a
+    ratio of two groups' ratios of counts (treatment equality), ``"count_mover"`` for
+    their difference; ``"delong"`` and ``"delong_log"`` for a difference and a ratio of
+    two groups' ROC AUC; ``"bootstrap"`` where there is no closed form: the summary's
+    seeded counts bootstrap; None outside the summary's families).
     """
 
     name: str
@@ -134,6 +136,14 @@ def _ensemble(measure: str, kind: Kind, example: str) -> Criterion:
 
 
 _SR = ("selection_rate",)
+_AUC = "P(S_{+} > S_{-} \\mid A=a) + \\tfrac12 P(S_{+} = S_{-} \\mid A=a)"
+_AUC_NOTE = (
+    "Each group's AUC is :func:`sklearn.metrics.roc_auc_score` on its rows (ties count "
+    "one half), from the positives and negatives per distinct score (the ROC table; a "
+    "profile's is binned, see ``profile.auc_error_bound()``). A group with one label "
+    "class has no AUC and is left out. The summary's interval is DeLong's "
+    "(docs/metrics/scores.md)."
+)
 
 #: Every criterion, in the order of the documentation and of the summary's
 #: criteria (:data:`~polars_fair.metrics._registry.CRITERIA` reads it in this order).
@@ -198,6 +208,15 @@ _ENTRIES: tuple[Criterion, ...] = (
               inputs=("y_pred",), ideal=0.0, band="z", interval="normal"),
     Criterion(name="four_fifths_rule", kind="statistic", measures=_SR, family="statistic",
               inputs=("y_pred",), ideal=1.0, band="four_fifths", interval="katz"),
+    # ---- the groups' ROC AUC, from the ROC table (need a score) ----------------------
+    Criterion(name="roc_auc_difference", kind="difference", measures=("roc_auc",), family="auc",
+              inputs=("y_true", "y_prob"), ideal=0.0, band="difference", interval="delong",
+              words="area under the ROC curve (ROC AUC)", formula=_AUC, note=_AUC_NOTE,
+              example="0.0"),
+    Criterion(name="roc_auc_ratio", kind="ratio", measures=("roc_auc",), family="auc",
+              inputs=("y_true", "y_prob"), ideal=1.0, band="ratio", interval="delong_log",
+              words="area under the ROC curve (ROC AUC)", formula=_AUC, note=_AUC_NOTE,
+              example="1.0"),
     # ---- regression: per-group measures of the regression sums ---------------------
     _regression(
         "average_score_difference", "mean_prediction",

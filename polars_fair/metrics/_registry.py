@@ -5,10 +5,11 @@ A view of the catalogue (:mod:`polars_fair.metrics._catalogue`) in summary order
 
 from __future__ import annotations
 
+from polars_fair.metrics._auc import AUC_INTERVALS
 from polars_fair.metrics._catalogue import CATALOGUE, Criterion
 from polars_fair.metrics._summary_bounds import INTERVAL_ORDER
 
-__all__ = ["CRITERIA", "DEFAULT_SUMMARY", "INTERVAL_METHODS", "Spec"]
+__all__ = ["CRITERIA", "DEFAULT_SUMMARY", "INTERVAL_METHODS", "Spec", "needs_roc", "needs_score"]
 
 #: A criterion's entry (the former name of :class:`~polars_fair.metrics._catalogue.Criterion`).
 Spec = Criterion
@@ -53,9 +54,13 @@ Spec = Criterion
 #: * ``"delta_log"``: a ratio of two mean scores, the delta method on the log,
 #:   ``se(log r) = sqrt(s1²/(m1 mean1²) + s2²/(m2 mean2²))``, exponentiated (both in
 #:   :mod:`polars_fair.metrics._score_intervals`);
-#: * ``"none"``: a balance criterion with ``method="to_overall"`` or from a
-#:   statistics table without sums of squared scores (an older profile): judged on
-#:   the point value.
+#: * ``"delong"``, ``"delong_log"``: a difference (ratio) of two groups' ROC AUC,
+#:   DeLong's variance of each from its ROC table, summed (on the log scale for
+#:   ratios, delta method) (:mod:`polars_fair.metrics._auc`);
+#: * ``"none"``: a balance or AUC criterion with ``method="to_overall"``, a balance
+#:   criterion from a statistics table without sums of squared scores (an older
+#:   profile), or a weighted AUC (no sums of squared weights in the ROC table):
+#:   judged on the point value.
 #:
 #: The closed forms apply to ``method="to_reference"`` and ``"between_groups"``;
 #: ``"to_overall"`` compares a group with a population that contains it: a single
@@ -63,14 +68,27 @@ Spec = Criterion
 #: population (``*_overall``), the others are
 #: bootstrapped (the balance criteria, which have no counts to redraw, are then
 #: judged on the point value).
-INTERVAL_METHODS = (*INTERVAL_ORDER, "none")
+INTERVAL_METHODS = (*INTERVAL_ORDER, *AUC_INTERVALS, "none")
 
 
-#: Every criterion the summary and the bootstrap can compute (the catalogue's
-#: ``"rate"`` and ``"statistic"`` families), by name, in the catalogue's order.
+#: Every criterion the summary can compute (the catalogue's ``"rate"``,
+#: ``"statistic"`` and ``"auc"`` families), by name, in the catalogue's order. The
+#: ``"auc"`` ones derive from the ROC table (see :func:`needs_roc`); the bootstrap
+#: refuses them (it redraws counts, not scores).
 CRITERIA: dict[str, Criterion] = {
-    name: entry for name, entry in CATALOGUE.items() if entry.family in ("rate", "statistic")
+    name: entry for name, entry in CATALOGUE.items() if entry.family in ("rate", "statistic", "auc")
 }
+
+
+def needs_score(name: str) -> bool:
+    """Whether criterion `name` reads a score (``y_prob``): balance and AUC criteria."""
+    return "y_prob" in CATALOGUE[name].inputs
+
+
+def needs_roc(name: str) -> bool:
+    """Whether criterion `name` derives from the ROC table, not the statistics table."""
+    return CATALOGUE[name].family == "auc"
+
 
 #: The criteria of ``summary()`` when none are named (balance ones need ``y_prob``).
 DEFAULT_SUMMARY: tuple[str, ...] = (

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from polars_fair._utils import as_names
 from polars_fair._validate import (
     as_python,
     check_at_most,
@@ -21,7 +22,6 @@ from polars_fair._validate import (
     check_flag,
     check_method,
     check_min_size,
-    check_names,
     check_ratio_band,
     check_verdict_rule,
 )
@@ -30,12 +30,18 @@ from polars_fair.metrics import require_nonempty, resolve_reference, warn_one_gr
 from polars_fair.metrics._bootstrap import REPLICATE, bootstrap_summary, resample_stats
 from polars_fair.metrics._intervals import z_value
 from polars_fair.metrics._rates import SCORE_RATES
-from polars_fair.metrics._registry import CRITERIA, DEFAULT_SUMMARY
+from polars_fair.metrics._registry import DEFAULT_SUMMARY, needs_roc, needs_score
 from polars_fair.metrics._statistics import statistic_table
 from polars_fair.metrics._tradeoffs import tradeoff_table
 from polars_fair.metrics._verdicts import Bands, criteria_long, summary_table
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.namespace._inequality import population_audit
+from polars_fair.namespace._scores import roc_stats
+from polars_fair.namespace._summary_criteria import (
+    auc_summary_build,
+    check_criteria,
+    one_read,
+)
 from polars_fair.plans._audit import Audit, check_zd
 
 if TYPE_CHECKING:
@@ -58,43 +64,6 @@ _DATA = """
 
 
 _example = with_example(_DATA)
-
-
-def _check_criteria(
-    criteria: Sequence[str] | None, default: Sequence[str], scored: bool = True
-) -> list[str]:
-    """The criteria asked for (or `default`).
-
-    Without a score (`scored` False) none of them may compare mean scores.
-    """
-    hint = "use the name of a criterion method, e.g. 'equal_opportunity_difference'"
-    methods: list[str] = []
-    if criteria is not None and not isinstance(criteria, str) and isinstance(criteria, Sequence):
-        from polars_fair.namespace import LazyFrameFairNamespace  # noqa: PLC0415 (a cycle)
-
-        methods = [
-            c for c in criteria
-            if isinstance(c, str) and c not in CRITERIA and hasattr(LazyFrameFairNamespace, c)
-        ]  # fmt: skip
-        if methods:
-            hint = (
-                f"{methods[0]!r} is a method of its own, not one of the summary's criteria "
-                f"(listed above): call `df.fair.{methods[0]}(...)` for it and leave it out of "
-                "`criteria`"
-            )
-    names = check_names(
-        "criteria", criteria, list(CRITERIA), what="criteria", default=default, hint=hint,
-        suggest=not methods,
-    )  # fmt: skip
-    for name in names:
-        if not scored and any(m in SCORE_RATES for m in CRITERIA[name].measures):
-            msg = (
-                f"criterion {name!r} compares mean scores, and no score column was given"
-                "\n\nHint: pass the score column as `y_prob=` (`--y-prob` on the command "
-                "line), or leave the criterion out"
-            )
-            raise InvalidParameterError(msg)
-    return names
 
 
 class AuditMethods(NamespaceBase[TableT, ScalarT]):
@@ -336,7 +305,10 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         sensitive_features
             Column name(s) defining the groups.
         y_prob
-            Column of scores in [0, 1]: adds the balance criteria to the default list.
+            Column of scores in [0, 1]: adds the balance criteria to the default list,
+            and allows the AUC criteria (``roc_auc_difference``, ``roc_auc_ratio``,
+            by name: from the ROC table, with DeLong's intervals; named with others,
+            both tables come from one read of the data, as in a report).
         criteria
             Criterion names (the namespace's method names, e.g.
             ``"equal_opportunity_difference"``); default: a standard set.
@@ -413,7 +385,42 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
         default = list(DEFAULT_SUMMARY)
         if y_prob is not None:
             default += [f"{r}_difference" for r in SCORE_RATES]
-        names = _check_criteria(criteria, default, scored=y_prob is not None)
+        names = check_criteria(criteria, default, scored=y_prob is not None)
+        auc = [n for n in names if needs_roc(n)]
+        if auc and y_prob is not None:  # the ROC table (a report shares it with `roc_auc`)
+            keys = [*as_names(by), *as_names(sensitive_features)]
+            roc = roc_stats(
+                self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
+                by=by, sample_weight=sample_weight, pos_label=pos_label,
+            )  # fmt: skip
+            auc_build = auc_summary_build(
+                auc, sensitive_features=sensitive_features, by=by, method=method_,
+                reference_group=reference_group, z=z_value(level or 0.95), bands=bands,
+                min_group_size=small or 0.0, verdict_rule=rule,
+                frequency_weights=bool(frequency_weights), zero_division=zd,
+            )  # fmt: skip
+            if len(auc) == len(names):
+                return self._derive(roc, keys, auc_build)
+            # named with others: the statistics and the ROC table from one read
+            from polars_fair.namespace import PlanningNamespace  # noqa: PLC0415 (a cycle)
+
+            kw: dict[str, Any] = dict(
+                y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
+                y_prob=y_prob, method=method, reference_group=reference_group, by=by,
+                sample_weight=sample_weight, pos_label=pos_label,
+                confidence_level=confidence_level, difference_band=difference_band,
+                ratio_band=ratio_band, min_group_size=min_group_size,
+                zero_division=zero_division, verdict_rule=verdict_rule,
+                frequency_weights=frequency_weights,
+            )  # fmt: skip
+            planning = PlanningNamespace(self._frame.lazy().cache())
+            others = [n for n in names if n not in auc]
+            plans: Any = (  # a PlanningNamespace's methods return their plans
+                planning.summary(**kw, criteria=others),
+                planning.summary(**kw, criteria=auc),
+            )
+            merged: TableT = one_read(self._frame, plans, criteria=names, by=as_names(by))
+            return merged
         audit = self._audit(
             sensitive_features, y_true=y_true, y_pred=y_pred, by=by,
             sample_weight=sample_weight, pos_label=pos_label, y_prob=y_prob,
@@ -479,9 +486,9 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
                 "resamples within each group (the default), 'joint' the whole frame"
             )
             raise InvalidParameterError(msg)
-        names = _check_criteria(criteria, ["demographic_parity_difference",
+        names = check_criteria(criteria, ["demographic_parity_difference",
                                            "equalized_odds_difference"])  # fmt: skip
-        scored = [n for n in names if CRITERIA[n].measures[0] in SCORE_RATES]
+        scored = [n for n in names if needs_score(n)]
         if scored:
             msg = (
                 f"the counts bootstrap cannot redraw scores, so {scored} cannot be bootstrapped"

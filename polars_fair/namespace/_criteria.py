@@ -1,4 +1,4 @@
-"""The criteria of the statistics table's rates: typed stubs filled from the catalogue.
+"""The criteria of the statistics table's rates (and of the ROC table's AUC): typed stubs.
 
 Each method below is a stub: its signature is the real one (what IDEs, ``mypy
 --strict``, :func:`inspect.signature` and the docs site see), its body and its
@@ -13,13 +13,20 @@ all; a new criterion is one catalogue entry and one stub.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 
+from polars_fair._utils import as_names
+from polars_fair._validate import check_method
+from polars_fair.metrics._auc import auc_criterion_table
 from polars_fair.metrics._catalogue import Criterion
+from polars_fair.metrics._reference import warn_one_group_rows
+from polars_fair.metrics._scores import warn_one_class
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, criterion_stub
-from polars_fair.plans._audit import Audit, check_zd
+from polars_fair.namespace._scores import roc_stats
+from polars_fair.plans._audit import Audit, check_zd, checked_reference
+from polars_fair.plans._plan import Plan
 
 if TYPE_CHECKING:
     from polars_fair._typing import (
@@ -157,6 +164,14 @@ def _run(namespace: Any, entry: Criterion, params: dict[str, Any]) -> Any:
 
 
 _rate_criterion = criterion_stub(doc=_rate_doc, run=_run)
+
+
+def _run_auc(namespace: Any, entry: Criterion, params: dict[str, Any]) -> Any:
+    """Compute the AUC criterion `entry` (from the ROC table) with the keyword `params`."""
+    return namespace._roc_auc_criterion(entry.name, entry.kind, **params)
+
+
+_auc_criterion = criterion_stub(doc=_rate_doc, run=_run_auc)
 
 
 class CriterionMethods(NamespaceBase[TableT, ScalarT]):
@@ -610,6 +625,62 @@ class CriterionMethods(NamespaceBase[TableT, ScalarT]):
 
     @_rate_criterion
     def balance_for_negative_class_ratio(
+        self, *, y_true: IntoColumn, y_prob: IntoColumn, sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: ZeroDivision = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    # ---- the groups' ROC AUC: the ROC table, not the statistics table -------------
+
+    def _roc_auc_criterion(
+        self,
+        name: str,
+        kind: str,
+        *,
+        y_true: IntoColumn,
+        y_prob: IntoColumn,
+        sensitive_features: IntoColumns,
+        by: IntoColumns | None,
+        sample_weight: IntoColumn | None,
+        pos_label: PosLabel,
+        method: Method | None,
+        reference_group: ReferenceGroup | None,
+        zero_division: ZeroDivision,
+    ) -> ScalarT:
+        zd = check_zd(zero_division)
+        method_ = check_method(method, reference_group)
+        by_: list[str] = as_names(by)
+        sens: list[str] = as_names(sensitive_features)
+        keys = [*by_, *sens]
+        roc = roc_stats(
+            self._frame, y_true=y_true, y_prob=y_prob, sensitive_features=sensitive_features,
+            by=by, sample_weight=sample_weight, pos_label=pos_label,
+        )  # fmt: skip
+
+        def build(r: pl.LazyFrame) -> pl.LazyFrame:
+            r, reference = checked_reference(r, method_, reference_group, by_, sens)
+            r = warn_one_group_rows(r, sens, by_)
+            r = warn_one_class(r, keys=keys, outcome=f"they are left out of {name}")
+            return auc_criterion_table(
+                r, name=name, kind=kind, method=method_, by=by_, sensitive=sens,
+                reference=reference, zero_division=zd,
+            )  # fmt: skip
+
+        # one row per group and distinct score: not the groups the identifier check counts
+        plan = Plan(roc, build, tuple(keys), (), None, None, tuple(by_))
+        return cast("ScalarT", self._run(plan))
+
+    @_auc_criterion
+    def roc_auc_difference(
+        self, *, y_true: IntoColumn, y_prob: IntoColumn, sensitive_features: IntoColumns,
+        by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
+        pos_label: PosLabel = 1, method: Method | None = None,
+        reference_group: ReferenceGroup | None = None, zero_division: ZeroDivision = None,
+    ) -> ScalarT: ...  # fmt: skip
+
+    @_auc_criterion
+    def roc_auc_ratio(
         self, *, y_true: IntoColumn, y_prob: IntoColumn, sensitive_features: IntoColumns,
         by: IntoColumns | None = None, sample_weight: IntoColumn | None = None,
         pos_label: PosLabel = 1, method: Method | None = None,

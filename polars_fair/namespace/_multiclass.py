@@ -19,7 +19,7 @@ from polars_fair._validate import check_method
 from polars_fair.metrics import disparity_table, rates_table, require_nonempty, resolve_reference
 from polars_fair.metrics._multiclass import worst_class_table
 from polars_fair.metrics._reference import warn_one_group_rows
-from polars_fair.metrics._registry import CRITERIA
+from polars_fair.metrics._registry import CRITERIA, needs_score
 from polars_fair.metrics._verdicts import criteria_long
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.plans._audit import check_metrics, check_names, check_zd, checked_reference
@@ -308,7 +308,7 @@ class MulticlassMethods(NamespaceBase[TableT, ScalarT]):
         zero_division: float | None,
     ) -> tuple[pl.LazyFrame, list[str], list[str], Any]:
         zd = check_zd(zero_division)
-        known = [n for n in CRITERIA if not n.startswith("balance_for_")]  # no scores here
+        known = [n for n in CRITERIA if not needs_score(n)]  # no scores here
         wanted = check_names(
             "criteria", criteria, known, what="criteria", default=DEFAULT_MULTICLASS
         )

@@ -162,7 +162,14 @@ def _stats_table(prof: FairnessProfile, scored: bool) -> pl.DataFrame:
 
 
 def _reduction(prof: FairnessProfile, schema: pl.Schema, keys: Sequence[str]) -> pl.DataFrame:
-    """The table a plan reducing to `schema` (keyed by `keys`) reads, from the profile."""
+    """The table a plan reducing to `schema` (keyed by `keys`) reads, from the profile.
+
+    A plan of the ROC table (the AUC criteria) reads the profile's (binned, unless
+    profiled with ``exact_scores=True``).
+    """
+    if "score" in schema:
+        roc = [prof.tables[t] for t in prof.meta["tables"] if "score" in prof.tables[t].columns]
+        return roc[0].select(pl.col(c).cast(schema[c]) for c in schema)
     source = _stats_table(prof, "sum_prob_pos" in schema)
     needed = [c for c in schema if c not in keys]
     missing = [c for c in needed if c not in source.columns and c not in _DERIVED]
@@ -236,7 +243,7 @@ def _method(
     spec = prof.spec
     needs_score = "y_prob" in params and params["y_prob"].default is inspect.Parameter.empty
     if needs_score and spec["y_prob"] is None:
-        msg = f"criterion {name!r} compares mean scores, and this profile has no score\n\nHint: profile with `y_prob=`"
+        msg = f"criterion {name!r} reads a score, and this profile has no score\n\nHint: profile with `y_prob=`"
         raise ProfileError(msg)
     columns = {k: spec[k] for k in _FIXED_COLUMNS if k in params}
     keys = {"sensitive_features": list(spec["sensitive_features"]), "by": prof.by or None}

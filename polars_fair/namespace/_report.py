@@ -55,6 +55,7 @@ from polars_fair.namespace._report_checks import (
     check_spec,
     reading_input,
 )
+from polars_fair.namespace._summary_criteria import summary_calls, with_auc_rows
 from polars_fair.plans._audit import compared_rows, undefined_rates
 from polars_fair.plans._plan import Plan, derive_opts, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
@@ -202,7 +203,6 @@ def _report_calls(ns: Any, spec: ReportSpec) -> dict[str, Any]:
         "sensitive_features": list(p.sensitive_features), "by": list(p.by) or None,
         "sample_weight": p.sample_weight, "pos_label": p.pos_label,
     }  # fmt: skip
-    criteria = list(p.criteria) if p.criteria is not None else None
     out: dict[str, Any] = {
         "by_group": ns.by_group(
             **common, y_prob=p.y_prob, zero_division=p.zero_division,
@@ -214,13 +214,7 @@ def _report_calls(ns: Any, spec: ReportSpec) -> dict[str, Any]:
             metrics=DISPARITY_RATES, zero_division=p.zero_division,
             confidence_level=p.confidence_level, frequency_weights=p.frequency_weights,
         ),
-        "summary": ns.summary(
-            **common, y_prob=p.y_prob, criteria=criteria, method=p.method,
-            reference_group=p.reference_group, confidence_level=p.confidence_level,
-            difference_band=p.difference_band, ratio_band=p.ratio_band,
-            min_group_size=p.min_group_size, zero_division=p.zero_division,
-            verdict_rule=p.verdict_rule, frequency_weights=p.frequency_weights,
-        ),
+        **summary_calls(ns, p, common, late=False),  # AUC criteria: below (`with_auc_rows`)
         "tradeoffs": ns.tradeoffs(**common, reference_group=p.reference_group),
     }  # fmt: skip
     if p.y_prob is not None:
@@ -228,6 +222,7 @@ def _report_calls(ns: Any, spec: ReportSpec) -> dict[str, Any]:
         out["calibration"] = ns.calibration(**scored, y_prob=p.y_prob, n_bins=p.n_bins)
         out["roc_auc"] = ns.roc_auc(**scored, y_prob=p.y_prob)
         out["roc_curve"] = ns.roc_curve(**scored, y_prob=p.y_prob)
+    out.update(summary_calls(ns, p, common, late=True))
     if p.slices:
         out["slices"] = ns.slices(
             **{k: v for k, v in common.items() if k != "sensitive_features"},
@@ -355,6 +350,7 @@ def _derive(
             assert future is not None  # built without error: submitted
             tables[name] = future.result()
     _warn_once([*caught_before, *caught])
+    tables = with_auc_rows(tables, spec.criteria, spec.by)
     shown = _shown(spec)
     return FairnessReport(**tables, params=shown)
 
