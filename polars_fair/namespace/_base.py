@@ -93,11 +93,19 @@ def criterion_stub(*, doc: Callable[[Criterion], str], run: Run) -> Callable[[F]
     return deco
 
 
-def _identifier_check(sensitive: list[str], by: list[str]) -> Callable[[pl.DataFrame], None]:
-    """Warn when a criterion's groups look like an identifier (as its tables do)."""
+def _identifier_check(
+    sensitive: list[str], by: list[str], per_score: bool = False
+) -> Callable[[pl.DataFrame], None]:
+    """Warn when a criterion's groups look like an identifier (as its tables do).
+
+    `per_score`: the reduction has a row per group and score (or score bin), each with
+    its rows ``n``; the check reads one row per group, their sums.
+    """
     params = {"sensitive_features": sensitive, "by": by}
 
     def inspect_table(table: pl.DataFrame) -> None:
+        if per_score:
+            table = table.group_by([*by, *sensitive]).agg(pl.col("n").sum())
         if (text := identifier_warning(table, params)) is not None:
             warnings.warn(text, IdentifierWarning, stacklevel=find_stacklevel())
 
@@ -147,15 +155,18 @@ class NamespaceBase(ABC, Generic[TableT, ScalarT]):
         warn_rows: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
         *,
         one_query: bool = False,
+        per_score: bool = False,
     ) -> ScalarT:
         """As :meth:`_derive`, for one value per batch key (a float without `by`).
 
         `one_query`: `build` is one chain of steps (see :meth:`Plan._collect_one
-        <polars_fair.plans._plan.Plan._collect_one>`).
+        <polars_fair.plans._plan.Plan._collect_one>`). `per_score`: `reduced` has a
+        row per group and score (a ROC table) or score bin, with its rows ``n``.
         """
+        sensitive = [k for k in keys if k not in by]
         plan = Plan(
             reduced, build, tuple(keys), measures, zero_division, warn_rows, tuple(by),
-            inspect_table=_identifier_check([k for k in keys if k not in by], list(by)),
+            inspect_table=_identifier_check(sensitive, list(by), per_score),
             one_query=one_query,
         )  # fmt: skip
         return cast("ScalarT", self._run(plan))

@@ -13,7 +13,7 @@ all; a new criterion is one catalogue entry and one stub.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -26,7 +26,6 @@ from polars_fair.metrics._scores import warn_one_class
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, criterion_stub
 from polars_fair.namespace._scores import roc_stats
 from polars_fair.plans._audit import Audit, check_zd, checked_reference
-from polars_fair.plans._plan import Plan
 
 if TYPE_CHECKING:
     from polars_fair._typing import (
@@ -667,9 +666,7 @@ class CriterionMethods(NamespaceBase[TableT, ScalarT]):
                 reference=reference, zero_division=zd,
             )  # fmt: skip
 
-        # one row per group and distinct score: not the groups the identifier check counts
-        plan = Plan(roc, build, tuple(keys), (), None, None, tuple(by_))
-        return cast("ScalarT", self._run(plan))
+        return self._derive_scalar(roc, keys, build, by_, per_score=True)
 
     @_auc_criterion
     def roc_auc_difference(

@@ -298,7 +298,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
                 reference=reference, min_bin_size=size or 0.0, name="calibration_difference",
             )  # fmt: skip
 
-        return self._derive_scalar(hist, keys, build, by_)
+        return self._derive_scalar(hist, keys, build, by_, per_score=True)
 
     # ---- ROC --------------------------------------------------------------------
 
@@ -505,7 +505,7 @@ class ScoreMethods(NamespaceBase[TableT, ScalarT]):
             r = warn_one_class(r, keys=keys, outcome="they are left out of abroca")
             return abroca_table(r, by=by_, sensitive=sens, reference=reference, name="abroca")
 
-        return self._derive_scalar(roc, keys, build, by_)
+        return self._derive_scalar(roc, keys, build, by_, per_score=True)
 
     # ---- threshold sweeps ---------------------------------------------------------
 
