@@ -24,7 +24,7 @@ from polars_fair.datasets import scan_compas
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.io._cli_args import build_parser
 from polars_fair.io.cli import main
-from polars_fair.metrics._registry import CRITERIA, DEFAULT_SUMMARY
+from polars_fair.metrics._registry import CRITERIA, DEFAULT_SUMMARY, needs_score
 from polars_fair.report import GATE_VERDICTS
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.FairWarning")
@@ -71,10 +71,11 @@ FLIPS = [
     pytest.param(["--ratio-band", "0.5,2"], {"ratio_band": (0.5, 2.0)}, id="ratio50"),
     pytest.param(["--method", "to_overall"], {"method": "to_overall"}, id="to_overall"),
 ]
-#: The summary's default criteria and every ratio of the labels (balance ones need scores).
+#: The summary's default criteria and every ratio of the labels (balance and AUC ones
+#: need scores).
 LABEL_CRITERIA = [
     *DEFAULT_SUMMARY,
-    *(c for c in CRITERIA if c.endswith("_ratio") and "balance" not in c and c not in DEFAULT_SUMMARY),
+    *(c for c in CRITERIA if c.endswith("_ratio") and not needs_score(c) and c not in DEFAULT_SUMMARY),
 ]  # fmt: skip
 SOURCES = ["file", "example", "profile"]
 
