@@ -143,7 +143,7 @@ def check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = (
                     f"profile every piece with the same {named}, or merge only the "
                     "profiles made alike"
                 )
-            older = _without_roc_squares(metas[0], other)
+            older = None if options else _without_roc_squares(metas[0], other)
             if older is not None:
                 j = 0 if older == 0 else i
                 name = repr(sources[j]) if sources else f"profile {j}"
@@ -174,8 +174,8 @@ MSG_NO_PROFILE = (
 def _without_roc_squares(first: dict[str, Any], other: dict[str, Any]) -> int | None:
     """Which of two profiles (0: `first`, 1: `other`) lacks the ROC table's squares.
 
-    None unless their ROC tables differ only in ``pos_w2, neg_w2`` (one of two
-    weighted profiles was made before ROC tables kept them).
+    None unless their ROC tables differ only in ``pos_w2, neg_w2``: made alike (the
+    caller checks their options), one was made before weighted ROC tables kept them.
     """
     cols = [m["columns"].get("roc") for m in (first, other)]
     if cols[0] is None or cols[1] is None:
