@@ -139,9 +139,9 @@ def auc_groups(roc: pl.LazyFrame, keys: Sequence[str], *, kish: bool = False) ->
 
     `roc` is sorted by score ascending within each group (as :func:`roc_stats` and a
     profile leave it). The AUC is null for a group of one label class, its variance
-    also with fewer than two positives or negatives (`kish`: effective sizes of at
-    most one; the variance is then the weighted one, and ``sum_w2`` the group's sum
-    of squared weights is added).
+    also with fewer than two positives or negatives. `kish` (a weighted table with
+    ``pos_w2, neg_w2``): the variance over the classes' Kish effective sizes (null
+    when one is at most 1), and the group's sum of squared weights ``sum_w2``.
 
     Examples
     --------
@@ -149,6 +149,12 @@ def auc_groups(roc: pl.LazyFrame, keys: Sequence[str], *, kish: bool = False) ->
     >>> roc = pl.LazyFrame({"g": ["a"] * 3, "score": [0.2, 0.5, 0.9], "n": [2, 2, 2],
     ...                     "pos": [0, 1, 2], "neg": [2, 1, 0]})
     >>> auc_groups(roc, ["g"]).select(pl.col("roc_auc", "roc_auc_var").round(6)).collect().row(0)
+    (0.944444, 0.006173)
+    >>> ones = roc.with_columns(  # unit weights: the same variance
+    ...     pl.col("pos", "neg").cast(pl.Float64), pos_w2=pl.col("pos") * 1.0,
+    ...     neg_w2=pl.col("neg") * 1.0)
+    >>> auc_groups(ones, ["g"], kish=True).select(
+    ...     pl.col("roc_auc", "roc_auc_var").round(6)).collect().row(0)
     (0.944444, 0.006173)
     """
     auc, var = _auc_exprs(kish)
@@ -345,8 +351,9 @@ def auc_summary_table(
 
     Groups below `min_group_size` (their row count; with weights, their Kish
     effective size, or their weight sum with `frequency_weights` or a ROC table
-    without sums of squared weights) are left out and listed in ``excluded``; the pair compared, the interval (see the module docstring), the
-    verdict and the note follow the summary's rules
+    without sums of squared weights) are left out and listed in ``excluded``; the
+    pair compared, the interval (see the module docstring), the verdict and the note
+    follow the summary's rules
     (:mod:`polars_fair.metrics._verdicts`). `bands` gives each criterion's
     ``(ideal, fair_low, fair_high)``, `label` a group's name, `columns` the summary's
     columns after the batch keys. `zero_division` (a float) replaces an undefined AUC
