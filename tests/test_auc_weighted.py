@@ -15,6 +15,8 @@ import numpy as np
 import polars as pl
 import pytest
 import reference_auc as ref_auc
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_fair as pf
@@ -176,6 +178,15 @@ def test_a_class_of_one_effective_row_has_no_variance() -> None:
     assert got["value"].null_count() == 0
 
 
+def test_a_reference_of_one_class_filled_by_zero_division_has_no_interval() -> None:
+    df = _frame(12).with_columns(y=pl.when(pl.col("g") == "a").then(1).otherwise(pl.col("y")))
+    with pytest.warns(pf.UndefinedMetricWarning, match=r"\['a'\]"):
+        got = df.fair.summary(**KW, criteria=NAMES, reference_group="a", zero_division=0.5)
+    assert got["value"].null_count() == 0
+    assert got["ci_low"].to_list() == [None, None]  # null, not NaN
+    assert got["ci_high"].to_list() == [None, None]
+
+
 # ---- the profile path -----------------------------------------------------------------
 
 
@@ -315,3 +326,34 @@ def test_interval_of_the_weighted_difference_covers_at_the_stated_rate() -> None
         _check_rows(
             got.filter(pl.col("draw") == d).drop("draw"), _oracle(df.filter(pl.col("draw") == d))
         )
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a", "b"]),
+            st.integers(0, 1),
+            st.integers(0, 10),
+            st.floats(0.01, 100.0),
+        ),
+        min_size=2,
+        max_size=40,
+    )
+)
+def test_group_variance_is_the_oracle_s_on_any_weights_and_ties(rows: list[Any]) -> None:
+    from polars_fair.metrics._auc import auc_groups  # noqa: PLC0415
+    from polars_fair.reduce_scores import roc_stats  # noqa: PLC0415
+
+    df = pl.DataFrame(rows, schema=["g", "y", "s", "w"], orient="row").with_columns(
+        pl.col("s") / 10
+    )
+    roc = roc_stats(df, y_true="y", y_prob="s", sensitive_features="g", sample_weight="w")
+    got = auc_groups(roc, ["g"], kish=True).collect()
+    oracle = _oracle(df)
+    for g, auc, var in got.select("g", "roc_auc", "roc_auc_var").iter_rows():
+        want_auc, want_var, _ = oracle[g]
+        assert _close(auc, want_auc)
+        assert (var is None) == (want_var is None)  # a class of one row: no variance
+        if var is not None:
+            assert math.isclose(var, want_var, rel_tol=1e-7, abs_tol=1e-15)

@@ -127,7 +127,9 @@ def _auc_exprs(kish: bool = False) -> tuple[pl.Expr, pl.Expr]:
         size_p, size_n, less_p, less_n = big_p, big_n, big_p - 1, big_n - 1
     else:  # W - sum w2 / W = W (n_eff - 1) / n_eff: W - 1 and n_eff = W for unit weights
         q_p, q_n = pl.col("pos_w2").sum(), pl.col("neg_w2").sum()
-        size_p, size_n = big_p * big_p / q_p, big_n * big_n / q_n
+        # null without a class (0 / 0 is NaN, which Polars orders above every number)
+        size_p = pl.when(q_p > 0).then(big_p * big_p / q_p)
+        size_n = pl.when(q_n > 0).then(big_n * big_n / q_n)
         less_p, less_n = big_p - q_p / big_p, big_n - q_n / big_n
     s10, s01 = x10 / less_p, x01 / less_n
     var = pl.when((size_p > 1) & (size_n > 1)).then(s10 / size_p + s01 / size_n)
