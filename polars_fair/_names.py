@@ -91,7 +91,7 @@ _BINARY_TABLE_COLUMNS = (
 _SCORE_COLUMNS = (
     # calibration, ROC and threshold tables (their keys are `by` and the groups)
     "bin", "bin_low", "bin_high", "mean_prob", "fraction_positive", "calibration_gap",
-    "threshold", "tpr", "fpr", "score", "sum_prob",
+    "threshold", "tpr", "fpr", "score", "sum_prob", "pos_w2", "neg_w2",
 )  # fmt: skip
 #: The summary's columns after its batch keys, in order (the summary, its renderings
 #: and the reserved names read them from here).

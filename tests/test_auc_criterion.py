@@ -162,15 +162,6 @@ def test_summary_weighted_frequency_weights_are_replicated_rows() -> None:
     assert _close(row["ci_low"], ref_auc.pair_interval(a1, v1, a2, v2, "difference", Z)[0])
 
 
-def test_summary_weighted_sampling_weights_have_no_interval_and_say_why() -> None:
-    df = _frame(8)
-    got = df.fair.summary(**COLS, y_pred=pl.col("s") >= 0.5, criteria=NAMES, sample_weight="w")
-    assert got["interval_method"].to_list() == ["none", "none"]
-    assert got["ci_low"].null_count() == 2
-    assert all("weighted AUC" in note for note in got["note"])
-    assert _close(got["value"][0], _want(df, NAMES[0], "between_groups", None, True))
-
-
 def test_summary_to_overall_is_judged_on_the_value() -> None:
     df = _frame(9)
     got = df.fair.summary(**COLS, y_pred=pl.col("s") >= 0.5, criteria=NAMES, method="to_overall")

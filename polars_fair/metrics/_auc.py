@@ -31,12 +31,29 @@ normal interval is exponentiated. ``method="to_overall"`` compares a group with 
 population that contains it: no closed form, judged on the point value (``"none"``),
 as the balance criteria are.
 
-**Weights.** Weight sums stand for the counts in the AUC. Its interval would need
-each class's Kish effective size, and the ROC table keeps no sums of squared
-weights: with ``sample_weight`` the summary gives no interval (``"none"``, judged on
-the point value, with a note saying why) and sizes are weight sums, unless
-``frequency_weights=True`` says the weights are row counts (then the weight sums are
-the sizes, and the interval is DeLong's on the replicated rows).
+**Weights.** Weight sums stand for the counts in the AUC and the placements:
+:math:`V_{10}(s) = (W^-_{<s} + \tfrac12 W^-_{=s}) / W^-`, :math:`V_{01}` likewise, the
+AUC the weighted mean placement of the positives (as sklearn's ``sample_weight``).
+With sampling weights (``sample_weight`` without ``frequency_weights=True``) the
+weighted ROC table also keeps ``pos_w2, neg_w2``, the sums of squared weights, and
+each class's placements have a weighted variance over its Kish effective size
+:math:`n_+ = (W^+)^2 / \sum_{i \in +} w_i^2`, with the ``n - 1`` correction of the
+unweighted estimate read on that size:
+
+.. math::
+
+    \widehat{\mathrm{Var}} = \frac{s^2_{10}}{n_+} + \frac{s^2_{01}}{n_-},
+    \quad s^2_{10} = \frac{n_+}{n_+ - 1}\,
+    \frac{\sum_{i \in +} w_i (V_{10,i} - \mathrm{AUC})^2}{W^+}
+
+(:math:`s^2_{01}` likewise; null when :math:`n_\pm \le 1`). Unit weights give the
+unweighted variance exactly (:math:`n_+ = P`); rescaling every weight by a constant
+changes nothing. A group's size (``group_n``, ``min_group_size``) is then its Kish
+effective size, as for the other criteria. ``frequency_weights=True`` reads the
+weights as row counts: the weight sums are the sizes, and the interval is DeLong's
+on the replicated rows. A ROC table without ``pos_w2`` (a profile written by an
+older polars_fair) gives no interval for sampling weights (``"none"``, judged on the
+point value, a note saying why; sizes are weight sums).
 """
 
 from __future__ import annotations
@@ -57,6 +74,7 @@ from polars_fair.metrics._summary_notes import (
     size_text,
     verdict_columns,
 )
+from polars_fair.reduce import ROC_WEIGHT_SQUARES
 
 __all__ = [
     "AUC_INTERVALS",
@@ -79,8 +97,9 @@ _RV = "__pf_ref_auc"
 _OV = "__pf_overall_auc"
 _WEIGHTED_NOTE = (
     "no interval for a weighted AUC: DeLong's variance needs each class's Kish effective "
-    "size, and the ROC table keeps no sums of squared weights; judged on the point value "
-    "(pass frequency_weights=True if the weights are row counts)"
+    "size, and this ROC table (made by an older polars_fair) keeps no sums of squared "
+    "weights; judged on the point value (profile the data again for the interval, or pass "
+    "frequency_weights=True if the weights are row counts)"
 )
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
@@ -90,8 +109,12 @@ def _scored(roc: pl.LazyFrame) -> pl.LazyFrame:
     return roc.filter(pl.col("score").is_not_null() & (pl.col("n") > 0))
 
 
-def _auc_exprs() -> tuple[pl.Expr, pl.Expr]:
-    """The AUC and its DeLong variance, as aggregations over one group's sorted scores."""
+def _auc_exprs(kish: bool = False) -> tuple[pl.Expr, pl.Expr]:
+    """The AUC and its DeLong variance, as aggregations over one group's sorted scores.
+
+    `kish`: weight sums with ``pos_w2, neg_w2``, each class's variance of placements
+    over its Kish effective size (see the module docstring).
+    """
     p, q = pl.col("pos").cast(pl.Float64), pl.col("neg").cast(pl.Float64)
     big_p, big_n = p.sum(), q.sum()
     tps = p.cum_sum(reverse=True)  # positives at or above each score
@@ -99,18 +122,28 @@ def _auc_exprs() -> tuple[pl.Expr, pl.Expr]:
     auc = safe_div((q * (2 * tps - p)).sum(), 2 * big_p * big_n)
     v10 = (q.cum_sum() - 0.5 * q) / big_n  # negatives below, half those tied
     v01 = (tps - 0.5 * p) / big_p  # positives above, half those tied
-    s10 = (p * (v10 - auc) ** 2).sum() / (big_p - 1)
-    s01 = (q * (v01 - auc) ** 2).sum() / (big_n - 1)
-    var = pl.when((big_p > 1) & (big_n > 1)).then(s10 / big_p + s01 / big_n)
+    x10, x01 = (p * (v10 - auc) ** 2).sum(), (q * (v01 - auc) ** 2).sum()
+    if not kish:
+        size_p, size_n, less_p, less_n = big_p, big_n, big_p - 1, big_n - 1
+    else:  # W - sum w2 / W = W (n_eff - 1) / n_eff: W - 1 and n_eff = W for unit weights
+        q_p, q_n = pl.col("pos_w2").sum(), pl.col("neg_w2").sum()
+        # null without a class (0 / 0 is NaN, which Polars orders above every number)
+        size_p = pl.when(q_p > 0).then(big_p * big_p / q_p)
+        size_n = pl.when(q_n > 0).then(big_n * big_n / q_n)
+        less_p, less_n = big_p - q_p / big_p, big_n - q_n / big_n
+    s10, s01 = x10 / less_p, x01 / less_n
+    var = pl.when((size_p > 1) & (size_n > 1)).then(s10 / size_p + s01 / size_n)
     return auc, var
 
 
-def auc_groups(roc: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
+def auc_groups(roc: pl.LazyFrame, keys: Sequence[str], *, kish: bool = False) -> pl.LazyFrame:
     """Per group: ``keys…, n, pos, neg, roc_auc, roc_auc_var`` (DeLong's variance).
 
     `roc` is sorted by score ascending within each group (as :func:`roc_stats` and a
     profile leave it). The AUC is null for a group of one label class, its variance
-    also with fewer than two positives or negatives.
+    also with fewer than two positives or negatives. `kish` (a weighted table with
+    ``pos_w2, neg_w2``): the variance over the classes' Kish effective sizes (null
+    when one is at most 1), and the group's sum of squared weights ``sum_w2``.
 
     Examples
     --------
@@ -119,8 +152,15 @@ def auc_groups(roc: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
     ...                     "pos": [0, 1, 2], "neg": [2, 1, 0]})
     >>> auc_groups(roc, ["g"]).select(pl.col("roc_auc", "roc_auc_var").round(6)).collect().row(0)
     (0.944444, 0.006173)
+    >>> ones = roc.with_columns(  # unit weights: the same variance
+    ...     pl.col("pos", "neg").cast(pl.Float64), pos_w2=pl.col("pos") * 1.0,
+    ...     neg_w2=pl.col("neg") * 1.0)
+    >>> auc_groups(ones, ["g"], kish=True).select(
+    ...     pl.col("roc_auc", "roc_auc_var").round(6)).collect().row(0)
+    (0.944444, 0.006173)
     """
-    auc, var = _auc_exprs()
+    auc, var = _auc_exprs(kish)
+    squares = [(pl.col("pos_w2") + pl.col("neg_w2")).sum().alias("sum_w2")] if kish else []
     return (
         _scored(roc)
         .group_by(list(keys), maintain_order=True)
@@ -128,6 +168,7 @@ def auc_groups(roc: pl.LazyFrame, keys: Sequence[str]) -> pl.LazyFrame:
             pl.col("n").sum(),
             pl.col("pos").sum(),
             pl.col("neg").sum(),
+            *squares,
             auc.alias(AUC_MEASURE),
             var.alias(_VAR),
         )
@@ -310,20 +351,24 @@ def auc_summary_table(
 ) -> pl.LazyFrame:
     """The summary's rows of the AUC criteria ``(name, kind)``: its columns, its rules.
 
-    Groups below `min_group_size` (their row count; with weights, their weight sum:
-    the ROC table has no sums of squared weights) are left out and listed in
-    ``excluded``; the pair compared, the interval (see the module docstring), the
-    verdict and the note follow the summary's rules
+    Groups below `min_group_size` (their row count; with weights, their Kish
+    effective size, or their weight sum with `frequency_weights` or a ROC table
+    without sums of squared weights) are left out and listed in ``excluded``; the
+    pair compared, the interval (see the module docstring), the verdict and the note
+    follow the summary's rules
     (:mod:`polars_fair.metrics._verdicts`). `bands` gives each criterion's
     ``(ideal, fair_low, fair_high)``, `label` a group's name, `columns` the summary's
     columns after the batch keys. `zero_division` (a float) replaces an undefined AUC
     (a group of one label class; it then has no variance, and the pair no interval).
     """
     keys = [*by, *sensitive]
-    weighted = not roc.collect_schema()["pos"].is_integer()
-    no_variance = weighted and not frequency_weights
-    groups = auc_groups(roc, keys).with_columns(
-        label.alias(_LABEL), pl.col("n").cast(pl.Float64).alias(_NEFF)
+    schema = roc.collect_schema()
+    sampling = not schema["pos"].is_integer() and not frequency_weights
+    kish = sampling and all(c in schema for c in ROC_WEIGHT_SQUARES)
+    no_variance = sampling and not kish  # a ROC table of an older version: no squares
+    n = pl.col("n").cast(pl.Float64)
+    groups = auc_groups(roc, keys, kish=kish).with_columns(
+        label.alias(_LABEL), (n * n / pl.col("sum_w2") if kish else n).alias(_NEFF)
     )
     if no_variance:
         groups = groups.with_columns(pl.lit(None, dtype=pl.Float64).alias(_VAR))

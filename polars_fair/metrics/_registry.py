@@ -56,11 +56,12 @@ Spec = Criterion
 #:   :mod:`polars_fair.metrics._score_intervals`);
 #: * ``"delong"``, ``"delong_log"``: a difference (ratio) of two groups' ROC AUC,
 #:   DeLong's variance of each from its ROC table, summed (on the log scale for
-#:   ratios, delta method) (:mod:`polars_fair.metrics._auc`);
+#:   ratios, delta method; with sampling weights, over each class's Kish effective
+#:   size) (:mod:`polars_fair.metrics._auc`);
 #: * ``"none"``: a balance or AUC criterion with ``method="to_overall"``, a balance
 #:   criterion from a statistics table without sums of squared scores (an older
-#:   profile), or a weighted AUC (no sums of squared weights in the ROC table):
-#:   judged on the point value.
+#:   profile), or a weighted AUC from a ROC table without sums of squared weights
+#:   (an older profile): judged on the point value.
 #:
 #: The closed forms apply to ``method="to_reference"`` and ``"between_groups"``;
 #: ``"to_overall"`` compares a group with a population that contains it: a single

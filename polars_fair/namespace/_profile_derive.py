@@ -43,6 +43,7 @@ from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._slices import MEAN_MEASURES, check_slice_parameters
 from polars_fair.namespace._report import ReportSpec, derive_report
 from polars_fair.plans._profile_meta import FIXED, by_items, encode_column, shown
+from polars_fair.reduce import ROC_WEIGHT_SQUARES
 from polars_fair.report._text import readable_expr
 
 if TYPE_CHECKING:
@@ -165,11 +166,13 @@ def _reduction(prof: FairnessProfile, schema: pl.Schema, keys: Sequence[str]) ->
     """The table a plan reducing to `schema` (keyed by `keys`) reads, from the profile.
 
     A plan of the ROC table (the AUC criteria) reads the profile's (binned, unless
-    profiled with ``exact_scores=True``).
+    profiled with ``exact_scores=True``); a weighted one written before ROC tables kept
+    ``pos_w2, neg_w2`` is read without them (its AUC then has no interval).
     """
     if "score" in schema:
         roc = [prof.tables[t] for t in prof.meta["tables"] if "score" in prof.tables[t].columns]
-        return roc[0].select(pl.col(c).cast(schema[c]) for c in schema)
+        kept = [c for c in schema if c in roc[0].columns or c not in ROC_WEIGHT_SQUARES]
+        return roc[0].select(pl.col(c).cast(schema[c]) for c in kept)
     source = _stats_table(prof, "sum_prob_pos" in schema)
     needed = [c for c in schema if c not in keys]
     missing = [c for c in needed if c not in source.columns and c not in _DERIVED]

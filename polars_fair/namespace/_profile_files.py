@@ -27,7 +27,7 @@ from polars_fair.plans._profile_meta import (
     parse_meta,
     split_layout,
 )
-from polars_fair.reduce import merge_group_stats
+from polars_fair.reduce import ROC_WEIGHT_SQUARES, merge_group_stats
 
 __all__ = [
     "check_baseline",
@@ -143,6 +143,15 @@ def check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = (
                     f"profile every piece with the same {named}, or merge only the "
                     "profiles made alike"
                 )
+            older = None if options else _without_roc_squares(metas[0], other)
+            if older is not None:
+                j = 0 if older == 0 else i
+                name = repr(sources[j]) if sources else f"profile {j}"
+                hint = (
+                    f"{name} was made by an older polars_fair, whose weighted ROC "
+                    "table keeps no sums of squared weights (`pos_w2`, `neg_w2`, for the "
+                    "AUC's interval): profile the older pieces again with this version"
+                )
             clash = _key_clash(metas[0], other)
             if clash is not None:
                 key, dtype = clash
@@ -160,6 +169,22 @@ MSG_NO_PROFILE = (
     "`merge_profiles` needs at least one profile, got none\n\nHint: pass a list of "
     "profiles, e.g. `pf.merge_profiles([df1.fair.profile(...), df2.fair.profile(...)])`"
 )
+
+
+def _without_roc_squares(first: dict[str, Any], other: dict[str, Any]) -> int | None:
+    """Which of two profiles (0: `first`, 1: `other`) lacks the ROC table's squares.
+
+    None unless their ROC tables differ only in ``pos_w2, neg_w2``: made alike (the
+    caller checks their options), one was made before weighted ROC tables kept them.
+    """
+    cols = [m["columns"].get("roc") for m in (first, other)]
+    if cols[0] is None or cols[1] is None:
+        return None
+    plain = [[c for c in table if c not in ROC_WEIGHT_SQUARES] for table in cols]
+    has = [all(c in table for c in ROC_WEIGHT_SQUARES) for table in cols]
+    if plain[0] != plain[1] or has[0] == has[1]:
+        return None
+    return 1 if has[0] else 0
 
 
 def _key_clash(first: dict[str, Any], other: dict[str, Any]) -> tuple[str, str] | None:

@@ -15,6 +15,7 @@ import polars as pl
 
 from polars_fair._utils import parse_failure
 from polars_fair.exceptions import FairError, InputError, InvalidParameterError
+from polars_fair.reduce import ROC_WEIGHT_SQUARES
 
 __all__ = ["check_pieces", "check_reductions", "check_spec", "reading_input"]
 
@@ -72,8 +73,9 @@ def check_spec(spec: object, kind: type) -> None:
         raise InvalidParameterError(msg)
 
 
-#: Columns a reduction may lack (a profile's statistics table of an older format).
-_OPTIONAL = frozenset({"sum_prob2_pos", "sum_prob2_neg", "sum_prob2"})
+#: Columns a reduction may lack (a profile's statistics table of an older format; its
+#: weighted ROC table without the sums of squared weights).
+_OPTIONAL = frozenset({"sum_prob2_pos", "sum_prob2_neg", "sum_prob2", *ROC_WEIGHT_SQUARES})
 
 
 def check_reductions(plans: Sequence[pl.LazyFrame], reductions: Sequence[object]) -> None:
@@ -87,8 +89,9 @@ def check_reductions(plans: Sequence[pl.LazyFrame], reductions: Sequence[object]
     for i, (lf, table) in enumerate(zip(plans, reductions, strict=True)):
         want = lf.collect_schema().names()
         got = table.columns if isinstance(table, pl.DataFrame) else type(table).__name__
-        # a profile written before the sums of squared scores existed still loads (its
-        # balance criteria are judged on the point value): those columns may be missing
+        # a profile written before the sums of squared scores (of squared weights in its
+        # ROC table) existed still loads (its balance criteria, its weighted AUC, are
+        # judged on the point value): those columns may be missing
         missing = set(want) - set(got) if isinstance(got, list) else set()
         same = isinstance(got, list) and got == [c for c in want if c in got]
         if not (same and missing <= _OPTIONAL):

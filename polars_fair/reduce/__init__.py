@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONFUSION_COLUMNS",
+    "ROC_WEIGHT_SQUARES",
     "SCORE_SQUARES",
     "SCORE_SUM",
     "WEIGHT_SQUARES",
@@ -84,9 +85,13 @@ SCORE_SQUARES = ("sum_prob2_pos", "sum_prob2_neg", "sum_prob2")
 #: The sum of squared weights (with ``sample_weight``): with ``n`` (the weight sum) it
 #: gives a group's Kish effective size ``n**2 / sum_w2``; additive like every count.
 WEIGHT_SQUARES = "sum_w2"
+#: A weighted ROC table's sums of squared weights of the positives and negatives per
+#: score: with ``pos`` and ``neg`` they give each class's Kish effective size, for
+#: DeLong's variance of a weighted AUC (:mod:`polars_fair.metrics._auc`).
+ROC_WEIGHT_SQUARES = ("pos_w2", "neg_w2")
 _ALL_COUNTS = frozenset(
     {*CONFUSION_COLUMNS, *PREDICTION_COLUMNS, *LABEL_COLUMNS, *SCORE_COLUMNS, *SCORE_SQUARES,
-     "n_null", WEIGHT_SQUARES}
+     "n_null", WEIGHT_SQUARES, *ROC_WEIGHT_SQUARES}
 )  # fmt: skip
 
 _ROWS = "__pf_rows"

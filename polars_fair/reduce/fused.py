@@ -182,7 +182,7 @@ def fused_tables(
     cal = _histogram(inp, scored, cal_bin, with_sum=True)
     # k / score_bins with k = floor(s * score_bins) exact as an integer: the same float
     score = ((pl.col(_CODE) // n_code).cast(pl.Float64) / score_bins).alias("score")
-    roc = _histogram(inp, scored, score, with_sum=False)
+    roc = _histogram(inp, scored, score, with_sum=False, squares=True)
     return (
         stats,
         stats_plain,
@@ -275,11 +275,16 @@ def _decode_table(n: int, score_bins: int) -> np.ndarray:
     return table
 
 
-def _histogram(inp: Inputs, scored: pl.LazyFrame, key: pl.Expr, with_sum: bool) -> pl.LazyFrame:
-    """The columns of :func:`.scores._totals` (``n, pos, neg[, sum_prob], n_null``).
+def _histogram(
+    inp: Inputs, scored: pl.LazyFrame, key: pl.Expr, with_sum: bool, squares: bool = False
+) -> pl.LazyFrame:
+    """The columns of :func:`.scores._totals` (``n, pos, neg``, ..., ``n_null``).
 
     The same sums, as plain sums of per-row terms (a filtered sum per group costs
     more on the ~100,000 groups of a ROC histogram); only ``y_true`` is read.
+    `squares`: with weights, the sums of squared weights of the positives and
+    negatives (the ROC table's; ``scored`` zeroes them for a null score, as the
+    weight sums).
     """
     valid = pl.col(inp.labels[0].alias).is_not_null()
     yt = inp.positive("y_true")
@@ -290,6 +295,12 @@ def _histogram(inp: Inputs, scored: pl.LazyFrame, key: pl.Expr, with_sum: bool) 
         pl.when(valid & yt).then(count).otherwise(zero).alias("pos"),
         pl.when(valid & ~yt).then(count).otherwise(zero).alias("neg"),
     ]
+    if squares and inp.weight is not None:
+        w2 = pl.col(_W2SUM)
+        terms += [
+            pl.when(valid & yt).then(w2).otherwise(0.0).alias("pos_w2"),
+            pl.when(valid & ~yt).then(w2).otherwise(0.0).alias("neg_w2"),
+        ]
     if with_sum:
         terms.append(pl.when(valid).then(pl.col(_SSUM)).otherwise(0.0).alias("sum_prob"))
     terms.append(pl.when(valid).then(pl.col(_MISSING)).otherwise(pl.col(_ROWS)).alias("n_null"))

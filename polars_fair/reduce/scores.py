@@ -29,7 +29,7 @@ import polars as pl
 from polars_fair._utils import check_in_plan
 from polars_fair._validate import check_at_most
 from polars_fair.exceptions import InvalidParameterError
-from polars_fair.reduce import _SMAX, _SMIN, SCORE_SUM, Inputs, resolve_inputs
+from polars_fair.reduce import _SMAX, _SMIN, _W2SUM, SCORE_SUM, Inputs, resolve_inputs
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
@@ -143,23 +143,35 @@ def _inputs(
     )  # fmt: skip
 
 
-def _histogram(inp: Inputs, key: pl.Expr, name: str, with_sum: bool) -> pl.LazyFrame:
+def _histogram(
+    inp: Inputs, key: pl.Expr, name: str, with_sum: bool, squares: bool = False
+) -> pl.LazyFrame:
     """Counts per (keys, `key`): ``n``, with labels ``pos, neg``, ``sum_prob``, ``n_null``.
 
     Rows excluded for a null label, score or weight are counted in ``n_null`` (in
     whatever bin their null score falls); metrics keep the rows with ``n > 0``.
+    `squares` (a ROC table): with weights, also ``pos_w2, neg_w2`` after ``neg``.
     """
     partial = inp.lf.group_by(*inp.keys, *inp.label_keys, key.alias(name)).agg(inp.partial_aggs())
-    return _totals(inp, check_in_plan(partial, inp.checker()), pl.col(name), with_sum)
+    return _totals(inp, check_in_plan(partial, inp.checker()), pl.col(name), with_sum, squares)
 
 
-def _totals(inp: Inputs, partial: pl.LazyFrame, key: pl.Expr, with_sum: bool) -> pl.LazyFrame:
-    """The second stage of :func:`_histogram`: the partial table summed per (keys, `key`)."""
+def _totals(
+    inp: Inputs, partial: pl.LazyFrame, key: pl.Expr, with_sum: bool, squares: bool = False
+) -> pl.LazyFrame:
+    """The second stage of :func:`_histogram`: the partial table summed per (keys, `key`).
+
+    ``pos_w2, neg_w2`` (`squares`, with weights) sum the squared weights of the rows
+    ``pos, neg`` count, under the same null rules.
+    """
     total = inp.total
     aggs = [total(pl.lit(True)).alias("n")]
     if inp.labels:
         yt = inp.positive("y_true")
         aggs += [total(yt).alias("pos"), total(~yt).alias("neg")]
+        if squares and inp.weight is not None:
+            w2 = pl.col(_W2SUM)
+            aggs += [total(yt, w2).alias("pos_w2"), total(~yt, w2).alias("neg_w2")]
     if with_sum:
         aggs.append(total(pl.lit(True), pl.col(SCORE_SUM)).alias("sum_prob"))
     aggs.append(inp.null_rows().alias("n_null"))
@@ -251,14 +263,17 @@ def roc_stats(
     """
     Per (keys, distinct score): ``n, pos, neg, n_null``, sorted by keys then score.
 
-    One pass; the table has one row per distinct score per group (exact ROC), and
-    a null score row (last) holding the rows excluded for a null score. The order
-    is the order of :func:`~polars_fair.reduce.merge_group_stats`, so tables of
-    disjoint parts, summed, are ready for the same derivations.
+    With `sample_weight` the counts are weight sums, and ``pos_w2, neg_w2`` (after
+    ``neg``) the sums of the squared weights of the positives and negatives: each
+    class's Kish effective size, for DeLong's variance of a weighted AUC. One pass;
+    the table has one row per distinct score per group (exact ROC), and a null score
+    row (last) holding the rows excluded for a null score. The order is the order of
+    :func:`~polars_fair.reduce.merge_group_stats`, so tables of disjoint parts,
+    summed, are ready for the same derivations.
     """
     inp = _inputs(frame, y_true, y_prob, sensitive_features, by, sample_weight, pos_label)
     assert inp.score is not None
-    hist = _histogram(inp, inp.score, "score", with_sum=False)
+    hist = _histogram(inp, inp.score, "score", with_sum=False, squares=True)
     return hist.sort([*inp.keys, "score"], nulls_last=True)
 
 
@@ -288,8 +303,8 @@ def score_histograms(
     :func:`roc_stats` of the score rounded down to ``score_bins`` equal-width bins,
     ``floor(s * score_bins) / score_bins``. Both are sums of one partial table
     grouped by (keys, labels, calibration bin, fine bin): the two bins are computed
-    each from the score itself, so the counts are exactly those of the two
-    reductions (a fine bin can straddle a calibration edge, e.g. 0.1 is in
+    each from the score itself, so the counts (with weights, the ROC table's
+    ``pos_w2, neg_w2`` too) are exactly those of the two reductions (a fine bin can straddle a calibration edge, e.g. 0.1 is in
     calibration bin 0 but in the fine bin starting at 0.1: coarsening fine bins
     would move it); only the order of summation of ``sum_prob`` differs. Collect
     both together (``pl.collect_all``): the partial table is computed once.
@@ -331,7 +346,7 @@ def score_histograms(
     # k / score_bins, with k = floor(s * score_bins) exact as an integer: the same
     # float as floor(s * score_bins) / score_bins
     score = ((pl.col(_FINE) // n_cal).cast(pl.Float64) / score_bins).alias("score")
-    roc = _totals(inp, partial, score, with_sum=False)
+    roc = _totals(inp, partial, score, with_sum=False, squares=True)
     return (
         cal.sort([*inp.keys, "bin"], nulls_last=True),
         roc.sort([*inp.keys, "score"], nulls_last=True),
