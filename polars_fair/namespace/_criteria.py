@@ -661,6 +661,7 @@ class CriterionMethods(NamespaceBase[TableT, ScalarT]):
             r, reference = checked_reference(r, method_, reference_group, by_, sens)
             r = warn_one_group_rows(r, sens, by_)
             r = warn_one_class(r, keys=keys, outcome=f"they are left out of {name}")
+            r = r.cache()  # the groups' and the whole population's AUC: one read
             return auc_criterion_table(
                 r, name=name, kind=kind, method=method_, by=by_, sensitive=sens,
                 reference=reference, zero_division=zd,

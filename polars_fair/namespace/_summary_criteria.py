@@ -112,7 +112,7 @@ def auc_summary_build(
         roc = warn_one_group_rows(roc, sens, by_)
         roc = warn_one_class(
             roc, keys=[*by_, *sens], outcome="they are left out of the AUC criteria"
-        )
+        ).cache()  # every row below derives from it: one read of the data
         return auc_summary_table(
             roc, criteria=[(n, CRITERIA[n].kind) for n in names], method=method, by=by_,
             sensitive=sens, reference=reference if reference_group is not None else "largest",
