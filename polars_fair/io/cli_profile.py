@@ -410,20 +410,22 @@ def _compare_command(args: argparse.Namespace) -> int:
         *candidate.by, "criterion", "baseline", "candidate", "change", "ci_low", "ci_high",
         "distance_change", pl.col("verdict").cast(pl.String),
     )  # fmt: skip
+    rule = (
+        f"Candidate against baseline (verdict: the change of the distance from the "
+        f"ideal, distance_change, beyond ±{args.tolerance:g} with its "
+        f"{level_text(report.params)} interval excluding 0)"
+    )
     if args.format == "json":  # every column, the distance's interval included
         text = table.with_columns(pl.col(pl.Enum).cast(pl.String)).write_json()
-    elif args.format == "markdown":
+    elif args.format == "markdown":  # never wrap a cell: Markdown rows are single lines
         with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_dataframe_shape=True, tbl_rows=-1,
-                       tbl_cols=-1, float_precision=4, tbl_hide_column_data_types=True):  # fmt: skip
-            text = str(shown)
+                       tbl_cols=-1, float_precision=4, tbl_hide_column_data_types=True,
+                       tbl_width_chars=65_535, fmt_str_lengths=1_000):  # fmt: skip
+            text = f"{rule}\n\n{shown}\n"
     else:
         with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
                        tbl_hide_dataframe_shape=True, fmt_str_lengths=60):  # fmt: skip
-            text = (
-                f"Candidate against baseline (verdict: the change of the distance from the "
-                f"ideal, distance_change, beyond ±{args.tolerance:g} with its "
-                f"{level_text(report.params)} interval excluding 0)\n{shown}\n"
-            )
+            text = f"{rule}\n{shown}\n"
     if args.output:
         write_output(args.output, text)
     else:

@@ -1,0 +1,59 @@
+"""Acceptance of the command line's judgement options: defects found using them.
+
+COMPAS (the bundled example file), race, against Caucasian defendants.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import polars_fair as pf
+from polars_fair.io.cli import main
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.FairWarning")
+
+COMPAS = Path(pf.__file__).parent / "data" / "compas.parquet"
+SIDE_COLUMNS = ["--y-true", "two_year_recid", "--y-pred", "p", "--sensitive-features", "race"]
+#: Long names: a wrapped cell would split them over two lines.
+CRITERIA = (
+    "equal_opportunity_difference,conditional_use_accuracy_difference,predictive_parity_ratio"
+)
+
+
+@pytest.fixture(scope="module")
+def sides(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """COMPAS with two predictions: the baseline flags deciles >= 5, the candidate >= 7."""
+    folder = tmp_path_factory.mktemp("sides")
+    frame = pl.read_parquet(COMPAS)
+    base, cand = folder / "base.parquet", folder / "cand.parquet"
+    frame.with_columns(p=pl.col("decile_score") >= 5).write_parquet(base)
+    frame.with_columns(p=pl.col("decile_score") >= 7).write_parquet(cand)
+    return base, cand
+
+
+def test_compare_markdown_is_one_line_per_row_and_states_the_level(
+    sides: tuple[Path, Path], tmp_path: Path
+) -> None:
+    # the Markdown table wrapped its cells over several lines (a broken table), and
+    # did not state the level of the interval its verdicts judge, as the text does
+    base, cand = (str(p) for p in sides)
+    args = ["compare", base, cand, *SIDE_COLUMNS, "--no-progress", "--criteria", CRITERIA,
+            "--reference-group", "Caucasian", "--confidence-level", "0.99"]  # fmt: skip
+    out_json, out_md = tmp_path / "cmp.json", tmp_path / "cmp.md"
+    assert main([*args, "--format", "json", "--output", str(out_json)]) == 0
+    assert main([*args, "--format", "markdown", "--output", str(out_md)]) == 0
+    rows = json.loads(out_json.read_text())
+    text = out_md.read_text()
+    assert "with its 99% interval excluding 0" in text
+    table = [line for line in text.splitlines() if line.startswith("|")]
+    header, rule, *body = table
+    assert set(rule) <= {"|", "-", ":"}
+    assert len(body) == len(rows)  # one line per row: no cell wrapped
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in body]
+    names = header.strip("|").split("|")
+    assert all(len(row) == len(names) for row in cells)
+    assert sorted(row[0] for row in cells) == sorted(r["criterion"] for r in rows)
