@@ -94,3 +94,24 @@ def test_summary_z_is_the_level_s() -> None:
         low, high = ref_auc.pair_interval(a1, v1, a2, v2, KINDS[row["criterion"]], z_value(0.99))
         assert math.isclose(row["ci_low"], low, rel_tol=1e-9)
         assert math.isclose(row["ci_high"], high, rel_tol=1e-9)
+
+
+@pytest.mark.parametrize("weights", [None, "w"])
+def test_to_overall_rows_say_why_they_have_no_interval(weights: str | None) -> None:
+    # the note was the balance criteria's, naming "sums of squared scores (an older
+    # profile)", which an AUC row never lacks
+    df = _frame(6).filter(pl.col("m") == "m1").with_columns(w=pl.col("y") + 1.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = df.fair.summary(
+            **COLS, y_pred="p", criteria=NAMES, method="to_overall", sample_weight=weights
+        )
+    bands = {"roc_auc_difference": (-0.1, 0.1), "roc_auc_ratio": (0.8, 1.25)}
+    for row in got.iter_rows(named=True):
+        assert row["interval_method"] == "none"
+        assert "method='to_overall'" in row["note"]
+        assert "squared scores" not in row["note"]
+        if weights is None:  # judged on the point value: the oracle's, against the band
+            value = _oracle(df, row["criterion"], "to_overall", None)
+            low, high = bands[row["criterion"]]
+            assert row["verdict"] == ("fair" if low <= value <= high else "unfair")

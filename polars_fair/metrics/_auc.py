@@ -102,6 +102,11 @@ _WEIGHTED_NOTE = (
     "frequency_weights=True if the weights are row counts)"
 )
 
+_TO_OVERALL_NOTE = (
+    "no interval for an AUC against the whole population's (method='to_overall'): the "
+    "group is part of it, so the two are not independent samples; judged on the point value"
+)
+
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
 
 
@@ -437,13 +442,13 @@ def auc_summary_table(
                 g.alias("highest_group"), pl.col("__pf_n1").alias("highest_n"),
             )  # fmt: skip
         part = part.with_columns(verdict_columns(verdict_rule)).with_columns(left_out_verdicts())
-        if no_variance and verdict_rule == "interval":
-            weighted_note = (pl.col("interval_method") == "none") & pl.col(REF_NOTE).is_null()
+        why = _TO_OVERALL_NOTE if method == "to_overall" else _WEIGHTED_NOTE
+        if how == "none" and verdict_rule == "interval":  # the AUC's own reason
+            own = (pl.col("interval_method") == "none") & pl.col(REF_NOTE).is_null()
             known = pl.col("value").is_not_null() & (pl.col("n_groups") >= 2)
             part = part.with_columns(
-                pl.when(weighted_note & known).then(pl.lit(_WEIGHTED_NOTE))
-                .otherwise(pl.col("note")).alias("note")
-            )  # fmt: skip
+                pl.when(own & known).then(pl.lit(why)).otherwise(pl.col("note")).alias("note")
+            )
         smallest = pl.min_horizontal("group_n", "compared_n").alias("min_group_n")
         parts.append(
             part.select(*by, *(smallest if c == "min_group_n" else pl.col(c) for c in columns))
