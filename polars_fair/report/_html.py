@@ -28,6 +28,8 @@ from polars_fair.report._text import flat as _flat
 from polars_fair.report._verdicts import _describe
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from polars_fair.report import FairnessReport
 
 __all__ = ["html_body", "html_page"]
@@ -67,12 +69,15 @@ def _html_table(
     pairs: dict[str, str] | None = None,
     numbers: tuple[str, ...] = (),
     labels: dict[str, str] | None = None,
+    keys: Sequence[str] = (),
 ) -> str:
     """A table that fits the page: numbers right, text left, wide tables scroll in a box.
 
     `pairs` maps a column to the name prefix of its interval columns, shown in the
     same cell under the value (``<col>_ci_low``/``<col>_ci_high`` by default).
     `labels` heads a column with words instead of its name (the data keeps the name).
+    `keys` (batch keys, sensitive features) show their values as written: a year
+    2013 is not the number 2,013.
     """
     pairs = pairs or {}
     labels = labels or {}
@@ -94,7 +99,7 @@ def _html_table(
         for col in columns:
             value = row[col]
             klass = "num" if col in numeric else "txt"
-            text = _format(value)
+            text = html.escape(str(value)) if col in keys and value is not None else _format(value)
             if col == "criterion":  # long names wrap after an underscore, never mid-word
                 text = text.replace("_", "_<wbr>")
             if col in pairs:
@@ -146,8 +151,9 @@ def _html_summary(report: FairnessReport) -> str:
     compact = table.select(*report.by, *first, *interval, *band, *pair, *extra, *last)
     labels = {**_SUMMARY_LABELS, "interval": f"{_level(report)} interval"}
     table_html = _html_table(
-        compact, "pf-summary", numbers=("interval", "fair_band"), labels=labels
-    )
+        compact, "pf-summary", numbers=("interval", "fair_band"), labels=labels,
+        keys=_keys(report),
+    )  # fmt: skip
     if shared is None:
         return table_html
     above = f"<p class='pf-shared-note'><b>Every criterion:</b> {html.escape(shared)}.</p>"
@@ -309,6 +315,12 @@ def _who(report: FairnessReport) -> str:
         text = f"{sizes.height:,} groups; the largest: {top_name} ({top})"
     if "small_group" in sizes.columns:
         small = sizes.filter(pl.col("small_group"))
+        if small.height and [b for b in report.by if b in table.columns]:
+            # small in a batch: its smallest batch, not its rows summed over batches
+            per_batch = table.filter(pl.col("small_group")).with_columns(
+                effective.alias("__pf_eff")
+            )
+            small = per_batch.group_by(keys).agg(pl.col("__pf_eff").min())
         if small.height:
             first = small.bottom_k(10, by=["__pf_eff", *keys]).sort(
                 ["__pf_eff", *keys], nulls_last=True
@@ -318,7 +330,8 @@ def _who(report: FairnessReport) -> str:
             listed = ", ".join(f"{g} ({_rows(n) if kish else _format(n)}{unit})" for g, n in rows)
             more = f" and {small.height - 10:,} more" if small.height > 10 else ""
             size = report.params.get("min_group_size", 30)
-            text += f"; smaller than min_group_size = {_format(size)}: {listed}{more}"
+            where = " in a batch (their smallest)" if report.by else ""
+            text += f"; smaller than min_group_size = {_format(size)}{where}: {listed}{more}"
     return f"<p class='pf-who'>{html.escape(text, quote=False)}.</p>"
 
 
@@ -334,14 +347,20 @@ def _charts(report: FairnessReport) -> tuple[list[tuple[str, str]], str | None]:
     return plots.report_svgs(report), note
 
 
-def _html_shown(name: str, shown: pl.DataFrame) -> str:
+def _keys(report: FairnessReport) -> tuple[str, ...]:
+    """The batch keys and sensitive features: columns whose values are names."""
+    return (*report.by, *report.params.get("sensitive_features", []))
+
+
+def _html_shown(name: str, shown: pl.DataFrame, keys: Sequence[str] = ()) -> str:
     """One table of the page, compact: intervals sit under their values."""
     if name == "by_group":
         pairs = {c: c for c in _RATES_SHOWN if c in shown.columns}
-        return _html_table(shown, "pf-rates", pairs)
+        return _html_table(shown, "pf-rates", pairs, keys=keys)
     if name == "disparities":
-        return _html_table(shown, "pf-disparities", {"difference": "difference", "ratio": "ratio"})
-    return _html_table(shown, f"pf-{name}")
+        pairs = {"difference": "difference", "ratio": "ratio"}
+        return _html_table(shown, "pf-disparities", pairs, keys=keys)
+    return _html_table(shown, f"pf-{name}", keys=keys)
 
 
 def html_body(
@@ -384,7 +403,7 @@ def html_body(
     captions = _captions(report)
     tables = dict(shown)
     if "slices" in tables:  # who is treated worst: right after the verdicts, before charts
-        parts += _html_section("slices", tables.pop("slices"), captions, notes)
+        parts += _html_section("slices", tables.pop("slices"), captions, notes, _keys(report))
     charts, chart_note = _charts(report)
     if charts:
         parts.append("<section class='pf-charts-section'><h2>Charts</h2>")
@@ -401,22 +420,29 @@ def html_body(
         )
     wide = capped.side_by_side()
     if wide is not None:
-        parts += ["<h2>Criteria side by side</h2>", _html_table(wide, "pf-side")]
+        parts += [
+            "<h2>Criteria side by side</h2>",
+            _html_table(wide, "pf-side", keys=_keys(report)),
+        ]
     for name, table in tables.items():
-        parts += _html_section(name, table, captions, notes)
+        parts += _html_section(name, table, captions, notes, _keys(report))
     parts.append("</div>")
     return "\n".join(parts)
 
 
 def _html_section(
-    name: str, table: pl.DataFrame, captions: dict[str, str], notes: dict[str, str]
+    name: str,
+    table: pl.DataFrame,
+    captions: dict[str, str],
+    notes: dict[str, str],
+    keys: Sequence[str] = (),
 ) -> list[str]:
     """One table of the page: its title, what its numbers are, the table, what is left out."""
     caption = captions.get(name)
     return [
         f"<h2>{_TITLES[name]}</h2>",
         *(_html_caption(caption) if caption is not None else []),
-        _html_shown(name, table),
+        _html_shown(name, table, keys),
         *_html_note(notes.get(name)),
     ]
 
