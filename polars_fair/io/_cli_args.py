@@ -196,17 +196,19 @@ def csv_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def judgement_arguments(parser: argparse.ArgumentParser) -> None:
+def judgement_arguments(parser: argparse.ArgumentParser, *, slices: bool = True) -> None:
     """The options of how verdicts are judged (``audit``, ``audit --profile``, ``compare``).
 
     Each is ``df.fair.report``'s keyword argument of the same name; left out, the
     library's default applies (the options default to None, see :func:`judgement`).
+    `slices`: the command has slices (``audit``), which the help then says they set.
     """
     band = ",".join(f"{b:g}" for b in _DEFAULTS["ratio_band"])
+    fdr = "; the slices' FDR level is 1 - LEVEL" if slices else ""
     parser.add_argument(
         "--confidence-level", type=float, metavar="LEVEL",
-        help=f"level of every interval, which the verdicts judge; the slices' FDR level is "
-        f"1 - LEVEL (default {_DEFAULTS['confidence_level']:g}; e.g. 0.99)",
+        help=f"level of every interval, which the verdicts judge{fdr} (default "
+        f"{_DEFAULTS['confidence_level']:g}; e.g. 0.99)",
     )  # fmt: skip
     parser.add_argument(
         "--method", metavar="METHOD",
@@ -228,13 +230,14 @@ def judgement_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--frequency-weights", action="store_true",
         help="read --sample-weight as row counts in the criteria and the per-group "
-        "intervals (default: sampling weights, Kish effective sizes; slices always use "
-        "effective sizes)",
+        "intervals (default: sampling weights, Kish effective sizes"
+        + ("; slices always use effective sizes)" if slices else ")"),
     )  # fmt: skip
     parser.add_argument(
         "--min-group-size", type=float, default=_DEFAULTS["min_group_size"], metavar="N",
-        help="groups below this many (effective) rows are left out of the criteria "
-        f"and the slices (default {_DEFAULTS['min_group_size']:g}; 0 keeps every group)",
+        help="groups below this many (effective) rows are left out of the criteria"
+        + (" and the slices" if slices else "")
+        + f" (default {_DEFAULTS['min_group_size']:g}; 0 keeps every group)",
     )  # fmt: skip
 
 

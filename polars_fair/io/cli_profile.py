@@ -105,7 +105,7 @@ def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
     cmp.add_argument(
         "--criteria", help="the criteria compared, comma-separated (default: the summary's)"
     )
-    judgement_arguments(cmp)  # each side's report is judged as audit judges it
+    judgement_arguments(cmp, slices=False)  # each side's report is judged as audit judges it
     cmp.add_argument(
         "--tolerance", type=float, default=0.02,
         help="changes of the distance to the ideal within this are no change (default 0.02)",
