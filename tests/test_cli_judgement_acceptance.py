@@ -57,3 +57,47 @@ def test_compare_markdown_is_one_line_per_row_and_states_the_level(
     names = header.strip("|").split("|")
     assert all(len(row) == len(names) for row in cells)
     assert sorted(row[0] for row in cells) == sorted(r["criterion"] for r in rows)
+
+
+def test_frequency_weights_reach_the_auc_rows(tmp_path: Path) -> None:
+    # --frequency-weights is not ignored by the AUC rows: the weights are row counts,
+    # so the interval is the replicated rows' DeLong interval
+    frame = pl.read_parquet(COMPAS).with_columns(w=pl.col("id") % 3 + 1)
+    data = tmp_path / "weighted.parquet"
+    frame.write_parquet(data)
+    args = [
+        "audit",
+        str(data),
+        "--y-true",
+        "two_year_recid",
+        "--y-prob",
+        "y_prob",
+        "--y-pred",
+        "y_pred",
+        "--sensitive-features",
+        "race",
+        "--sample-weight",
+        "w",
+        "--criteria",
+        "roc_auc_difference,roc_auc_ratio",
+        "--no-progress",
+        "--min-group-size",
+        "0",
+    ]  # fmt: skip  (the same groups under either size)
+    out = tmp_path / "report.json"
+    assert main([*args, "--format", "json", "--output", str(out)]) == 0
+    sampling = json.loads(out.read_text())["tables"]["summary"]
+    assert main([*args, "--frequency-weights", "--format", "json", "--output", str(out)]) == 0
+    counted = json.loads(out.read_text())["tables"]["summary"]
+    replicated = tmp_path / "replicated.parquet"
+    frame.select(pl.all().repeat_by("w").explode()).write_parquet(replicated)
+    args[1] = str(replicated)
+    assert main([*args[:10], *args[12:], "--format", "json", "--output", str(out)]) == 0
+    rows = json.loads(out.read_text())["tables"]["summary"]
+    for got, want in zip(counted, rows, strict=True):
+        for key in ("value", "ci_low", "ci_high"):
+            assert got[key] == pytest.approx(want[key], rel=1e-9)
+    # sampling weights (Kish sizes): the same values, wider intervals
+    for kish, counts in zip(sampling, counted, strict=True):
+        assert kish["value"] == pytest.approx(counts["value"], rel=1e-12)
+        assert kish["ci_high"] - kish["ci_low"] > counts["ci_high"] - counts["ci_low"]

@@ -99,7 +99,8 @@ _WEIGHTED_NOTE = (
     "no interval for a weighted AUC: DeLong's variance needs each class's Kish effective "
     "size, and this ROC table (made by an older polars_fair) keeps no sums of squared "
     "weights; judged on the point value (profile the data again for the interval, or pass "
-    "frequency_weights=True if the weights are row counts)"
+    "frequency_weights=True, --frequency-weights on the command line, if the weights are "
+    "row counts)"
 )
 
 _TO_OVERALL_NOTE = (
