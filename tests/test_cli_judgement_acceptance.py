@@ -10,6 +10,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from sklearn.metrics import roc_auc_score
 
 import polars_fair as pf
 from polars_fair.io.cli import main
@@ -101,3 +102,37 @@ def test_frequency_weights_reach_the_auc_rows(tmp_path: Path) -> None:
     for kish, counts in zip(sampling, counted, strict=True):
         assert kish["value"] == pytest.approx(counts["value"], rel=1e-12)
         assert kish["ci_high"] - kish["ci_low"] > counts["ci_high"] - counts["ci_low"]
+
+
+@pytest.mark.parametrize(
+    "criteria", ["roc_auc_difference,demographic_parity_difference", "roc_auc_ratio", None]
+)
+def test_an_audit_with_scores_reads_the_file_once(
+    criteria: str | None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # with a score the command read the file once per reduction (statistics,
+    # calibration, ROC table: 4 reads), where `report()` reads it once
+    from test_profile import Source  # noqa: PLC0415 (the counting IO source)
+
+    from polars_fair.io import cli  # noqa: PLC0415
+
+    frame = pl.read_parquet(COMPAS)
+    sources: list[Source] = []
+
+    def scan(path: Path, **_: object) -> pl.LazyFrame:
+        sources.append(Source(pl.read_parquet(path)))
+        return sources[-1].lazy()
+
+    monkeypatch.setattr(cli, "scan_file", scan)
+    out = tmp_path / "report.json"
+    args = ["audit", str(COMPAS), "--y-true", "two_year_recid", "--y-pred", "y_pred",
+            "--y-prob", "y_prob", "--sensitive-features", "race", "--no-progress",
+            *(["--criteria", criteria] if criteria else []),
+            "--format", "json", "--output", str(out)]  # fmt: skip
+    assert main(args) == 0
+    assert [s.calls for s in sources] == [1]
+    got = dict((r["race"], r["roc_auc"]) for r in json.loads(out.read_text())["tables"]["roc_auc"])
+    for race, part in frame.group_by("race"):
+        if part["two_year_recid"].n_unique() == 2:
+            want = roc_auc_score(part["two_year_recid"], part["y_prob"])
+            assert got[race[0]] == pytest.approx(want, rel=1e-12)

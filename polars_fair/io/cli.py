@@ -350,9 +350,15 @@ class _Progress:
 
 
 def _reduce(frame: pl.LazyFrame, spec: ReportSpec) -> list[pl.DataFrame]:
-    """The reductions of `frame`, collected (the in-plan checks warn as on the eager path)."""
+    """The reductions of `frame`, collected (the in-plan checks warn as on the eager path).
+
+    Over one cached copy of the source: collected together, they read it once (as
+    ``report()`` does), not once per reduction (the statistics, and with a score the
+    calibration and ROC tables).
+    """
     with eager_warnings():
-        return pl.collect_all(report_reductions(frame, spec), engine="streaming")
+        reductions = report_reductions(frame, spec, shared=True)
+        return pl.collect_all(reductions, engine="streaming")
 
 
 def _report(frames: list[pl.LazyFrame], spec: ReportSpec, progress: bool) -> FairnessReport:
