@@ -136,3 +136,38 @@ def test_an_audit_with_scores_reads_the_file_once(
         if part["two_year_recid"].n_unique() == 2:
             want = roc_auc_score(part["two_year_recid"], part["y_prob"])
             assert got[race[0]] == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "html"])
+def test_between_groups_with_a_reference_group_says_between_groups(
+    fmt: str, tmp_path: Path
+) -> None:
+    # `--method between_groups` beside `--reference-group` (which the disparities use)
+    # compares the extreme groups, but every output said "signed against the reference
+    # group Caucasian (group - reference, group / reference)"
+    out = tmp_path / f"report.{fmt}"
+    args = ["audit", str(COMPAS), "--y-true", "two_year_recid", "--y-pred", "y_pred",
+            "--sensitive-features", "race", "--no-progress", "--reference-group", "Caucasian",
+            "--criteria", "demographic_parity_difference"]  # fmt: skip
+    assert main([*args, "--method", "between_groups", "--format", fmt, "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "orientation: between groups (max - min, min / max)" in text
+    assert "signed against" not in text
+    assert main([*args, "--method", "between_groups", "--format", "json", "-o", str(out)]) == 0
+    value = json.loads(out.read_text())["tables"]["summary"][0]["value"]
+    frame = pl.read_parquet(COMPAS)
+    rates = [
+        part["y_pred"].cast(pl.Float64).mean()
+        for _, part in frame.group_by("race")
+        if part.height >= 30  # min_group_size
+    ]
+    assert value == pytest.approx(max(rates) - min(rates), rel=1e-12)  # type: ignore[operator]
+
+
+def test_to_reference_without_a_reference_group_names_the_largest(tmp_path: Path) -> None:
+    out = tmp_path / "report.txt"
+    args = ["audit", str(COMPAS), "--y-true", "two_year_recid", "--y-pred", "y_pred",
+            "--sensitive-features", "race", "--no-progress", "--method", "to_reference",
+            "--criteria", "demographic_parity_difference", "-o", str(out)]  # fmt: skip
+    assert main(args) == 0
+    assert "orientation: signed against the largest group (group - reference" in out.read_text()

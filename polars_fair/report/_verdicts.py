@@ -491,12 +491,14 @@ def orientation(params: dict[str, Any], criteria: Iterable[str] | None = None) -
                 f"({', '.join(forms)})"
             )
         return text
-    if reference is not None or method == "to_reference":
-        shown = shown_value(reference) if reference is not None else "the largest group"
-        text = (
-            f"orientation: signed against the reference group {shown} "
-            "(group - reference, group / reference)"
+    # a reference group with `method="between_groups"` is the disparities' only
+    if method == "to_reference" or reference is not None and method is None:
+        against = (
+            f"the reference group {shown_value(reference)}"
+            if reference is not None
+            else "the largest group"
         )
+        text = f"orientation: signed against {against} (group - reference, group / reference)"
         own = [c for c in present if c != "four_fifths_rule"]
         if own:
             text += (
