@@ -171,3 +171,15 @@ def test_to_reference_without_a_reference_group_names_the_largest(tmp_path: Path
             "--criteria", "demographic_parity_difference", "-o", str(out)]  # fmt: skip
     assert main(args) == 0
     assert "orientation: signed against the largest group (group - reference" in out.read_text()
+
+
+@pytest.mark.parametrize("method", ["bogus", "to_ref", ""])
+def test_a_bad_method_hints_the_option_not_the_keyword(
+    method: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the hint said "(or 'to_reference' with `reference_group`)", the Python keyword
+    assert main(["audit", "--example", "compas", "--method", method]) == 2
+    err = capsys.readouterr().err
+    hint = err.split("Hint:", 1)[1]
+    assert "`--reference-group`" in hint
+    assert "`reference_group`" not in hint

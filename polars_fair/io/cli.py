@@ -586,6 +586,15 @@ _OPTIONS = frozenset(
 )  # fmt: skip
 
 
+#: A parameter named alone in a hint, e.g. "with `reference_group`".
+_PY_NAME = re.compile(r"`([a-z_]+)`")
+
+
+def _option_name(match: re.Match[str]) -> str:
+    name = match.group(1)
+    return f"`--{name.replace('_', '-')}`" if name in _OPTIONS else match.group(0)
+
+
 def _option(match: re.Match[str]) -> str:
     name, value = match.group(1), match.group(2)
     if name not in _OPTIONS:
@@ -608,7 +617,8 @@ def _command_line_hint(message: str) -> str:
         sql = param == "sensitive_features" and old.isidentifier() and "__pf_" not in old
         fix = f'--sensitive-feature "{old} AS {new}"' if sql else "rename the column in the file"
         return f"{head}Hint: {'give it another name, e.g. ' if sql else ''}{fix}"
-    return head + sep + _PY_KEYWORD.sub(_option, hint)
+    hint = _PY_KEYWORD.sub(_option, hint)
+    return head + sep + _PY_NAME.sub(_option_name, hint)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
