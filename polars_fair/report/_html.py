@@ -315,7 +315,8 @@ def _who(report: FairnessReport) -> str:
         text = f"{sizes.height:,} groups; the largest: {top_name} ({top})"
     if "small_group" in sizes.columns:
         small = sizes.filter(pl.col("small_group"))
-        if small.height and [b for b in report.by if b in table.columns]:
+        batched = [b for b in report.by if b in table.columns]
+        if small.height and batched:
             # small in a batch: its smallest batch, not its rows summed over batches
             per_batch = table.filter(pl.col("small_group")).with_columns(
                 effective.alias("__pf_eff")
@@ -330,7 +331,7 @@ def _who(report: FairnessReport) -> str:
             listed = ", ".join(f"{g} ({_rows(n) if kish else _format(n)}{unit})" for g, n in rows)
             more = f" and {small.height - 10:,} more" if small.height > 10 else ""
             size = report.params.get("min_group_size", 30)
-            where = " in a batch (their smallest)" if report.by else ""
+            where = " in a batch (their smallest)" if batched else ""
             text += f"; smaller than min_group_size = {_format(size)}{where}: {listed}{more}"
     return f"<p class='pf-who'>{html.escape(text, quote=False)}.</p>"
 
