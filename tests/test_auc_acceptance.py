@@ -17,7 +17,7 @@ import reference as ref
 import reference_auc as ref_auc
 from test_profile import Source
 
-import polars_fair  # noqa: F401  (registers the namespace)
+import polars_fair
 from polars_fair.metrics._intervals import z_value
 
 NAMES = ["roc_auc_difference", "roc_auc_ratio"]
@@ -115,3 +115,21 @@ def test_to_overall_rows_say_why_they_have_no_interval(weights: str | None) -> N
             value = _oracle(df, row["criterion"], "to_overall", None)
             low, high = bands[row["criterion"]]
             assert row["verdict"] == ("fair" if low <= value <= high else "unfair")
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_report_names_the_groups_of_one_class_once(lazy: bool) -> None:
+    # the ROC AUC table and the AUC criteria each warned about the same groups: the
+    # reader got the list twice, once per table
+    df = _frame(7).filter(pl.col("m") == "m1")
+    df = df.with_columns(y=pl.when(pl.col("g") == "c").then(0).otherwise(pl.col("y")))
+    one_class = [g for (g,), part in df.group_by("g") if part["y"].n_unique() == 1]
+    frame = df.lazy() if lazy else df
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        polars_fair.fair(frame).report(**COLS, y_pred="p", criteria=[*NAMES, "accuracy_difference"])
+    about = [str(w.message) for w in caught if "no ROC curve" in str(w.message)]
+    assert len(about) == 1
+    assert f"groups {one_class}" in about[0]
+    assert "their roc_auc is null" in about[0]
+    assert "left out of the AUC criteria" in about[0]

@@ -30,6 +30,8 @@ __all__ = [
 ]
 
 _REF = "__pf_is_ref"
+#: Where the one-class warning names what follows for the groups (see `warn_one_class`).
+NO_ROC_CURVE = "so they have no ROC curve: "
 
 
 def calibration_table(hist: pl.LazyFrame, *, keys: list[str], edges: np.ndarray) -> pl.LazyFrame:
@@ -169,7 +171,7 @@ def warn_one_class(roc: pl.LazyFrame, *, keys: list[str], outcome: str) -> pl.La
             more = f" and {len(bad) - 10} more" if len(bad) > 10 else ""
             msg = (
                 f"groups {shown}{more} have labels of one class only (no positives or no "
-                f"negatives), so they have no ROC curve: {outcome}"
+                f"negatives), {NO_ROC_CURVE}{outcome}"
             )
             warn_data(msg, UndefinedMetricWarning)
 

@@ -37,7 +37,6 @@ from polars_fair._utils import (
     as_names,
     derive_engine,
     eager_warnings,
-    find_stacklevel,
     sharing,
 )
 from polars_fair._validate import (
@@ -55,7 +54,7 @@ from polars_fair.namespace._report_checks import (
     check_spec,
     reading_input,
 )
-from polars_fair.namespace._summary_criteria import summary_calls, with_auc_rows
+from polars_fair.namespace._summary_criteria import summary_calls, warn_each_once, with_auc_rows
 from polars_fair.plans._audit import compared_rows, undefined_rates
 from polars_fair.plans._plan import Plan, derive_opts, exact_sums
 from polars_fair.reduce import merge_group_stats, stats_keys
@@ -349,7 +348,7 @@ def _derive(
                 raise failed
             assert future is not None  # built without error: submitted
             tables[name] = future.result()
-    _warn_once([*caught_before, *caught])
+    warn_each_once([*caught_before, *caught])
     tables = with_auc_rows(tables, spec.criteria, spec.by)
     shown = _shown(spec)
     return FairnessReport(**tables, params=shown)
@@ -508,15 +507,6 @@ def _with_flags(
         return plain, (rates_of, found)
 
     return flagged, split
-
-
-def _warn_once(caught: list[warnings.WarningMessage]) -> None:
-    """Give each caught warning once (several tables read the same reduction)."""
-    seen: set[tuple[type[Warning], str]] = set()
-    for w in caught:
-        if (w.category, str(w.message)) not in seen:
-            seen.add((w.category, str(w.message)))
-            warnings.warn(w.message, w.category, stacklevel=find_stacklevel())
 
 
 def _shown(spec: ReportSpec) -> dict[str, Any]:

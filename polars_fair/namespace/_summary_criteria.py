@@ -25,13 +25,13 @@ from polars_fair.metrics import require_nonempty, resolve_reference
 from polars_fair.metrics._auc import auc_summary_table, merge_summaries
 from polars_fair.metrics._reference import warn_one_group_rows
 from polars_fair.metrics._registry import CRITERIA, needs_roc, needs_score
-from polars_fair.metrics._scores import warn_one_class
+from polars_fair.metrics._scores import NO_ROC_CURVE, warn_one_class
 from polars_fair.metrics._verdicts import Bands, group_label
 from polars_fair.plans._plan import Plan
 
 __all__ = [
     "auc_summary_build", "check_criteria", "one_read", "split_auc", "summary_calls",
-    "with_auc_rows",
+    "warn_each_once", "with_auc_rows",
 ]  # fmt: skip
 
 T = TypeVar("T")
@@ -214,3 +214,19 @@ def warned_once(*calls: Callable[[], T]) -> tuple[T, ...]:
                 seen.add((w.category, str(w.message)))
                 warnings.warn(w.message, w.category, stacklevel=find_stacklevel())
     return out
+
+
+def warn_each_once(caught: list[warnings.WarningMessage]) -> None:
+    """Give each caught warning once (several tables of a report read the same reduction).
+
+    The ROC AUC table and the AUC criteria both name the groups of one label class,
+    each saying what follows for its rows: one warning names them once, with both.
+    """
+    merged: dict[tuple[type[Warning], str], list[str]] = {}
+    for w in caught:
+        head, mark, outcome = str(w.message).partition(NO_ROC_CURVE)
+        outcomes = merged.setdefault((w.category, head + mark), [])
+        if outcome not in outcomes:
+            outcomes.append(outcome)
+    for (category, head), outcomes in merged.items():
+        warnings.warn(head + "; ".join(outcomes), category, stacklevel=find_stacklevel())
