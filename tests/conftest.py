@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,7 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, settings
 
-import polars_fair  # noqa: F401  (registers the namespace)
+import polars_fair  # (registers the namespace)
 
 settings.register_profile(
     "ci",
@@ -160,3 +161,18 @@ def quiet() -> Callable[[], Any]:
 @pytest.fixture(autouse=True)
 def _doctest_namespace(doctest_namespace: dict[str, Any]) -> None:
     doctest_namespace["pl"] = pl
+
+
+#: The bundled COMPAS example file.
+COMPAS = Path(polars_fair.__file__).parent / "data" / "compas.parquet"
+
+
+@pytest.fixture(scope="module")
+def sides(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """COMPAS with two predictions: the baseline flags deciles >= 5, the candidate >= 7."""
+    folder = tmp_path_factory.mktemp("sides")
+    frame = pl.read_parquet(COMPAS)
+    base, cand = folder / "base.parquet", folder / "cand.parquet"
+    frame.with_columns(p=pl.col("decile_score") >= 5).write_parquet(base)
+    frame.with_columns(p=pl.col("decile_score") >= 7).write_parquet(cand)
+    return base, cand

@@ -240,17 +240,6 @@ def test_outputs_state_the_level_and_bands(kind: str, profile_path: Path, tmp_pa
 # ---- compare ---------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def sides(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """COMPAS with two predictions: the baseline flags deciles >= 5, the candidate >= 7."""
-    folder = tmp_path_factory.mktemp("sides")
-    frame = pl.read_parquet(COMPAS)
-    base, cand = folder / "base.parquet", folder / "cand.parquet"
-    frame.with_columns(p=pl.col("decile_score") >= 5).write_parquet(base)
-    frame.with_columns(p=pl.col("decile_score") >= 7).write_parquet(cand)
-    return base, cand
-
-
 SIDE_COLUMNS = ["--y-true", "two_year_recid", "--y-pred", "p", "--sensitive-features", "race"]
 #: The options, with a difference band that changes a side's verdict of the comparison.
 COMPARE_OPTIONS = [

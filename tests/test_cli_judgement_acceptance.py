@@ -25,17 +25,6 @@ CRITERIA = (
 )
 
 
-@pytest.fixture(scope="module")
-def sides(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """COMPAS with two predictions: the baseline flags deciles >= 5, the candidate >= 7."""
-    folder = tmp_path_factory.mktemp("sides")
-    frame = pl.read_parquet(COMPAS)
-    base, cand = folder / "base.parquet", folder / "cand.parquet"
-    frame.with_columns(p=pl.col("decile_score") >= 5).write_parquet(base)
-    frame.with_columns(p=pl.col("decile_score") >= 7).write_parquet(cand)
-    return base, cand
-
-
 def test_compare_markdown_is_one_line_per_row_and_states_the_level(
     sides: tuple[Path, Path], tmp_path: Path
 ) -> None:
