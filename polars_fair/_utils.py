@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "parse_failure",
+    "show_groups",
     "SMALL_TABLE_ROWS",
     "as_names",
     "built_once",
@@ -444,3 +445,21 @@ def parse_failure(message: str) -> tuple[str, str, str] | None:
         return None
     value, dtype, column = match.group("value", "dtype", "column")
     return value, dtype, column
+
+
+def show_groups(rows: Sequence[tuple[Any, ...]], limit: int = 10) -> str:
+    """Groups named in a warning, as a list (at most `limit`, then how many more).
+
+    One value each, or an intersection's values joined by " / ", as the tables name it.
+
+    >>> show_groups([("a",), ("b",)])
+    "['a', 'b']"
+    >>> show_groups([("a", None), ("b", 2)], limit=1)
+    "['a / null'] and 1 more"
+    """
+    shown = [
+        r[0] if len(r) == 1 else " / ".join("null" if v is None else str(v) for v in r)
+        for r in rows[:limit]
+    ]
+    more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
+    return f"{shown}{more}"

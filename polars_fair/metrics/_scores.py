@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_fair._utils import check_in_plan, over, per_key, warn_data
+from polars_fair._utils import check_in_plan, over, per_key, show_groups, warn_data
 from polars_fair.exceptions import UndefinedMetricWarning
 from polars_fair.metrics._rates import safe_div
 from polars_fair.metrics._reference import is_reference, require_reference
@@ -167,10 +167,8 @@ def warn_one_class(roc: pl.LazyFrame, *, keys: list[str], outcome: str) -> pl.La
         sums = df.group_by(keys, maintain_order=True).agg(pl.col("pos", "neg").sum())
         bad = sums.filter((pl.col("pos") == 0) | (pl.col("neg") == 0)).select(keys).rows()
         if bad:
-            shown = [row[0] if len(row) == 1 else row for row in bad[:10]]
-            more = f" and {len(bad) - 10} more" if len(bad) > 10 else ""
             msg = (
-                f"groups {shown}{more} have labels of one class only (no positives or no "
+                f"groups {show_groups(bad)} have labels of one class only (no positives or no "
                 f"negatives), {NO_ROC_CURVE}{outcome}"
             )
             warn_data(msg, UndefinedMetricWarning)

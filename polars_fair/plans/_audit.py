@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._utils import as_names, find_stacklevel, shareable
+from polars_fair._utils import as_names, find_stacklevel, shareable, show_groups
 from polars_fair._validate import (
     MSG_REFERENCE_POLICY,
     check_agg,
@@ -288,7 +288,7 @@ def warn_about(
         groups = stats.filter(pl.col("n_null") > 0).select(keys).unique(maintain_order=True)
         msg = (
             f"{excluded} row(s) with a null label, prediction, score or weight were excluded (counted "
-            f"in `n_null`), in groups {_show(groups.rows())}"
+            f"in `n_null`), in groups {show_groups(groups.rows())}"
         )
         warnings.warn(msg, NullDataWarning, stacklevel=find_stacklevel())
     exprs = dict(undefined_rates(stats.columns, measures, zero_division))
@@ -304,7 +304,7 @@ def warn_about(
             if not bad:
                 continue
             msg = (
-                f"{m} is undefined (zero denominator) for groups {_show(bad, joined=True)}; it is "
+                f"{m} is undefined (zero denominator) for groups {show_groups(bad)}; it is "
                 "reported as null and left out of comparisons. Use `zero_division` to "
                 "replace it"
             )
@@ -332,22 +332,6 @@ def compared_rows(
         return table.filter((n >= smallest).fill_null(False))
 
     return compared
-
-
-def _show(rows: list[tuple[Any, ...]], limit: int = 10, *, joined: bool = False) -> str:
-    """Groups as a list: one value each, or a tuple of values.
-
-    `joined`: several values as one text joined by " / ", as the tables name an
-    intersection (the undefined-rate warnings).
-    """
-    shown = [
-        r[0]
-        if len(r) == 1
-        else (" / ".join("null" if v is None else str(v) for v in r) if joined else r)
-        for r in rows[:limit]
-    ]
-    more = f" and {len(rows) - limit} more" if len(rows) > limit else ""
-    return f"{shown}{more}"
 
 
 def check_metrics(metrics: Sequence[str] | None) -> None:
