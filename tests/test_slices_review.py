@@ -324,7 +324,7 @@ def test_null_warning_shows_bin_labels() -> None:
     with pytest.warns(NullDataWarning) as record:
         df.fair.slices(y_true="yt", y_pred="yp", candidates=["x", "g"], min_size=0)
     message = str(record[0].message)
-    assert "'[3.0, inf)'" in message
+    assert "'[3.0, inf) / a'" in message  # the bin's label, joined as the tables name it
     assert "'bin'" not in message
     assert "left" not in message
 
