@@ -67,6 +67,7 @@ from polars_fair._utils import over, per_key, stack
 from polars_fair.metrics._criteria import farthest_from_reference, log_distance, tied
 from polars_fair.metrics._rates import safe_div
 from polars_fair.metrics._reference import is_reference
+from polars_fair.metrics._scores import trapezoid_auc
 from polars_fair.metrics._summary_notes import (
     REF_NOTE,
     left_out_verdicts,
@@ -124,8 +125,7 @@ def _auc_exprs(kish: bool = False) -> tuple[pl.Expr, pl.Expr]:
     p, q = pl.col("pos").cast(pl.Float64), pl.col("neg").cast(pl.Float64)
     big_p, big_n = p.sum(), q.sum()
     tps = p.cum_sum(reverse=True)  # positives at or above each score
-    # the trapezoid, as `roc_auc_table` (the same float as `df.fair.roc_auc`)
-    auc = safe_div((q * (2 * tps - p)).sum(), 2 * big_p * big_n)
+    auc = trapezoid_auc()  # the same float as `df.fair.roc_auc`
     v10 = (q.cum_sum() - 0.5 * q) / big_n  # negatives below, half those tied
     v01 = (tps - 0.5 * p) / big_p  # positives above, half those tied
     x10, x01 = (p * (v10 - auc) ** 2).sum(), (q * (v01 - auc) ** 2).sum()

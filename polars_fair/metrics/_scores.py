@@ -25,6 +25,7 @@ __all__ = [
     "calibration_table",
     "ece_table",
     "roc_auc_table",
+    "trapezoid_auc",
     "roc_curve_table",
     "sweep_table",
 ]
@@ -176,6 +177,18 @@ def warn_one_class(roc: pl.LazyFrame, *, keys: list[str], outcome: str) -> pl.La
     return check_in_plan(roc, check)
 
 
+def trapezoid_auc() -> pl.Expr:
+    """The AUC of one group's ``pos, neg`` per score, sorted ascending: an aggregation.
+
+    ``sum neg_i (tps_{i-1} + tps_i) / (2 P N)``, ``tps_i`` the positives scored at or
+    above score ``i``; null for a group of one label class.
+    """
+    pos = pl.col("pos").cast(pl.Float64)
+    neg = pl.col("neg").cast(pl.Float64)
+    tps = pos.cum_sum(reverse=True)
+    return safe_div((neg * (2 * tps - pos)).sum(), 2 * pos.sum() * neg.sum())
+
+
 def roc_auc_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
     """Exact AUC per group from counts: ``sum neg_i (tps_{i-1} + tps_i) / (2 P N)``.
 
@@ -183,14 +196,9 @@ def roc_auc_table(roc: pl.LazyFrame, *, keys: list[str]) -> pl.LazyFrame:
     `roc` is sorted by score ascending within each group: ``tps_i`` is the reverse
     cumulative sum (the positives scored at or above score ``i``).
     """
-    pos = pl.col("pos").cast(pl.Float64)
-    neg = pl.col("neg").cast(pl.Float64)
-    tps = pos.cum_sum(reverse=True)
-    area = (neg * (2 * tps - pos)).sum()
-    auc = safe_div(area, 2 * pos.sum() * neg.sum())
     return (
         roc.group_by(keys, maintain_order=True)
-        .agg(auc.alias("roc_auc"))
+        .agg(trapezoid_auc().alias("roc_auc"))
         .sort(keys, nulls_last=True)
     )
 

@@ -208,11 +208,7 @@ def warned_once(*calls: Callable[[], T]) -> tuple[T, ...]:
             caught = recorded
             out = tuple(call() for call in calls)
     finally:  # outside the recording, so that they reach the caller (errors first)
-        seen: set[tuple[type[Warning], str]] = set()
-        for w in caught:
-            if (w.category, str(w.message)) not in seen:
-                seen.add((w.category, str(w.message)))
-                warnings.warn(w.message, w.category, stacklevel=find_stacklevel())
+        warn_each_once(caught)
     return out
 
 
