@@ -64,6 +64,7 @@ from polars_fair.namespace._profile_files import (
     LAYOUT_KEY,
     META_KEY,
     MSG_NO_PROFILE,
+    as_items,
     canonical_scores,
     check_baseline,
     check_compatible,
@@ -708,7 +709,7 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
     <BLANKLINE>
     Hint: profile every piece with the same `pos_label`, or merge only the profiles made alike
     """
-    return merge_sources(list(profiles))
+    return merge_sources(as_items(profiles, FairnessProfile))
 
 
 def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ()) -> FairnessProfile:
