@@ -209,3 +209,15 @@ def test_report_names_slice_metric(surface: str) -> None:
     kwargs = {} if surface == "profile" else K
     with pytest.raises(InvalidParameterError, match=re.escape(msg)):
         source.report(**kwargs, slices=["g"], slice_metric="auc")
+
+
+# ---- max_rows of the renderings --------------------------------------------------------
+
+
+@pytest.mark.parametrize("render", ["to_markdown", "to_html", "to_text"])
+@pytest.mark.parametrize("max_rows", [1.5, "5", True])
+def test_max_rows_must_be_an_integer(render: str, max_rows: object) -> None:
+    report = frame().fair.report(**K)
+    msg = f"`max_rows` must be None or a positive integer, got {max_rows!r}"
+    with pytest.raises(InvalidParameterError, match=re.escape(msg)):
+        getattr(report, render)(max_rows=max_rows)
