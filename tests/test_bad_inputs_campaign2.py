@@ -221,3 +221,15 @@ def test_max_rows_must_be_an_integer(render: str, max_rows: object) -> None:
     msg = f"`max_rows` must be None or a positive integer, got {max_rows!r}"
     with pytest.raises(InvalidParameterError, match=re.escape(msg)):
         getattr(report, render)(max_rows=max_rows)
+
+
+# ---- profile.trend names its `criterion` -------------------------------------------------
+
+
+@pytest.mark.parametrize("criterion", ["", "demographic_parity", ["cohen_d"]])
+@pytest.mark.parametrize("method", ["trend", "trend_chart"])
+def test_trend_names_its_criterion(criterion: object, method: str) -> None:
+    prof = frame().fair.profile(**K, by="b")
+    msg = f"`criterion` must be the name of one criterion, got {criterion!r}"
+    with pytest.raises(InvalidParameterError, match=re.escape(msg)):
+        getattr(prof, method)(criterion, time="b")

@@ -50,7 +50,7 @@ from polars_fair._names import check_key_exprs
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
-from polars_fair.metrics._trend import check_time, trend_table
+from polars_fair.metrics._trend import check_criterion, check_time, trend_table
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.namespace._profile_derive import (
     REPORT_OPTIONS,
@@ -488,7 +488,8 @@ class FairnessProfile:
         ...     "value"].to_list()
         [0.25, 0.0]
         """
-        check_time(time, self.by)  # before the report is derived
+        check_criterion(criterion)  # named as given, before the report is derived
+        check_time(time, self.by)
         report = self.report(**{**options, "criteria": [criterion]})
         return trend_table(
             report.summary, time=time, by=self.by, baseline=baseline, tolerance=tolerance,
