@@ -435,6 +435,13 @@ def check_keys(
             seen.add(name)
 
 
+MSG_BAD_EXPRESSION = (
+    "`{param}` expression {expr} cannot be evaluated on this frame: {reason}"
+    "\n\nHint: the columns it uses have dtypes {used}; compare each with a value of its own"
+    " type (a number with a numeric column, text with a string column), or cast it first"
+)
+
+
 def resolve_column(
     lf: pl.LazyFrame, schema: pl.Schema, spec: IntoColumn, param: str, hint: str
 ) -> tuple[pl.Expr, pl.DataType, str]:
@@ -451,6 +458,9 @@ def resolve_column(
         name = spec.meta.output_name(raise_if_undetermined=False) or str(spec)
         try:
             dtype = lf.select(spec.alias("__pf_probe")).collect_schema()["__pf_probe"]
+            # Some dtype errors (a string compared with a number) pass the schema and
+            # surface only when rows are computed: run it on no rows of the same schema.
+            pl.DataFrame(schema=schema).lazy().select(spec.alias("__pf_probe")).collect()
         except pl.exceptions.ColumnNotFoundError as exc:
             found = re.search(r'column "([^"]*)"', str(exc))
             missing = found.group(1) if found else str(exc).splitlines()[0]
@@ -458,6 +468,11 @@ def resolve_column(
                 name=missing, param=param, available=list(schema.names()), hint=hint
             )
             raise ColumnNotFoundError(msg) from exc
+        except pl.exceptions.PolarsError as exc:  # e.g. a comparison of a string with a number
+            used = {c: schema[c] for c in spec.meta.root_names() if c in schema}
+            reason = str(exc).splitlines()[0]
+            msg = MSG_BAD_EXPRESSION.format(param=param, expr=spec, reason=reason, used=used)
+            raise InvalidParameterError(msg) from exc
         return spec, dtype, name
     msg = (
         f"`{param}` must be a column name or a polars expression, got {spec!r}"

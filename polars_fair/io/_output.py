@@ -5,6 +5,8 @@ Used by every command (``audit``, ``profile``, ``compare``) of :mod:`polars_fair
 
 from __future__ import annotations
 
+import glob
+from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -16,8 +18,13 @@ class UsageError(Exception):
     """A problem with the command line or its input (exit status 2)."""
 
 
-def check_output(output: str | None, example: str = "report.html") -> None:
-    """`--output` can be written (checked before any data is read: audit, profile, compare)."""
+def check_output(
+    output: str | None, example: str = "report.html", inputs: Sequence[str] = ()
+) -> None:
+    """`--output` can be written (checked before any data is read: audit, profile, compare).
+
+    It must not be one of the `inputs` (files or globs): writing it would replace the data.
+    """
     if output is None:
         return
     path = Path(output)
@@ -36,6 +43,14 @@ def check_output(output: str | None, example: str = "report.html") -> None:
         raise UsageError(msg)
     if existed and not path.is_file():  # a device or a pipe (/dev/stdout): opening may block
         return
+    if existed and any(
+        Path(f).is_file() and path.samefile(f) for p in inputs for f in glob.glob(p) or [p]
+    ):
+        msg = (
+            f"--output {output!r} is one of the input files: writing it would replace them"
+            f"\nHint: write elsewhere, e.g. {str(path.with_name(example))!r}"
+        )
+        raise UsageError(msg)
     try:  # a read-only place (permissions, /proc, /sys) fails here, not after the audit
         with path.open("a", encoding="utf-8"):
             pass

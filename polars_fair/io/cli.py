@@ -495,7 +495,7 @@ def _audit(args: argparse.Namespace) -> int:
     if args.max_rows < 0:
         msg = f"--max-rows must be >= 0, got {args.max_rows}\nHint: 0 shows every row"
         raise UsageError(msg)
-    check_output(args.output)
+    check_output(args.output, inputs=args.paths or ())
     files: list[Path] = []
     if args.example:
         from polars_fair.io.datasets import scan_compas

@@ -317,7 +317,7 @@ def audit_profile(args: argparse.Namespace) -> int:
     if args.fail_on_slices and not slices:
         msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
         raise cli.UsageError(msg)
-    check_output(args.output)  # before the profiles are read
+    check_output(args.output, inputs=args.profile)  # before the profiles are read
     prof = read_profile(args.profile)
     if args.by is not None and cli._names(args.by) != prof.by:
         msg = (
@@ -361,7 +361,7 @@ def _profile_command(args: argparse.Namespace) -> int:
     if args.score_bins is not None and args.score_bins < 1:
         msg = f"--score-bins must be a positive integer, got {args.score_bins}\nHint: e.g. 1000"
         raise cli.UsageError(msg)
-    check_output(args.output, example="profile.parquet")  # before any data is read
+    check_output(args.output, example="profile.parquet", inputs=args.paths)  # before any read
     suffix = Path(args.output).suffix.lower()
     if suffix in _DATA_SUFFIXES:
         msg = (
@@ -384,7 +384,7 @@ def _compare_command(args: argparse.Namespace) -> int:
     if not math.isfinite(args.tolerance) or args.tolerance < 0:
         msg = f"--tolerance must be a finite number >= 0, got {args.tolerance}\nHint: e.g. 0.02"
         raise cli.UsageError(msg)
-    check_output(args.output, example="comparison.txt")  # before any data is read
+    check_output(args.output, example="comparison.txt", inputs=[args.baseline, args.candidate])
     profiles = [_is_profiles(args.baseline), _is_profiles(args.candidate)]
     given = _given(args, _PROFILE_FIXES)
     if all(profiles) and given:

@@ -64,6 +64,7 @@ from typing import Any, TypeVar
 import polars as pl
 
 from polars_fair._utils import over, per_key, stack
+from polars_fair._validate import check_table_keys
 from polars_fair.metrics._criteria import farthest_from_reference, log_distance, tied
 from polars_fair.metrics._rates import safe_div
 from polars_fair.metrics._reference import is_reference
@@ -367,6 +368,7 @@ def auc_summary_table(
     columns after the batch keys. `zero_division` (a float) replaces an undefined AUC
     (a group of one label class; it then has no variance, and the pair no interval).
     """
+    check_table_keys("summary", by)  # its rows carry the summary's columns
     keys = [*by, *sensitive]
     schema = roc.collect_schema()
     sampling = not schema["pos"].is_integer() and not frequency_weights

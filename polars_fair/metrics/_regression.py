@@ -65,7 +65,8 @@ def _variance(total: pl.Expr, squares: pl.Expr, n: pl.Expr) -> pl.Expr:
     mean_square = safe_div(squares, n)
     mean = safe_div(total, n)
     var = mean_square - mean * mean
-    return pl.when(var > CONSTANT_TOLERANCE * mean_square).then(var).otherwise(0.0)
+    small = pl.when(var.is_not_null()).then(0.0)  # no rows (n = 0): undefined, null
+    return pl.when(var > CONSTANT_TOLERANCE * mean_square).then(var).otherwise(small)
 
 
 def regression_formula(name: str, get: Getter) -> pl.Expr:

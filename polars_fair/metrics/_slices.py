@@ -131,7 +131,7 @@ _EFFECT_DIGITS: Final = 10
 #: tested rate, or `min_size` if smaller: the z test's normal tail needs a handful.
 MIN_EXPECTED: Final = 5.0
 
-MSG_METRIC = "`metric` must be one of {known}, got {value!r}\n\nHint: {hint}"
+MSG_METRIC = "`{param}` must be one of {known}, got {value!r}\n\nHint: {hint}"
 _HINT_METRIC = (
     "slices compare proportions (e.g. 'false_positive_rate') or means "
     "('mean_prediction', 'mean_true', 'mae'); ratios of several rates such as 'f1' have "
@@ -201,10 +201,12 @@ class _Measure:
         return [pl.col("n").alias(_N), m.alias(_M), x.alias(_A)]
 
 
-def check_metric(metric: object) -> str:
-    """Check `metric` names a measure slices can test."""
+def check_metric(metric: object, param: str = "metric") -> str:
+    """Check `metric` (given as `param`) names a measure slices can test."""
     if not isinstance(metric, str) or metric not in SLICE_METRICS:
-        msg = MSG_METRIC.format(known=list(SLICE_METRICS), value=metric, hint=_HINT_METRIC)
+        msg = MSG_METRIC.format(
+            param=param, known=list(SLICE_METRICS), value=metric, hint=_HINT_METRIC
+        )
         raise InvalidParameterError(msg)
     return metric
 

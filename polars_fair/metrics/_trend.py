@@ -14,14 +14,26 @@ baseline window, compared with itself, is ``unchanged``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from difflib import get_close_matches
 from typing import Any
 
 import polars as pl
 
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._compare import judge_changes
 
 __all__ = ["check_time", "trend_table"]
+
+
+def check_criterion(criterion: object) -> None:
+    """Refuse a `criterion` (of a trend) that is not the name of one criterion."""
+    if isinstance(criterion, str) and criterion in CATALOGUE:
+        return
+    close = get_close_matches(criterion, CATALOGUE, n=3) if isinstance(criterion, str) else []
+    hint = f"did you mean {close}?" if close else "e.g. 'demographic_parity_difference'"
+    msg = f"`criterion` must be the name of one criterion, got {criterion!r}\n\nHint: {hint}"
+    raise InvalidParameterError(msg)
 
 
 def check_time(time: str, by: Sequence[str]) -> None:

@@ -50,7 +50,7 @@ from polars_fair._names import check_key_exprs
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
-from polars_fair.metrics._trend import check_time, trend_table
+from polars_fair.metrics._trend import check_criterion, check_time, trend_table
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT, with_example
 from polars_fair.namespace._profile_derive import (
     REPORT_OPTIONS,
@@ -64,6 +64,7 @@ from polars_fair.namespace._profile_files import (
     LAYOUT_KEY,
     META_KEY,
     MSG_NO_PROFILE,
+    as_items,
     canonical_scores,
     check_baseline,
     check_compatible,
@@ -487,7 +488,8 @@ class FairnessProfile:
         ...     "value"].to_list()
         [0.25, 0.0]
         """
-        check_time(time, self.by)  # before the report is derived
+        check_criterion(criterion)  # named as given, before the report is derived
+        check_time(time, self.by)
         report = self.report(**{**options, "criteria": [criterion]})
         return trend_table(
             report.summary, time=time, by=self.by, baseline=baseline, tolerance=tolerance,
@@ -708,7 +710,7 @@ def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:
     <BLANKLINE>
     Hint: profile every piece with the same `pos_label`, or merge only the profiles made alike
     """
-    return merge_sources(list(profiles))
+    return merge_sources(as_items(profiles, FairnessProfile))
 
 
 def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ()) -> FairnessProfile:

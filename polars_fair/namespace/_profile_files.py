@@ -11,7 +11,7 @@ their metadata alone, before any table is read.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +74,18 @@ def same_profile(
         and tables_a.keys() == tables_b.keys()
         and all(t.equals(tables_b[name]) for name, t in tables_a.items())
     )
+
+
+def as_items(items: object, kind: type) -> list[Any]:
+    """`items` (the argument of `merge_profiles`) as a list: one profile alone is refused."""
+    if isinstance(items, (kind, str, bytes, Path)) or not isinstance(items, Iterable):
+        msg = (
+            f"`merge_profiles` takes a list of FairnessProfile objects, got a "
+            f"{type(items).__name__}\n\nHint: `merge_profiles([first, second])`, or "
+            "`first + second`; to read profile files, `polars_fair.read_profile(path)`"
+        )
+        raise InvalidParameterError(msg)
+    return list(items)
 
 
 def check_items(items: Sequence[object], kind: type) -> None:

@@ -47,6 +47,7 @@ from polars_fair._validate import (
 )
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics import require_rows
+from polars_fair.metrics._slices import check_metric
 from polars_fair.namespace._base import NamespaceBase, ScalarT, TableT
 from polars_fair.namespace._report_checks import (
     check_pieces,
@@ -167,6 +168,8 @@ class ReportSpec:
             msg = f"`criteria` must be a list of names, got {criteria!r}\n\nHint: `criteria=[{criteria!r}]`"
             raise InvalidParameterError(msg)
         check_flag(frequency_weights, "frequency_weights")
+        if slices is not None:  # named as given here, not as the slices' own `metric`
+            check_metric(slice_metric, "slice_metric")
         return cls(
             y_true=y_true, y_pred=y_pred, sensitive_features=tuple(as_names(sensitive_features)),
             y_prob=y_prob, by=tuple(as_names(by)), sample_weight=sample_weight,

@@ -374,6 +374,12 @@ def distinct_matches(
 
 def profile_paths(source: str | Path | Sequence[str | Path]) -> list[str]:
     """The files of `source`, each once (a file given twice would count twice)."""
+    if not isinstance(source, (str, Path, Sequence)):  # a number, a profile object
+        msg = (
+            f"`source` must be a path, a glob or a list of paths, got {source!r}"
+            '\n\nHint: e.g. `read_profile("profiles/*.parquet")`'
+        )
+        raise InvalidParameterError(msg)
     items = [source] if isinstance(source, (str, Path)) else list(source)
     paths = distinct_matches([str(item) for item in items], noun="profile", error=ProfileError)
     if not paths:

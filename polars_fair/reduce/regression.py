@@ -168,7 +168,10 @@ def warn_cancellation(table: pl.DataFrame, column: _Column, keys: Sequence[str])
     spread = pl.col(_RANGE + column.param)
     squares = "sum_pred_sq" if column.param == "y_pred" else "sum_true_sq"
     rms = (pl.col(squares) / pl.col("n")).sqrt()  # the (weighted) root mean square
-    flagged = table.filter((spread > 0) & (spread < CANCELLATION_TOLERANCE * rms))
+    # n > 0: a group without (weighted) rows has no mean square (0 / 0) and no spread
+    flagged = table.filter(
+        (pl.col("n") > 0) & (spread > 0) & (spread < CANCELLATION_TOLERANCE * rms)
+    )
     if keys:
         flagged = flagged.sort(keys, nulls_last=True)
     if not flagged.height:

@@ -742,7 +742,7 @@ class FairnessReport:
         """
         if max_rows is None:
             return self, {}
-        if max_rows < 1:
+        if isinstance(max_rows, bool) or not hasattr(max_rows, "__index__") or max_rows < 1:
             msg = f"`max_rows` must be None or a positive integer, got {max_rows!r}"
             raise InvalidParameterError(msg)
         tables: dict[str, Any] = dict(self.tables())
