@@ -1,0 +1,89 @@
+"""Acceptance pass on issues 15 (profiles) and 16 (slices): defects found and fixed.
+
+Each test fails before its fix. Expected values are written from the definitions,
+never read from the library's own output.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import polars_fair
+from polars_fair.exceptions import FileReadError
+from polars_fair.sources import check_columns, read_error
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
+
+ROOT = Path(polars_fair.__file__).resolve().parents[1]
+COLUMNS = ["--y-true", "y", "--y-pred", "p", "--sensitive-features", "g"]
+
+
+def _frame(n: int = 400, seed: int = 1516) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pl.DataFrame(
+        {
+            "g": rng.choice(["a", "b"], n),
+            "y": rng.integers(0, 2, n),
+            "p": rng.integers(0, 2, n),
+        }
+    )
+
+
+def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``polars-fair`` with this checkout's package, in `cwd`."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "polars_fair", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def folder_with_profile(tmp_path: Path) -> Path:
+    """A day's data file beside the profile written into the same folder."""
+    _frame().write_parquet(tmp_path / "day1.parquet")
+    prof = _frame(seed=7).fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+    prof.write_parquet(tmp_path / "profile.parquet")
+    return tmp_path
+
+
+# --- a profile read as a data file is named as a profile ---------------------------
+
+
+def test_check_columns_names_a_profile_read_as_data(folder_with_profile: Path) -> None:
+    path = folder_with_profile / "profile.parquet"
+    schema = pl.read_parquet_schema(path)
+    with pytest.raises(FileReadError, match="is a fairness profile") as info:
+        check_columns([path], [pl.Schema(schema)], ["y", "p", "g"])
+    assert "--profile" in str(info.value)
+
+
+def test_read_error_names_a_profile_read_as_data(folder_with_profile: Path) -> None:
+    path = folder_with_profile / "profile.parquet"
+    err = read_error(path, pl.exceptions.ColumnNotFoundError("y"))
+    assert "is a fairness profile" in str(err)
+    plain = read_error(folder_with_profile / "day1.parquet", ValueError("broken"))
+    assert "fairness profile" not in str(plain)
+
+
+@pytest.mark.parametrize("command", ["audit", "profile"])
+def test_cli_data_glob_picking_up_a_profile(folder_with_profile: Path, command: str) -> None:
+    files = sorted(str(p) for p in folder_with_profile.glob("*.parquet"))  # the shell's glob
+    out = ["-o", str(folder_with_profile / "next.parquet")] if command == "profile" else []
+    proc = _cli(folder_with_profile, command, *files, *COLUMNS, *out, "--no-progress")
+    assert proc.returncode == 2, proc.stderr
+    assert "profile.parquet' is a fairness profile" in proc.stderr
+    assert "--profile" in proc.stderr
+    assert "Traceback" not in proc.stderr
