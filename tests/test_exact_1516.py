@@ -87,3 +87,21 @@ def test_cli_data_glob_picking_up_a_profile(folder_with_profile: Path, command: 
     assert "profile.parquet' is a fairness profile" in proc.stderr
     assert "--profile" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# --- the command line's hint names --score-bins, not the Python keyword -------------
+
+
+def test_cli_merge_hint_names_the_score_bins_option(tmp_path: Path) -> None:
+    frame = _frame().with_columns(s=pl.Series(np.linspace(0.0, 1.0, 400)))
+    for bins in (1000, 100):
+        frame.write_parquet(tmp_path / f"d{bins}.parquet")
+        args = [*COLUMNS, "--y-prob", "s", "--score-bins", str(bins), "--no-progress"]
+        made = _cli(tmp_path, "profile", f"d{bins}.parquet", "-o", f"p{bins}.parquet", *args)
+        assert made.returncode == 0, made.stderr
+    proc = _cli(tmp_path, "audit", "--profile", "p*.parquet")
+    assert proc.returncode == 2, proc.stderr
+    assert "`score_bins`: 100 against 1000" in proc.stderr  # the difference, as stored
+    hint = proc.stderr.split("Hint:")[1]
+    assert "`--score-bins`" in hint
+    assert "`score_bins`" not in hint
