@@ -105,3 +105,21 @@ def test_cli_merge_hint_names_the_score_bins_option(tmp_path: Path) -> None:
     hint = proc.stderr.split("Hint:")[1]
     assert "`--score-bins`" in hint
     assert "`score_bins`" not in hint
+
+
+# --- a `by` expression refused by a profile is shown as an expression ---------------
+
+
+def test_profile_refusing_another_by_expression_shows_both_expressions() -> None:
+    frame = _frame().with_columns(t=pl.int_range(pl.len()))
+    prof = frame.fair.profile(
+        y_true="y", y_pred="p", sensitive_features="g", by=(pl.col("t") % 2).alias("half")
+    )
+    prof.report(by=(pl.col("t") % 2).alias("half"))  # its own expression: accepted
+    with pytest.raises(polars_fair.exceptions.InvalidParameterError) as info:
+        prof.report(by=(pl.col("t") % 3).alias("half"))
+    first = str(info.value).splitlines()[0]
+    assert "<Expr" not in first
+    assert " at 0x" not in first
+    assert "% (dyn int: 3)" in first  # the expression given
+    assert "% (dyn int: 2)" in first  # the profile's
