@@ -123,3 +123,14 @@ def test_profile_refusing_another_by_expression_shows_both_expressions() -> None
     assert " at 0x" not in first
     assert "% (dyn int: 3)" in first  # the expression given
     assert "% (dyn int: 2)" in first  # the profile's
+
+
+# --- the compare gate's false-alarm rate is stated per gate, not only per criterion --
+
+
+def test_profiles_page_states_the_gate_rate_over_all_criteria() -> None:
+    page = (ROOT / "docs" / "profiles.md").read_text(encoding="utf-8")
+    text = " ".join(page.split())
+    assert "rate is **per criterion**" in text
+    assert "fails when *any* criterion of any batch key is `worse`" in text
+    assert "`--confidence-level 0.99`" in text
