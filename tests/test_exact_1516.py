@@ -134,3 +134,60 @@ def test_profiles_page_states_the_gate_rate_over_all_criteria() -> None:
     assert "rate is **per criterion**" in text
     assert "fails when *any* criterion of any batch key is `worse`" in text
     assert "`--confidence-level 0.99`" in text
+
+
+# --- the text and Markdown "Worst slices" say what was compared and how many --------
+
+
+def _compas_rows() -> pl.DataFrame:
+    from polars_fair.datasets import load_compas
+
+    return load_compas().select("two_year_recid", "y_pred", "race", "sex", "age_cat")
+
+
+def _section(text: str, title: str) -> str:
+    return text.split(title, 1)[1]
+
+
+@pytest.mark.parametrize("render", ["to_text", "to_markdown"])
+def test_worst_slices_caption_names_metric_counts_and_strategy(render: str) -> None:
+    rows = _compas_rows()
+    cands = ["race", "sex", "age_cat"]
+    report = rows.fair.report(
+        y_true="two_year_recid", y_pred="y_pred", sensitive_features="race", slices=cands,
+        slice_metric="true_positive_rate",
+    )  # fmt: skip
+    tested = report.slices.height  # the report keeps one row per tested slice
+    caption = getattr(report, render)().split("Worst slices", 1)[1].split("\n")
+    line = next(x for x in caption if x.strip() and not x.startswith(("|", "┌", "│")))
+    assert "true_positive_rate" in line
+    assert f"{tested} slices tested" in line
+    untested = int(report.slices["n_untested"][0])
+    assert f"{untested} not tested" in line
+    assert "finest" in line
+    assert "q_value ≤ 0.05" in line
+
+
+def test_worst_slices_caption_says_when_no_slice_was_tested() -> None:
+    rows = _compas_rows().head(40)
+    report = rows.fair.report(
+        y_true="two_year_recid", y_pred="y_pred", sensitive_features="race",
+        slices=["race", "sex"],
+    )  # fmt: skip
+    assert report.slices.height == 0
+    text = _section(report.to_text(), "Worst slices")
+    assert "no slice tested" in text.splitlines()[1]
+    assert "30 rows" in text.splitlines()[1]
+
+
+def test_worst_slices_html_caption_states_counts_and_strategy() -> None:
+    rows = _compas_rows()
+    report = rows.fair.report(
+        y_true="two_year_recid", y_pred="y_pred", sensitive_features="race",
+        slices=["race", "sex", "age_cat"],
+    )  # fmt: skip
+    page = report.to_html()
+    section = page.split("Worst slices", 1)[1]
+    assert f"{report.slices.height} slices tested" in section
+    assert f"{int(report.slices['n_untested'][0])} not tested" in section
+    assert "strategy finest" in section
