@@ -191,3 +191,19 @@ def test_worst_slices_html_caption_states_counts_and_strategy() -> None:
     assert f"{report.slices.height} slices tested" in section
     assert f"{int(report.slices['n_untested'][0])} not tested" in section
     assert "strategy finest" in section
+
+
+# --- one profile object merged twice would count its rows twice ---------------------
+
+
+def test_merging_one_profile_object_twice_is_refused() -> None:
+    frame = _frame()
+    kw = {"y_true": "y", "y_pred": "p", "sensitive_features": "g"}
+    first, second = frame[:200].fair.profile(**kw), frame[200:].fair.profile(**kw)
+    with pytest.raises(polars_fair.exceptions.ProfileError, match="profiles 0 and 1 are the same"):
+        first + first  # noqa: B018
+    with pytest.raises(polars_fair.exceptions.ProfileError, match="profiles 0 and 2 are the same"):
+        polars_fair.merge_profiles([first, second, first])
+    whole = polars_fair.merge_profiles([first, second])  # disjoint pieces: fine
+    counts = frame.group_by("g").len().sort("g")["len"].to_list()  # rows per group
+    assert whole.tables["stats"].sort("g")["n"].to_list() == counts
