@@ -207,3 +207,47 @@ def test_merging_one_profile_object_twice_is_refused() -> None:
     whole = polars_fair.merge_profiles([first, second])  # disjoint pieces: fine
     counts = frame.group_by("g").len().sort("g")["len"].to_list()  # rows per group
     assert whole.tables["stats"].sort("g")["n"].to_list() == counts
+
+
+# --- the 2-SD rule's z grows with the rows: compare judges it per sqrt(rows) --------
+
+
+def _two_sd_z(frame: pl.DataFrame) -> float:
+    """The 2-SD rule's z from its definition (African-American against Caucasian)."""
+    sel = frame["y_pred"].to_numpy().astype(bool)
+    aa = (frame["race"] == "African-American").to_numpy()
+    n, p_g = len(sel), aa.mean()
+    diff = sel[aa].mean() - sel[~aa].mean()
+    total = sel.mean()
+    return float(diff / np.sqrt(total * (1 - total) / (n * p_g * (1 - p_g))))
+
+
+def test_compare_judges_the_two_sd_rule_per_square_root_of_rows() -> None:
+    rows = _compas_rows().filter(pl.col("race").is_in(["African-American", "Caucasian"]))
+    bigger = pl.concat([rows] * 4)  # the same rates on four times the rows
+    kw = {"y_true": "two_year_recid", "y_pred": "y_pred", "sensitive_features": "race"}
+    base, cand = rows.fair.profile(**kw), bigger.fair.profile(**kw)
+    changes = cand.compare(base, reference_group="Caucasian")
+    z = changes.filter(pl.col("criterion") == "two_sd_rule").row(0, named=True)
+    assert z["baseline"] == pytest.approx(_two_sd_z(rows), rel=1e-9)
+    assert z["candidate"] == pytest.approx(2 * _two_sd_z(rows), rel=1e-9)  # sqrt(4)
+    assert abs(z["distance_change"]) < 1e-12  # no change in fairness
+    assert z["verdict"] != "worse"
+    # the effect sizes did not move either
+    dp = changes.filter(pl.col("criterion") == "demographic_parity_difference").row(0, named=True)
+    assert dp["change"] == pytest.approx(0.0, abs=1e-12)
+    assert dp["verdict"] != "worse"
+
+
+def test_trend_judges_the_two_sd_rule_per_square_root_of_rows() -> None:
+    rows = _compas_rows().filter(pl.col("race").is_in(["African-American", "Caucasian"]))
+    windows = pl.concat(
+        [rows.with_columns(week=pl.lit(1)), *[rows.with_columns(week=pl.lit(2))] * 4]
+    )
+    prof = windows.fair.profile(
+        y_true="two_year_recid", y_pred="y_pred", sensitive_features="race", by="week"
+    )
+    trend = prof.trend("two_sd_rule", time="week", reference_group="Caucasian")
+    later = trend.filter(pl.col("week") == 2).row(0, named=True)
+    assert later["value"] == pytest.approx(2 * _two_sd_z(rows), rel=1e-9)
+    assert later["change_verdict"] != "worse"
