@@ -22,6 +22,7 @@ alternate runs of what you compare).
 from __future__ import annotations
 
 import argparse
+import copy
 import tempfile
 import time
 from collections.abc import Callable
@@ -94,7 +95,7 @@ def merging(days: int, repeats: int) -> None:
         "y_true": "y_true", "y_pred": "y_pred", "sensitive_features": "g", "by": "model"
     }  # fmt: skip
     daily = [make(200_000, 50, models=100, seed=d).fair.profile(**kw) for d in range(4)]
-    profiles = [daily[d % 4] for d in range(days)]
+    profiles = [copy.copy(daily[d % 4]) for d in range(days)]  # 365 distinct objects
     assert daily[0].tables["stats"].height == 100 * 50
     merge = best(lambda: pf.merge_profiles(profiles), repeats)
     merged = pf.merge_profiles(profiles)

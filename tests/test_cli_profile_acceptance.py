@@ -159,10 +159,20 @@ def test_compare_shows_the_distance_its_verdict_judges(
     code, out = _run(["compare", str(base), str(cand), *cols, "--format", "json"], capsys)
     assert code == 0
     rows = json.loads(out)
+    # the 2-SD rule's z grows with the rows compared: its distance is per square root of them
+    summary = {"y_true": "y", "y_pred": pl.col("s") >= 0.5, "sensitive_features": "race"}
+    per_rows = {
+        side: pl.read_csv(path).fair.summary(**summary, criteria=["two_sd_rule"])
+        .select(1 / (pl.col("group_n") + pl.col("compared_n")).sqrt()).item()
+        for side, path in (("baseline", base), ("candidate", cand))
+    }  # fmt: skip
     for r in rows:
         ideal = r["ideal"]
         scale = np.log if ideal == 1.0 else (lambda x: x)
-        dist = abs(scale(r["candidate"]) - scale(ideal)) - abs(scale(r["baseline"]) - scale(ideal))
+        k = per_rows if r["criterion"] == "two_sd_rule" else {"baseline": 1, "candidate": 1}
+        dist = k["candidate"] * abs(scale(r["candidate"]) - scale(ideal)) - k["baseline"] * abs(
+            scale(r["baseline"]) - scale(ideal)
+        )
         assert r["distance_change"] == pytest.approx(dist)
         want = compare_verdict(dist, r["distance_ci_low"], r["distance_ci_high"], 0.02)
         assert r["verdict"] == want

@@ -309,10 +309,14 @@ def test_the_tolerance_moves_the_verdicts_as_defined(
         ideal = f(row["ideal"]) if log else row["ideal"]
         if row["value"] is None or row["value_b"] is None or row["ci_low"] is None:
             continue
-        dist = abs(f(row["value"]) - ideal) - abs(f(row["value_b"]) - ideal)
+        # the 2-SD rule's z grows with the rows compared: judged per square root of them
+        per_rows = row["criterion"] == "two_sd_rule"
+        k = 1 / math.sqrt(row["group_n"] + row["compared_n"]) if per_rows else 1.0
+        k_b = 1 / math.sqrt(row["group_n_b"] + row["compared_n_b"]) if per_rows else 1.0
+        dist = k * abs(f(row["value"]) - ideal) - k_b * abs(f(row["value_b"]) - ideal)
         se = math.hypot(
-            (f(row["ci_high"]) - f(row["ci_low"])) / (2 * z),
-            (f(row["ci_high_b"]) - f(row["ci_low_b"])) / (2 * z),
+            k * (f(row["ci_high"]) - f(row["ci_low"])) / (2 * z),
+            k_b * (f(row["ci_high_b"]) - f(row["ci_low_b"])) / (2 * z),
         )
         want = compare_verdict(dist, dist - z * se, dist + z * se, tolerance)
         assert verdicts[row["criterion"]] == want, row["criterion"]

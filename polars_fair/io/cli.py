@@ -582,7 +582,7 @@ _OPTIONS = frozenset(
     {"y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "by", "reference_group",
      "sample_weight", "pos_label", "criteria", "verdict_rule", "min_group_size", "slices",
      "max_depth", "slice_metric", "null_values", "infer_schema_length", "method",
-     "confidence_level", "difference_band", "ratio_band"}
+     "confidence_level", "difference_band", "ratio_band", "score_bins"}
 )  # fmt: skip
 
 

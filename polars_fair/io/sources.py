@@ -19,6 +19,7 @@ import polars as pl
 from polars_fair._utils import parse_failure
 from polars_fair._validate import dtype_kind
 from polars_fair.exceptions import EmptyDataError, FileReadError, InvalidParameterError
+from polars_fair.namespace._profile_files import META_KEY
 
 __all__ = [
     "INFER_SCHEMA_LENGTH",
@@ -203,6 +204,9 @@ def read_error(path: str | Path, error: BaseException) -> FileReadError:
     Hint: check that the file is complete and in the format its extension says
     """
     name = str(path)
+    profile = _profile_read_as_data(path)
+    if profile is not None:
+        return profile
     text = str(error).strip()
     parsed = parse_failure(text)
     if parsed is not None:
@@ -222,6 +226,30 @@ def read_error(path: str | Path, error: BaseException) -> FileReadError:
     if name.lower().endswith((".ndjson", ".jsonl")):
         hint += ' (NDJSON: one complete JSON object per line, keys quoted, e.g. {"g": "a"})'
     msg = f"cannot read {name!r}: {first}\n\nHint: {hint}"
+    return FileReadError(msg)
+
+
+def _profile_read_as_data(path: str | Path) -> FileReadError | None:
+    """The error for a fairness profile given as a data file (None when `path` is not one).
+
+    Read on the error paths only (a footer read): a glob over the folder a profile was
+    written to picks the profile up beside the data files.
+    """
+    if not str(path).lower().endswith((".parquet", ".pq")):
+        return None
+    try:
+        is_profile = META_KEY in pl.read_parquet_metadata(path)
+    except (OSError, pl.exceptions.PolarsError):
+        return None
+    if not is_profile:
+        return None
+    msg = (
+        f"{str(path)!r} is a fairness profile (written by `polars-fair profile -o` or "
+        "`profile.write_parquet`), not a data file\n\nHint: audit it with "
+        f"`polars-fair audit --profile {str(path)!r}`, or leave it out of the data files "
+        "(write profiles to a folder of their own, where a glob over the data cannot pick "
+        "them up)"
+    )
     return FileReadError(msg)
 
 
@@ -425,6 +453,9 @@ def check_columns(
     for file, schema in zip(files, schemas, strict=True):
         missing = [c for c in needed if c not in schema]
         if missing:
+            profile = _profile_read_as_data(file)
+            if profile is not None:
+                raise profile
             msg = (
                 f"{str(file)!r} has no column {missing[0]!r} (the audit reads {needed})\n\n"
                 f"Hint: its columns are {list(schema.names())}; leave the file out, or give "

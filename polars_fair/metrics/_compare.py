@@ -4,7 +4,10 @@ Both sides are summary tables (one row per criterion and batch key, with the val
 the ideal and an interval). For each criterion the change is judged on its
 *distance from the ideal*, ``|value - ideal|`` (on the log scale for criteria whose
 ideal is 1, the ratios), so that "worse" always means "less fair" whatever the sign
-or the kind of the criterion.
+or the kind of the criterion. A test statistic (the 2-SD rule's z, `PER_ROWS`) grows
+with the square root of the rows compared: its distance, and its interval, are read
+per square root of those rows (``group_n + compared_n``), so that audits of other
+sizes at the same rates do not differ.
 
 **Interval.** The two audits are independent samples, so the change of the
 distance has standard error :math:`\sqrt{se_b^2 + se_c^2}`, where each side's
@@ -46,6 +49,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair.exceptions import InvalidParameterError
+from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._intervals import z_value
 
 __all__ = [
@@ -55,6 +59,7 @@ __all__ = [
     "check_tolerance",
     "compare_summaries",
     "judge_changes",
+    "rows_scale",
 ]
 
 #: The verdicts of a comparison, as an Enum (in this order).
@@ -164,6 +169,22 @@ def _close(a: pl.Expr, b: pl.Expr) -> pl.Expr:
     return a.eq_missing(b) | near.fill_null(value=False)
 
 
+#: Criteria that are test statistics (the 2-SD rule's z): their value grows with the
+#: square root of the rows compared, so two audits of other sizes differ with no change
+#: in fairness. Their distance from the ideal is judged per square root of those rows,
+#: ``z / sqrt(group_n + compared_n)``, the effect the statistic measures.
+PER_ROWS = frozenset(name for name, c in CATALOGUE.items() if c.band == "z")
+
+
+def rows_scale(columns: Sequence[str]) -> pl.Expr:
+    """Per summary row: ``1 / sqrt(rows compared)`` for a criterion in `PER_ROWS`, else 1."""
+    if not {"criterion", "group_n", "compared_n"} <= set(columns):
+        return pl.lit(1.0)
+    per_rows = pl.col("criterion").cast(pl.String).is_in(sorted(PER_ROWS))
+    rows = pl.col("group_n") + pl.col("compared_n")
+    return pl.when(per_rows).then(1 / rows.sqrt()).otherwise(pl.lit(1.0))
+
+
 def _scale(x: pl.Expr, log: pl.Expr) -> pl.Expr:
     """The distance scale: the log for ratios (non-positive values have no log: null)."""
     logged = pl.when(x > 0).then(x.log())
@@ -176,6 +197,7 @@ def judge_changes(
     confidence_level: float = 0.95,
     tolerance: float = 0.02,
     baseline_confidence_level: float | None = None,
+    per_rows: bool = False,
 ) -> pl.LazyFrame:
     """
     Add the change, its interval and the verdict to a frame of paired values.
@@ -191,6 +213,9 @@ def judge_changes(
         Changes of the distance to the ideal within this count as no change.
     baseline_confidence_level
         The level of the baseline's intervals (default `confidence_level`).
+    per_rows
+        The frame has ``baseline_scale`` and ``candidate_scale`` (:func:`rows_scale`):
+        the distances from the ideal, and their intervals, are judged times them.
 
     Returns
     -------
@@ -205,14 +230,17 @@ def judge_changes(
     log = pl.col("ideal") == 1.0
     ideal = _scale(pl.col("ideal"), log)
 
+    def factor(side: str) -> pl.Expr:  # a z statistic: per square root of its rows
+        return pl.col(f"{side}_scale") if per_rows else pl.lit(1.0)
+
     def se(side: str, scaled: bool) -> pl.Expr:
         lo, hi = pl.col(f"{side}_ci_low"), pl.col(f"{side}_ci_high")
         if scaled:
-            lo, hi = _scale(lo, log), _scale(hi, log)
+            lo, hi = _scale(lo, log) * factor(side), _scale(hi, log) * factor(side)
         return (hi - lo) / (2 * levels[side])  # each side's interval at its own level
 
     def dist(side: str) -> pl.Expr:
-        return (_scale(pl.col(side), log) - ideal).abs()
+        return ((_scale(pl.col(side), log) - ideal) * factor(side)).abs()
 
     change = pl.col("candidate") - pl.col("baseline")
     delta = dist("candidate") - dist("baseline")
@@ -280,9 +308,10 @@ def _check_key_dtypes(candidate: pl.DataFrame, baseline: pl.DataFrame, by: Seque
         raise InvalidParameterError(msg)
 
 
-def _side(summary: pl.DataFrame | pl.LazyFrame, side: str, keys: Sequence[str]) -> pl.LazyFrame:
+def _side(summary: pl.DataFrame, side: str, keys: Sequence[str]) -> pl.LazyFrame:
     return summary.lazy().select(
         *keys,
+        rows_scale(summary.columns).alias(f"{side}_scale"),
         pl.col("ideal").alias(f"{side}_ideal"),
         pl.col("value").alias(side),
         pl.col("ci_low").alias(f"{side}_ci_low"),
@@ -351,7 +380,7 @@ def compare_summaries(
     ).drop("candidate_ideal", "baseline_ideal")
     judged = judge_changes(
         joined, confidence_level=confidence_level, tolerance=tolerance,
-        baseline_confidence_level=baseline_confidence_level,
+        baseline_confidence_level=baseline_confidence_level, per_rows=True,
     )  # fmt: skip
     order = pl.col("criterion").cast(pl.String)
     return (

@@ -21,7 +21,7 @@ import polars as pl
 
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._catalogue import CATALOGUE
-from polars_fair.metrics._compare import judge_changes
+from polars_fair.metrics._compare import judge_changes, rows_scale
 
 __all__ = ["check_time", "trend_table"]
 
@@ -159,7 +159,10 @@ def trend_table(
         msg = f"a trend follows one criterion, got {sorted(map(str, criteria))}"
         raise InvalidParameterError(msg)
     series = [k for k in by if k != time]
-    lf = summary.lazy().with_columns(pl.col("verdict").cast(pl.String).alias("band_verdict"))
+    lf = summary.lazy().with_columns(
+        pl.col("verdict").cast(pl.String).alias("band_verdict"),
+        rows_scale(summary.columns).alias("__pf_scale"),
+    )
     if baseline is None:  # the first window that can be compared (else the first)
         value, window = pl.col("value"), pl.col(time)
         defined = value.is_not_null() & value.is_not_nan() & pl.col("ci_low").is_not_null()
@@ -170,12 +173,14 @@ def trend_table(
     base = base.select(
         *series,
         pl.col(time).alias("baseline_window"),
+        pl.col("__pf_scale").alias("baseline_scale"),
         pl.col("value").alias("baseline"),
         pl.col("ci_low").alias("baseline_ci_low"),
         pl.col("ci_high").alias("baseline_ci_high"),
     )
     cand = lf.select(
         *series, time, "criterion", "ideal", "fair_low", "fair_high", "band_verdict",
+        pl.col("__pf_scale").alias("candidate_scale"),
         pl.col("value").alias("candidate"),
         pl.col("ci_low").alias("candidate_ci_low"),
         pl.col("ci_high").alias("candidate_ci_high"),
@@ -184,7 +189,9 @@ def trend_table(
         joined = cand.join(base, on=series, how="left", nulls_equal=True)
     else:
         joined = cand.join(base, how="cross")
-    judged = judge_changes(joined, confidence_level=confidence_level, tolerance=tolerance)
+    judged = judge_changes(
+        joined, confidence_level=confidence_level, tolerance=tolerance, per_rows=True
+    )
     alert = (pl.col("verdict") == "unfair") | (pl.col("change_verdict") == "worse")
     order = [*series, time]
     out = (

@@ -68,6 +68,7 @@ from polars_fair.namespace._profile_files import (
     canonical_scores,
     check_baseline,
     check_compatible,
+    check_distinct,
     check_items,
     read_files,
     same_profile,
@@ -718,6 +719,7 @@ def merge_sources(items: Sequence[FairnessProfile], sources: Sequence[str] = ())
     if not items:
         raise InvalidParameterError(MSG_NO_PROFILE)
     check_items(items, FairnessProfile)
+    check_distinct(items)
     metas = [p.meta for p in items]
     check_compatible(metas, sources)
     if len(items) == 1:

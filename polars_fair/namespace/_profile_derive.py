@@ -128,8 +128,8 @@ def _refuse_other_values(
         return
     spec = prof.meta["spec"]
     given = "; ".join(
-        f"`{k}`={shown(options[k]) if k in _COLUMNS else options[k]!r} against the "
-        f"profile's {shown(spec[k]) if k in _COLUMNS else spec.get(k)!r}"
+        f"`{k}`={_shown_fixed(options[k], k)} against the profile's "
+        f"{_shown_fixed(spec.get('by_items') or spec.get(k) if k == 'by' else spec.get(k), k)}"
         for k in sorted(fixed)
     )
     msg = (
@@ -138,6 +138,18 @@ def _refuse_other_values(
         "with these"
     )
     raise InvalidParameterError(msg)
+
+
+def _shown_fixed(value: Any, name: str) -> str:
+    """A fixed parameter's value in a message: columns and `by` expressions as text."""
+    if name in _COLUMNS:
+        return repr(shown(value))
+    items = [value] if isinstance(value, (str, pl.Expr)) else value
+    if name != "by" or not isinstance(items, (list, tuple)):
+        return repr(value)
+    if not all(isinstance(i, (str, dict, pl.Expr)) for i in items):
+        return repr(value)
+    return repr([i if isinstance(i, str) else shown(i) for i in items])
 
 
 def _namespace(prof: FairnessProfile) -> Any:

@@ -36,6 +36,7 @@ __all__ = [
     "META_KEY",
     "MSG_NO_PROFILE",
     "check_compatible",
+    "check_distinct",
     "check_items",
     "canonical_scores",
     "read_files",
@@ -98,6 +99,20 @@ def check_items(items: Sequence[object], kind: type) -> None:
                 "read them with `polars_fair.read_profile(path)`"
             )
             raise InvalidParameterError(msg)
+
+
+def check_distinct(items: Sequence[object]) -> None:
+    """Refuse one profile object given twice: merged, its rows would count twice."""
+    seen: dict[int, int] = {}
+    for i, item in enumerate(items):
+        j = seen.setdefault(id(item), i)
+        if j != i:
+            msg = (
+                f"profiles {j} and {i} are the same profile: merged, its rows would be "
+                "counted twice\n\nHint: merge each piece once (a merge is the profile of the "
+                "union of disjoint pieces)"
+            )
+            raise ProfileError(msg)
 
 
 def canonical_scores(

@@ -24,8 +24,8 @@ from polars_fair._utils import with_example
 from polars_fair._validate import SUMMARY_COLUMNS
 from polars_fair.exceptions import FairnessGateError, InvalidParameterError
 from polars_fair.metrics._compare import check_comparable, compare_summaries
-from polars_fair.metrics._summary_notes import p_text, size_text
-from polars_fair.report import _verdicts
+from polars_fair.metrics._summary_notes import size_text
+from polars_fair.report import _text, _verdicts
 from polars_fair.report._capping import (
     MAX_ROWS,
     cut_note,
@@ -57,8 +57,6 @@ TABLES = (
     "summary", "slices", "by_group", "disparities", "tradeoffs", "calibration", "roc_auc",
     "roc_curve",
 )  # fmt: skip
-#: Slices shown per batch key in Markdown and HTML (the dict and JSON keep all).
-SLICES_SHOWN = 20
 
 _TITLES = {
     "summary": "Criteria and verdicts",
@@ -612,7 +610,8 @@ class FairnessReport:
                 if name == "roc_curve":
                     continue  # one row per distinct score: a chart, not a table
                 shown = md_safe(self._shown(name, table))
-                lines += [f"## {_TITLES[name]}", "", str(shown), ""]
+                cap = _text.caption_lines(name, table, self.params, self.by)
+                lines += [f"## {_TITLES[name]}", "", *cap, str(shown), ""]
                 lines += note_lines(notes.get(name), "`")
         return "\n".join(lines)
 
@@ -667,8 +666,7 @@ class FairnessReport:
             left_out = excluded_groups(capped.summary, capped.by)
             if left_out:
                 parts += ["Left out of the criteria (too small): " + "; ".join(left_out) + "."]
-            if capped.slices is not None:
-                parts += [f"\nWorst slices\n{_flat(capped._shown('slices', capped.slices))}"]
+            parts += _text.slices_lines(capped.slices, capped.params, capped.by)
         return "\n".join(parts) + "\n"
 
     @_example
@@ -788,12 +786,7 @@ class FairnessReport:
             sizes = [c for c in ("group_n", "compared_n") if c in shown.columns]
             return shown.with_columns(size_text(pl.col(c)).alias(c) for c in sizes)
         if name == "slices":
-            # with sampling weights, `n` is a weight total: the Kish size beside it
-            kish = self.params.get("sample_weight") is not None and "n_effective" in table.columns
-            cols = ["rank", "slice", "n", *(["n_effective"] if kish else []), "value",
-                    "rest_value", "difference", "ci_low", "ci_high", "q_value", "significant"]  # fmt: skip
-            shown = table.filter(pl.col("rank") <= SLICES_SHOWN).select(*self.by, *cols)
-            return shown.with_columns(p_text(pl.col("q_value")))  # never 0.0000
+            return _text.slices_shown(table, self.by, self.params.get("sample_weight") is not None)
         wanted = _SHOWN.get(name)
         if wanted is None:
             return table

@@ -25,6 +25,7 @@ from polars_fair.report import (
 )
 from polars_fair.report._capping import group_sizes, largest
 from polars_fair.report._text import flat as _flat
+from polars_fair.report._text import slices_counts
 from polars_fair.report._verdicts import _describe
 
 if TYPE_CHECKING:
@@ -245,7 +246,7 @@ def _captions(report: FairnessReport) -> dict[str, str]:
             f"slice's {metric}; rest_value: that of all other rows; difference = value − "
             f"rest_value, with its {level} confidence interval from ci_low to ci_high; "
             "q_value: the p-value adjusted for the number of slices tested (Benjamini–"
-            f"Hochberg); significant when q_value ≤ {alpha:g}."
+            f"Hochberg); significant when q_value ≤ {alpha:g}. {slices_note(report)}."
         ),
         "tradeoffs": (
             "Whether two criteria can hold together for a group and the reference, given their "
@@ -257,6 +258,14 @@ def _captions(report: FairnessReport) -> dict[str, str]:
             "of positive labels in it, calibration_gap the distance between the two."
         ),
     }
+
+
+def slices_note(report: FairnessReport) -> str:
+    """How many slices were tested and not, and the strategy (empty without slices)."""
+    if report.slices is None:
+        return ""
+    counts = slices_counts(report.slices, report.params, report.by)
+    return counts[0].upper() + counts[1:]
 
 
 def _shared_note(summary: pl.DataFrame) -> str | None:

@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 
 from polars_fair._validate import SUMMARY_COLUMNS
-from polars_fair.metrics._summary_notes import size_text
+from polars_fair.metrics._summary_notes import p_text, size_text
 
 #: The summary's columns in the plain-text table, first; other columns follow.
 _SUMMARY_TEXT = (
@@ -201,3 +201,79 @@ def md_safe(table: pl.DataFrame) -> pl.DataFrame:
     ]
     out = flattened.select(escaped)
     return out.rename({c: _md_escape(c) for c in out.columns if _md_escape(c) != c})
+
+
+#: Slices shown per batch key in Markdown and HTML (the dict and JSON keep all).
+SLICES_SHOWN = 20
+
+
+def slices_shown(table: pl.DataFrame, by: list[str], weighted: bool) -> pl.DataFrame:
+    """The columns of the slices table the pages show, the best-ranked per batch key."""
+    # with sampling weights, `n` is a weight total: the Kish size beside it
+    kish = weighted and "n_effective" in table.columns
+    cols = ["rank", "slice", "n", *(["n_effective"] if kish else []), "value",
+            "rest_value", "difference", "ci_low", "ci_high", "q_value", "significant"]  # fmt: skip
+    shown = table.filter(pl.col("rank") <= SLICES_SHOWN).select(*by, *cols)
+    return shown.with_columns(p_text(pl.col("q_value")))  # never 0.0000
+
+
+def slices_caption(table: pl.DataFrame, params: dict[str, Any], by: list[str]) -> str:
+    """
+    The line under the title "Worst slices": the measure, the test and the counts.
+
+    What each slice is compared on, how it is judged, how many slices were tested and
+    left untested (per batch key, summed), and which reduction ran.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.report._text import slices_caption
+    >>> table = pl.DataFrame({"n_tested": [36], "n_untested": [11], "strategy": ["finest"]})
+    >>> params = {"slice_metric": "false_positive_rate", "confidence_level": 0.95}
+    >>> print(slices_caption(table, params, []))  # doctest: +NORMALIZE_WHITESPACE
+    false_positive_rate of each slice against the rest of the data, with the difference's 95%
+    interval; q_value: Benjamini-Hochberg, significant when q_value ≤ 0.05; 36 slices
+    tested, 11 not tested (fewer than 30 rows, or too few expected events), strategy finest
+    """
+    metric = params.get("slice_metric") or "false_positive_rate"
+    level = float(params.get("confidence_level") or 0.95)
+    counts = slices_counts(table, params, by)
+    if table.height == 0:
+        return f"{metric}: {counts}"
+    return (
+        f"{metric} of each slice against the rest of the data, with the difference's "
+        f"{level * 100:g}% interval; q_value: Benjamini-Hochberg, significant when q_value ≤ "
+        f"{1 - level:.2g}; {counts}"
+    )
+
+
+def slices_counts(table: pl.DataFrame, params: dict[str, Any], by: list[str]) -> str:
+    """How many slices were tested and left untested (summed over batch keys), and the strategy."""
+    min_size = params.get("min_group_size", 30)
+    rows = "effective rows" if params.get("sample_weight") is not None else "rows"
+    why = f"fewer than {min_size:g} {rows}, or too few expected events"
+    if table.height == 0:
+        return f"no slice tested ({why})"
+    keys = [k for k in by if k in table.columns]
+    per_key = table.unique(subset=keys or None, keep="first", maintain_order=True)
+    if not keys:
+        per_key = per_key.head(1)
+    tested, untested = (int(per_key.get_column(c).sum()) for c in ("n_tested", "n_untested"))
+    strategies = ", ".join(per_key.get_column("strategy").unique(maintain_order=True).to_list())
+    over = f" over {per_key.height} batch keys" if keys else ""
+    return f"{tested} slices tested, {untested} not tested ({why}){over}, strategy {strategies}"
+
+
+def slices_lines(table: pl.DataFrame | None, params: dict[str, Any], by: list[str]) -> list[str]:
+    """The text report's "Worst slices": title, caption and table (none without slices)."""
+    if table is None:
+        return []
+    shown = slices_shown(table, by, params.get("sample_weight") is not None)
+    return ["\nWorst slices", slices_caption(table, params, by), str(flat(shown))]
+
+
+def caption_lines(
+    name: str, table: pl.DataFrame, params: dict[str, Any], by: list[str]
+) -> list[str]:
+    """The Markdown lines between a table's title and the table (the slices' caption)."""
+    return [slices_caption(table, params, by), ""] if name == "slices" else []
