@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair.metrics._intervals import large_enough
 from polars_fair.metrics._reference import is_reference
 
 __all__ = [
@@ -77,7 +78,7 @@ def reference_left_out(
     """
     if method != "to_reference" or not isinstance(reference, tuple):
         return pl.lit(None, dtype=pl.String).first().alias(REF_NOTE)
-    small = is_reference(reference, sensitive, by) & (pl.col(neff) < min_group_size)
+    small = is_reference(reference, sensitive, by) & ~large_enough(pl.col(neff), min_group_size)
     floor = (pl.col(neff) * 10).floor() / 10
     note = pl.format(
         "the reference group {} (n={}) is smaller than min_group_size = {} effective rows "

@@ -1,0 +1,67 @@
+"""Acceptance pass 3 of issue 13 (the judgement): regressions found on real-data audits.
+
+Expectations come from numpy written from the definitions, never from the library:
+
+* a group's Kish effective size is ``(sum w)**2 / sum w**2``: for ``k`` rows of one
+  constant weight it is exactly ``k`` whatever the weight, so a group of 30 such rows
+  reaches ``min_group_size=30`` (the docs: groups with *fewer* effective rows are left
+  out) and rescaling the weights changes nothing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import polars_fair  # noqa: F401  (registers the namespace)
+
+pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
+
+#: weights whose Kish size of 30 equal rows rounds below or above 30 in float64
+#: (29.999999999999982 for 0.7, 30.000000000000007 for 0.1)
+CONSTANT_WEIGHTS = [0.1, 0.3, 0.7, 1.1, 3.3, 7.7]
+
+
+def _thirty(weight: float) -> pl.DataFrame:
+    """Group 'a' of exactly 30 rows, 'b' and 'c' of 200, every weight `weight`."""
+    rng = np.random.default_rng(3)
+    n = 430
+    return pl.DataFrame(
+        {
+            "g": ["a"] * 30 + ["b"] * 200 + ["c"] * 200,
+            "s": ["x"] * 30 + ["y"] * 400,
+            "y": rng.integers(0, 2, n),
+            "p": rng.integers(0, 2, n),
+            "w": [weight] * n,
+        }
+    )
+
+
+@pytest.mark.parametrize("weight", CONSTANT_WEIGHTS)
+def test_thirty_equal_weights_reach_min_group_size_30(weight: float) -> None:
+    df = _thirty(weight)
+    w = np.full(30, weight)
+    assert np.isclose(w.sum() ** 2 / (w**2).sum(), 30.0)  # Kish = 30: not fewer than 30
+    kw = {"y_true": "y", "y_pred": "p", "sensitive_features": "g"}
+    crit = ["demographic_parity_difference", "equalized_odds_ratio", "two_sd_rule"]
+    weighted = df.fair.summary(**kw, sample_weight="w", criteria=crit)
+    plain = df.fair.summary(**kw, criteria=crit)
+    assert weighted["n_groups"].to_list() == [3, 3, 3]
+    assert weighted["excluded"].null_count() == 3
+    assert_frame_equal(weighted, plain, check_exact=False, rel_tol=1e-9)
+    # the reference group of 30 equal weights is compared, not "too small"
+    against = df.fair.summary(**kw, sample_weight="w", criteria=crit, reference_group="a")
+    assert against["verdict"].to_list() != ["undefined"] * 3
+    assert against["note"].null_count() == 3
+    flags = df.fair.by_group(**kw, sample_weight="w", min_group_size=30)
+    assert not flags["small_group"].any()
+    # a report's undefined-rate bookkeeping reads the same groups as its summary
+    report = df.fair.report(**kw, sample_weight="w", criteria=crit)
+    assert report.summary["n_groups"].to_list() == [3, 3, 3]
+    # a slice of 30 equal weights is tested as the same slice unweighted is
+    skw = {"y_true": "y", "y_pred": "p", "candidates": ["s"], "min_size": 30}
+    tested = df.fair.slices(**skw, sample_weight="w")
+    assert tested["n_tested"].to_list() == df.fair.slices(**skw)["n_tested"].to_list()
+    assert tested.height == 2
