@@ -5,10 +5,16 @@ Expectations come from numpy written from the definitions, never from the librar
 * a group's Kish effective size is ``(sum w)**2 / sum w**2``: for ``k`` rows of one
   constant weight it is exactly ``k`` whatever the weight, so a group of 30 such rows
   reaches ``min_group_size=30`` (the docs: groups with *fewer* effective rows are left
-  out) and rescaling the weights changes nothing.
+  out) and rescaling the weights changes nothing;
+* a criterion's value is compared with a band edge or a gate's bound as the exact
+  number it stands for (``fractions.Fraction`` of the counts): a ratio of exactly 4/5 is
+  inside [0.8, 1.25] and not ``< 0.8``, though float64 computes it as 0.7999999999999999.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -16,6 +22,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_fair  # noqa: F401  (registers the namespace)
+from polars_fair.io.cli import main
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
 
@@ -65,3 +72,51 @@ def test_thirty_equal_weights_reach_min_group_size_30(weight: float) -> None:
     tested = df.fair.slices(**skw, sample_weight="w")
     assert tested["n_tested"].to_list() == df.fair.slices(**skw)["n_tested"].to_list()
     assert tested.height == 2
+
+
+def _two_groups(na: int, xa: int, nb: int, xb: int) -> pl.DataFrame:
+    """Groups 'a' (reference) and 'b' with `xa` of `na` and `xb` of `nb` predicted positive."""
+    n = na + nb
+    return pl.DataFrame(
+        {
+            "g": ["a"] * na + ["b"] * nb,
+            "p": [1] * xa + [0] * (na - xa) + [1] * xb + [0] * (nb - xb),
+            "y": ([1, 0] * n)[:n],
+        }
+    )
+
+
+# (a, b) selection counts whose exact ratio b/a or difference b - a sits on a band edge,
+# and whose float value rounds past it: 24/80 / (30/80) -> 0.7999999999999999,
+# 30/100 - 40/100 -> -0.10000000000000003
+EDGES = [
+    ((80, 30, 80, 24), "four_fifths_rule", Fraction(24, 80) / Fraction(30, 80), 0.8),
+    ((80, 30, 80, 24), "disparate_impact_ratio", Fraction(24, 80) / Fraction(30, 80), 0.8),
+    ((100, 40, 100, 30), "demographic_parity_difference", Fraction(30, 100) - Fraction(40, 100), -0.1),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("counts", "criterion", "exact", "edge"), EDGES)
+def test_a_value_on_the_band_edge_is_inside_it(
+    counts: tuple[int, int, int, int], criterion: str, exact: Fraction, edge: float
+) -> None:
+    assert exact == Fraction(edge).limit_denominator(100)  # exactly on the edge
+    df = _two_groups(*counts)
+    kw = {"y_true": "y", "y_pred": "p", "sensitive_features": "g", "reference_group": "a"}
+    point = df.fair.summary(**kw, criteria=[criterion], verdict_rule="point")
+    assert point["verdict"].to_list() == ["fair"]  # fair inside the band, edges included
+    report = df.fair.report(**kw, criteria=[criterion])
+    failing = report.failures(verdicts=[], conditions=[f"{criterion} < {edge}"])
+    assert failing == []  # the value is not below the edge
+    assert report.failures(verdicts=[], conditions=[f"{criterion} <= {edge}"]) != []
+    assert report.failures(verdicts=[], conditions=[f"{criterion} == {edge}"]) != []
+    assert report.failures(verdicts=[], conditions=[f"{criterion} > {edge}"]) == []
+
+
+def test_cli_gate_on_the_four_fifths_edge_passes(tmp_path: Path) -> None:
+    path = tmp_path / "edge.csv"
+    _two_groups(80, 30, 80, 24).write_csv(path)
+    args = ["audit", str(path), "--y-true", "y", "--y-pred", "p", "--sensitive-features", "g"]
+    args += ["--reference-group", "a", "--output", str(tmp_path / "out.txt")]
+    assert main([*args, "--fail-on", "four_fifths_rule < 0.8"]) == 0
+    assert main([*args, "--fail-on", "four_fifths_rule <= 0.8"]) == 1

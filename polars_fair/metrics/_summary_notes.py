@@ -122,6 +122,15 @@ def left_out_verdicts() -> list[pl.Expr]:
     ]
 
 
+def _at_most(a: pl.Expr, b: pl.Expr) -> pl.Expr:
+    """``a <= b`` to 12 significant digits (a band edge reached up to rounding is reached).
+
+    A value is a ratio of float sums: 24/80 over 30/80, exactly 4/5, computes as
+    0.7999999999999999, and 0.4 - 0.3 as 0.10000000000000003.
+    """
+    return a <= b + 1e-12 * pl.max_horizontal(a.abs(), b.abs())
+
+
 def verdict_columns(rule: str) -> list[pl.Expr]:
     """The ``verdict`` and ``note`` columns."""
     v, lo, hi = pl.col("value"), pl.col("ci_low"), pl.col("ci_high")
@@ -129,7 +138,7 @@ def verdict_columns(rule: str) -> list[pl.Expr]:
     few = pl.col("n_groups") < 2
     point = pl.col("interval_method") == "none"
     no_interval = lo.is_null() | hi.is_null() | lo.is_nan() | hi.is_nan()
-    inside = (v >= fl) & (v <= fh)
+    inside = _at_most(fl, v) & _at_most(v, fh)
     # judged on the span of the interval and the value: a value on the other side of
     # the band from its whole interval (a bootstrap on too little data) is not judged
     lo, hi = pl.min_horizontal(lo, v), pl.max_horizontal(hi, v)
@@ -143,9 +152,9 @@ def verdict_columns(rule: str) -> list[pl.Expr]:
             .then(pl.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair")))
             .when(no_interval)
             .then(pl.lit("inconclusive"))
-            .when((lo >= fl) & (hi <= fh))
+            .when(_at_most(fl, lo) & _at_most(hi, fh))
             .then(pl.lit("fair"))
-            .when((hi < fl) | (lo > fh))
+            .when(~_at_most(fl, hi) | ~_at_most(lo, fh))
             .then(pl.lit("unfair"))
             .otherwise(pl.lit("inconclusive"))
         )
