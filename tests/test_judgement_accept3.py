@@ -120,3 +120,24 @@ def test_cli_gate_on_the_four_fifths_edge_passes(tmp_path: Path) -> None:
     args += ["--reference-group", "a", "--output", str(tmp_path / "out.txt")]
     assert main([*args, "--fail-on", "four_fifths_rule < 0.8"]) == 0
     assert main([*args, "--fail-on", "four_fifths_rule <= 0.8"]) == 1
+
+
+def test_a_group_left_out_is_not_listed_at_the_minimum_size() -> None:
+    # 29 rows of weight 1 and one of 1.2: Kish size 29.96 < 30, left out
+    w = np.array([1.0] * 29 + [1.2] + [1.0] * 400)
+    kish = w[:30].sum() ** 2 / (w[:30] ** 2).sum()
+    assert 29.9 < kish < 30
+    shown = f"{np.floor(kish * 10) / 10:g}"  # "29.9", not the "30" of rounding
+    df = pl.DataFrame({"g": ["a"] * 30 + ["b"] * 400, "y": [0, 1] * 215, "p": [1, 0] * 215, "w": w})
+    kw = {"y_true": "y", "y_pred": "p", "sensitive_features": "g", "sample_weight": "w"}
+    crit = ["demographic_parity_difference"]
+    summary = df.fair.summary(**kw, criteria=crit)
+    assert summary["excluded"].to_list() == [f"a (n={shown})"]
+    note = df.fair.summary(**kw, criteria=crit, reference_group="a")["note"].item()
+    assert f"the reference group a (n={shown}) is smaller than min_group_size = 30" in note
+    # whole sizes (equal weights) still print whole
+    equal = df.with_columns(pl.lit(0.7).alias("w")).head(18)
+    assert df.fair.summary(**kw, criteria=crit)["n_groups"].item() == 1
+    assert equal.vstack(df.tail(400)).fair.summary(**kw, criteria=crit)["excluded"].to_list() == [
+        "a (n=18)"
+    ]

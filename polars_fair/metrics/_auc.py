@@ -73,7 +73,7 @@ from polars_fair.metrics._summary_notes import (
     REF_NOTE,
     left_out_verdicts,
     reference_left_out,
-    size_text,
+    small_size_text,
     verdict_columns,
 )
 from polars_fair.reduce import ROC_WEIGHT_SQUARES
@@ -382,7 +382,7 @@ def auc_summary_table(
     if zero_division is not None:
         groups = groups.with_columns(pl.col(AUC_MEASURE).fill_null(zero_division))
     big = large_enough(pl.col(_NEFF), min_group_size)
-    excluded = pl.format("{} (n={})", pl.col(_LABEL), size_text(pl.col(_NEFF)))
+    excluded = pl.format("{} (n={})", pl.col(_LABEL), small_size_text(pl.col(_NEFF)))
     info = [
         big.sum().cast(pl.Int64).alias("n_groups"),
         excluded.filter(~big).str.join("; ").alias("excluded"),

@@ -23,6 +23,7 @@ __all__ = [
     "left_out_verdicts",
     "reference_left_out",
     "size_text",
+    "small_size_text",
     "verdict_columns",
 ]
 
@@ -59,6 +60,25 @@ def size_text(n: pl.Expr) -> pl.Expr:
 REF_NOTE = "__pf_ref_note"
 
 
+def small_size_text(n: pl.Expr) -> pl.Expr:
+    """The size of a group left out as small, as text: rounded *down* to 0.1.
+
+    Rounded to the nearest 0.1, a Kish size of 29.96 would print as ``30`` in a list
+    of groups smaller than ``min_group_size = 30``; whole sizes with float noise
+    (``11.999999999999998``) still print whole.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._summary_notes import small_size_text
+    >>> sizes = pl.DataFrame({"n": [29.961, 11.999999999999998, 18.0, 0.96]})
+    >>> sizes.select(small_size_text(pl.col("n")))["n"].to_list()
+    ['29.9', '12', '18', '0.9']
+    """
+    n = n.cast(pl.Float64)
+    return size_text((n * 10 * (1 + 1e-9)).floor() / 10)
+
+
 def reference_left_out(
     method: str,
     reference: tuple[Any, ...] | str,
@@ -84,7 +104,7 @@ def reference_left_out(
         "the reference group {} (n={}) is smaller than min_group_size = {} effective rows "
         "and was left out, so no group is compared with it: choose a larger reference "
         "group, or lower min_group_size (--min-group-size) to {} or less",
-        pl.col(label), size_text(pl.col(neff)), pl.lit(f"{min_group_size:g}"),
+        pl.col(label), small_size_text(pl.col(neff)), pl.lit(f"{min_group_size:g}"),
         size_text(floor),
     )  # fmt: skip
     return note.filter(small).first().alias(REF_NOTE)

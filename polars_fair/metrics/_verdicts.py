@@ -85,7 +85,7 @@ from polars_fair.metrics._summary_notes import (
     VERDICT_DTYPE,
     left_out_verdicts,
     reference_left_out,
-    size_text,
+    small_size_text,
 )
 from polars_fair.metrics._summary_notes import (
     verdict_columns as _verdict,
@@ -299,7 +299,7 @@ def summary_table(
         if by
         else pl.LazyFrame({"__pf_one": [1]})
     )
-    excluded_text = pl.format("{} (n={})", pl.col(LABEL), size_text(pl.col(NEFF)))
+    excluded_text = pl.format("{} (n={})", pl.col(LABEL), small_size_text(pl.col(NEFF)))
     groups_info = per_key(
         eff,
         [
