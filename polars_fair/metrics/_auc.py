@@ -66,6 +66,7 @@ import polars as pl
 from polars_fair._utils import over, per_key, stack
 from polars_fair._validate import check_table_keys
 from polars_fair.metrics._criteria import farthest_from_reference, log_distance, tied
+from polars_fair.metrics._intervals import large_enough
 from polars_fair.metrics._rates import safe_div
 from polars_fair.metrics._reference import is_reference
 from polars_fair.metrics._scores import trapezoid_auc
@@ -73,7 +74,7 @@ from polars_fair.metrics._summary_notes import (
     REF_NOTE,
     left_out_verdicts,
     reference_left_out,
-    size_text,
+    small_size_text,
     verdict_columns,
 )
 from polars_fair.reduce import ROC_WEIGHT_SQUARES
@@ -382,8 +383,8 @@ def auc_summary_table(
         groups = groups.with_columns(pl.lit(None, dtype=pl.Float64).alias(_VAR))
     if zero_division is not None:
         groups = groups.with_columns(pl.col(AUC_MEASURE).fill_null(zero_division))
-    big = pl.col(_NEFF) >= min_group_size
-    excluded = pl.format("{} (n={})", pl.col(_LABEL), size_text(pl.col(_NEFF)))
+    big = large_enough(pl.col(_NEFF), min_group_size)
+    excluded = pl.format("{} (n={})", pl.col(_LABEL), small_size_text(pl.col(_NEFF)))
     info = [
         big.sum().cast(pl.Int64).alias("n_groups"),
         excluded.filter(~big).str.join("; ").alias("excluded"),

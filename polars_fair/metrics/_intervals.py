@@ -35,12 +35,37 @@ __all__ = [
     "katz_parts",
     "katz_ratio",
     "kish_factor",
+    "large_enough",
     "newcombe_difference",
     "normal_two_sided_p",
     "rate_fraction",
     "wilson",
     "z_value",
 ]
+
+
+#: the relative tolerance of `large_enough`: a Kish size is a ratio of float sums,
+#: whose last bits depend on the scale of the weights
+SIZE_RTOL = 1e-9
+
+
+def large_enough(size: pl.Expr, min_size: float) -> pl.Expr:
+    """Whether a group's (effective) size reaches `min_size`, to 9 significant digits.
+
+    A Kish size ``(sum w)**2 / sum w**2`` of 30 rows of equal weight is 30 only up
+    to rounding (29.999999999999982 for weights of 0.7, 30.000000000000007 for 0.1),
+    so an exact ``>=`` would keep or drop such a group depending on the scale of the
+    weights. Sizes within a relative ``1e-9`` below `min_size` count as reaching it.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._intervals import large_enough
+    >>> df = pl.DataFrame({"n": [29.999999999999982, 29.9, 30.0]})
+    >>> df.select(large_enough(pl.col("n"), 30))["n"].to_list()
+    [True, False, True]
+    """
+    return size >= min_size * (1 - SIZE_RTOL)
 
 
 def kish_factor(n: pl.Expr, sum_w2: pl.Expr) -> pl.Expr:

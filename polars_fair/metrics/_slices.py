@@ -84,6 +84,7 @@ from polars_fair._validate import INTERNAL_PREFIX, MSG_INTERNAL_NAME, as_python,
 from polars_fair.exceptions import DegenerateDataWarning, InvalidParameterError
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
+    large_enough,
     newcombe_difference,
     normal_two_sided_p,
     rate_fraction,
@@ -549,8 +550,8 @@ def _rank(
     min_size, alpha, top = ranking.min_size, ranking.alpha, ranking.top
     tested = (
         pl.col("__pf_defined").fill_null(False)
-        & (pl.col("__pf_esn") >= min_size)
-        & (pl.col("__pf_ern") >= min_size)
+        & large_enough(pl.col("__pf_esn"), min_size)
+        & large_enough(pl.col("__pf_ern"), min_size)
         & (pl.col("__pf_expected") >= min(MIN_EXPECTED, min_size))
     )
     table = table.with_columns(tested.alias("__pf_tested"))

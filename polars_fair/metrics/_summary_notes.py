@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair.metrics._intervals import large_enough
 from polars_fair.metrics._reference import is_reference
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "left_out_verdicts",
     "reference_left_out",
     "size_text",
+    "small_size_text",
     "verdict_columns",
 ]
 
@@ -58,6 +60,25 @@ def size_text(n: pl.Expr) -> pl.Expr:
 REF_NOTE = "__pf_ref_note"
 
 
+def small_size_text(n: pl.Expr) -> pl.Expr:
+    """The size of a group left out as small, as text: rounded *down* to 0.1.
+
+    Rounded to the nearest 0.1, a Kish size of 29.96 would print as ``30`` in a list
+    of groups smaller than ``min_group_size = 30``; whole sizes with float noise
+    (``11.999999999999998``) still print whole.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._summary_notes import small_size_text
+    >>> sizes = pl.DataFrame({"n": [29.961, 11.999999999999998, 18.0, 0.96]})
+    >>> sizes.select(small_size_text(pl.col("n")))["n"].to_list()
+    ['29.9', '12', '18', '0.9']
+    """
+    n = n.cast(pl.Float64)
+    return size_text((n * 10 * (1 + 1e-9)).floor() / 10)
+
+
 def reference_left_out(
     method: str,
     reference: tuple[Any, ...] | str,
@@ -77,13 +98,13 @@ def reference_left_out(
     """
     if method != "to_reference" or not isinstance(reference, tuple):
         return pl.lit(None, dtype=pl.String).first().alias(REF_NOTE)
-    small = is_reference(reference, sensitive, by) & (pl.col(neff) < min_group_size)
+    small = is_reference(reference, sensitive, by) & ~large_enough(pl.col(neff), min_group_size)
     floor = (pl.col(neff) * 10).floor() / 10
     note = pl.format(
         "the reference group {} (n={}) is smaller than min_group_size = {} effective rows "
         "and was left out, so no group is compared with it: choose a larger reference "
         "group, or lower min_group_size (--min-group-size) to {} or less",
-        pl.col(label), size_text(pl.col(neff)), pl.lit(f"{min_group_size:g}"),
+        pl.col(label), small_size_text(pl.col(neff)), pl.lit(f"{min_group_size:g}"),
         size_text(floor),
     )  # fmt: skip
     return note.filter(small).first().alias(REF_NOTE)
@@ -121,6 +142,15 @@ def left_out_verdicts() -> list[pl.Expr]:
     ]
 
 
+def _at_most(a: pl.Expr, b: pl.Expr) -> pl.Expr:
+    """``a <= b`` to 12 significant digits (a band edge reached up to rounding is reached).
+
+    A value is a ratio of float sums: 24/80 over 30/80, exactly 4/5, computes as
+    0.7999999999999999, and 0.4 - 0.3 as 0.10000000000000003.
+    """
+    return a <= b + 1e-12 * pl.max_horizontal(a.abs(), b.abs())
+
+
 def verdict_columns(rule: str) -> list[pl.Expr]:
     """The ``verdict`` and ``note`` columns."""
     v, lo, hi = pl.col("value"), pl.col("ci_low"), pl.col("ci_high")
@@ -128,7 +158,7 @@ def verdict_columns(rule: str) -> list[pl.Expr]:
     few = pl.col("n_groups") < 2
     point = pl.col("interval_method") == "none"
     no_interval = lo.is_null() | hi.is_null() | lo.is_nan() | hi.is_nan()
-    inside = (v >= fl) & (v <= fh)
+    inside = _at_most(fl, v) & _at_most(v, fh)
     # judged on the span of the interval and the value: a value on the other side of
     # the band from its whole interval (a bootstrap on too little data) is not judged
     lo, hi = pl.min_horizontal(lo, v), pl.max_horizontal(hi, v)
@@ -142,9 +172,9 @@ def verdict_columns(rule: str) -> list[pl.Expr]:
             .then(pl.when(inside).then(pl.lit("fair")).otherwise(pl.lit("unfair")))
             .when(no_interval)
             .then(pl.lit("inconclusive"))
-            .when((lo >= fl) & (hi <= fh))
+            .when(_at_most(fl, lo) & _at_most(hi, fh))
             .then(pl.lit("fair"))
-            .when((hi < fl) | (lo > fh))
+            .when(~_at_most(fl, hi) | ~_at_most(lo, fh))
             .then(pl.lit("unfair"))
             .otherwise(pl.lit("inconclusive"))
         )

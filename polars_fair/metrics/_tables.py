@@ -14,6 +14,7 @@ from polars_fair.metrics._intervals import (
     katz_bounds,
     katz_parts,
     kish_factor,
+    large_enough,
     newcombe_difference,
     rate_fraction,
     wilson_stages,
@@ -116,7 +117,7 @@ def _rates_ops(
         size = pl.col("n").cast(pl.Float64)
         if "sum_w2" in names:
             size = size * kish_factor(pl.col("n"), pl.col("sum_w2"))
-        ops.append(("with", ((size < min_group_size).alias("small_group"),)))
+        ops.append(("with", ((~large_enough(size, min_group_size)).alias("small_group"),)))
     return tuple(ops)
 
 

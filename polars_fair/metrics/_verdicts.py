@@ -47,7 +47,7 @@ import polars as pl
 from polars_fair._utils import built_once, part_number, per_key, stack
 from polars_fair._validate import SUMMARY_COLUMNS, check_table_keys
 from polars_fair.metrics._criteria import criteria_wide, criterion_table
-from polars_fair.metrics._intervals import kish_factor, normal_two_sided_p
+from polars_fair.metrics._intervals import kish_factor, large_enough, normal_two_sided_p
 from polars_fair.metrics._picks import (
     EXTREMES,
     LABEL,
@@ -85,7 +85,7 @@ from polars_fair.metrics._summary_notes import (
     VERDICT_DTYPE,
     left_out_verdicts,
     reference_left_out,
-    size_text,
+    small_size_text,
 )
 from polars_fair.metrics._summary_notes import (
     verdict_columns as _verdict,
@@ -281,7 +281,7 @@ def summary_table(
     label = group_label(sensitive)
     eff = effective_counts(stats, frequency_weights=frequency_weights).with_columns(label)
     eff = eff.cache()
-    big = pl.col(NEFF) >= min_group_size
+    big = large_enough(pl.col(NEFF), min_group_size)
     helpers = [NEFF, LABEL]
     # values from the weights as given (the point estimates); sizes, intervals and
     # tests from the effective counts
@@ -290,7 +290,7 @@ def summary_table(
         if WEIGHT_SQUARES in stats.collect_schema().names() and not frequency_weights
         else pl.col("n").cast(pl.Float64)
     )
-    kept_values = stats.filter(n_eff >= min_group_size).cache()
+    kept_values = stats.filter(large_enough(n_eff, min_group_size)).cache()
     kept = eff.filter(big).cache()
     kept_names = kept.collect_schema().names()
     kept_counts = kept.drop(helpers)
@@ -299,7 +299,7 @@ def summary_table(
         if by
         else pl.LazyFrame({"__pf_one": [1]})
     )
-    excluded_text = pl.format("{} (n={})", pl.col(LABEL), size_text(pl.col(NEFF)))
+    excluded_text = pl.format("{} (n={})", pl.col(LABEL), small_size_text(pl.col(NEFF)))
     groups_info = per_key(
         eff,
         [

@@ -40,6 +40,7 @@ from polars_fair.metrics import (
     warn_one_group,
 )
 from polars_fair.metrics._criteria import Formula
+from polars_fair.metrics._intervals import large_enough
 from polars_fair.metrics._measures import measure_disparity_table
 from polars_fair.reduce import group_stats as _group_stats
 
@@ -329,7 +330,7 @@ def compared_rows(
         n = pl.col("n").cast(pl.Float64)
         if "sum_w2" in table.columns and not frequency_weights:
             n = n**2 / pl.col("sum_w2")
-        return table.filter((n >= smallest).fill_null(False))
+        return table.filter(large_enough(n, smallest).fill_null(False))
 
     return compared
 

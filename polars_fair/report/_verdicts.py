@@ -10,7 +10,6 @@ header, how the criteria compare groups and which groups were left out.
 from __future__ import annotations
 
 import math
-import operator
 import re
 import warnings
 from collections.abc import Callable, Iterable
@@ -38,9 +37,19 @@ __all__ = [
     "summary_heading",
 ]
 
+#: a value and a bound that agree to 12 significant digits are equal: a criterion is a
+#: ratio of float sums, and 24/80 over 30/80 (exactly 4/5) computes as 0.7999999999999999
+_RTOL = 1e-12
+
+
+def _same(value: float, bound: float) -> bool:
+    return math.isclose(value, bound, rel_tol=_RTOL)
+
+
 _OPS: dict[str, Callable[[float, float], bool]] = {
-    "<=": operator.le, ">=": operator.ge, "==": operator.eq, "!=": operator.ne,
-    "<": operator.lt, ">": operator.gt,
+    "<=": lambda v, b: v <= b or _same(v, b), ">=": lambda v, b: v >= b or _same(v, b),
+    "==": _same, "!=": lambda v, b: not _same(v, b),
+    "<": lambda v, b: v < b and not _same(v, b), ">": lambda v, b: v > b and not _same(v, b),
 }  # fmt: skip
 _CONDITION = re.compile(
     r"^\s*(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s*(?P<op><=|>=|==|!=|<|>)\s*(?P<num>\S+)\s*$"
@@ -432,7 +441,11 @@ def one_sided_misses(
             value = row.get(key, row["value"])
             if value is None:
                 continue
-            outside = value > row["fair_high"] if low_gate else value < row["fair_low"]
+            outside = (
+                _OPS[">"](value, row["fair_high"])
+                if low_gate
+                else _OPS["<"](value, row["fair_low"])
+            )
             if not outside:
                 continue
             side, bound = ("above", row["fair_high"]) if low_gate else ("below", row["fair_low"])
