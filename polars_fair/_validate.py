@@ -600,7 +600,7 @@ def normalize_reference(reference_group: Any, sensitive: Sequence[str]) -> tuple
     """Return a policy name or a tuple with one value per sensitive feature.
 
     None means "not given" (the default, ``"largest"``); the group of null values
-    is referenced as ``(None,)``.
+    is referenced as ``(None,)``. A list is read as a tuple.
     """
     reference_group = as_python(reference_group)
     if reference_group is None:
@@ -616,14 +616,14 @@ def normalize_reference(reference_group: Any, sensitive: Sequence[str]) -> tuple
             )
             raise InvalidParameterError(msg)
         return tuple(reference_group[s] for s in sensitive)
-    if isinstance(reference_group, tuple):
+    if isinstance(reference_group, (tuple, list)):  # a list (JSON's tuple) as a tuple
         if len(reference_group) != len(sensitive):
             example = {s: "..." for s in sensitive}
             msg = MSG_REFERENCE_SHAPE.format(
                 names=list(sensitive), value=reference_group, example=example
             )
             raise InvalidParameterError(msg)
-        return reference_group
+        return tuple(reference_group)
     if len(sensitive) != 1:
         example = {s: "..." for s in sensitive}
         msg = MSG_REFERENCE_SHAPE.format(

@@ -22,6 +22,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_fair  # noqa: F401  (registers the namespace)
+from polars_fair.exceptions import InvalidParameterError
 from polars_fair.io.cli import main
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
@@ -141,3 +142,54 @@ def test_a_group_left_out_is_not_listed_at_the_minimum_size() -> None:
     assert equal.vstack(df.tail(400)).fair.summary(**kw, criteria=crit)["excluded"].to_list() == [
         "a (n=18)"
     ]
+
+
+def _two_features() -> pl.DataFrame:
+    rng = np.random.default_rng(5)
+    n = 400
+    return pl.DataFrame(
+        {
+            "race": rng.choice(["x", "y"], n).tolist(),
+            "sex": rng.choice(["F", "M"], n).tolist(),
+            "p": rng.integers(0, 2, n).tolist(),
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("features", "as_list", "as_tuple"),
+    [(["race", "sex"], ["x", "F"], ("x", "F")), (["race"], ["y"], ("y",))],
+)
+def test_a_list_reference_group_is_the_tuple(
+    features: list[str], as_list: list[str], as_tuple: tuple[str, ...]
+) -> None:
+    """One value per feature given as a list (as JSON writes a tuple) names that group.
+
+    The expected rates come from numpy on the rows: the reference group's selection rate
+    and every other group's, the criterion the largest gap from the reference.
+    """
+    df = _two_features()
+    kw = {"y_pred": "p", "sensitive_features": features, "method": "to_reference"}
+    got = df.fair.demographic_parity_difference(**kw, reference_group=as_list)
+    cols = {f: df[f].to_numpy() for f in features}
+    p = df["p"].to_numpy()
+    ref = np.all([cols[f] == v for f, v in zip(features, as_tuple, strict=True)], axis=0)
+    keys = sorted({tuple(row) for row in zip(*cols.values(), strict=True)})
+    gaps = [
+        p[np.all([cols[f] == v for f, v in zip(features, k, strict=True)], axis=0)].mean()
+        - p[ref].mean()
+        for k in keys
+        if k != as_tuple
+    ]
+    expected = max(gaps, key=abs)
+    assert got == pytest.approx(expected, abs=1e-12)
+    assert got == df.fair.demographic_parity_difference(**kw, reference_group=as_tuple)
+
+
+def test_a_list_reference_group_of_the_wrong_length_is_named() -> None:
+    df = _two_features()
+    with pytest.raises(InvalidParameterError, match=r"one value per sensitive feature.*\['x'\]"):
+        df.fair.demographic_parity_difference(
+            y_pred="p", sensitive_features=["race", "sex"], reference_group=["x"],
+            method="to_reference",
+        )  # fmt: skip
