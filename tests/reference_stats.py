@@ -359,9 +359,13 @@ def katz(
     x1: float, m1: float, x2: float, m2: float, confidence_level: float = 0.95
 ) -> tuple[float, float] | None:
     """Katz log interval for (x1/m1) / (x2/m2):
-    exp(ln r -+ z sqrt(1/x1 - 1/m1 + 1/x2 - 1/m2)); None if x1 or x2 is 0."""
-    if m1 == 0 or m2 == 0 or x1 == 0 or x2 == 0:
+    exp(ln r -+ z sqrt(1/x1 - 1/m1 + 1/x2 - 1/m2)); None if m1 or m2 is 0. When x1 or
+    x2 is 0 (a ratio of 0 or infinity), the Haldane-Anscombe correction: 0.5 added to
+    all four counts."""
+    if m1 == 0 or m2 == 0:
         return None
+    if x1 == 0 or x2 == 0:
+        x1, m1, x2, m2 = x1 + 0.5, m1 + 0.5, x2 + 0.5, m2 + 0.5
     z = z_value(confidence_level)
     r = (x1 / m1) / (x2 / m2)
     se = math.sqrt(1 / x1 - 1 / m1 + 1 / x2 - 1 / m2)

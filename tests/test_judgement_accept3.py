@@ -193,3 +193,83 @@ def test_a_list_reference_group_of_the_wrong_length_is_named() -> None:
             y_pred="p", sensitive_features=["race", "sex"], reference_group=["x"],
             method="to_reference",
         )  # fmt: skip
+
+
+def _cells(group: str, tp: int, fp: int, fn: int, tn: int) -> pl.DataFrame:
+    """Rows of one group with the given confusion counts."""
+    y = [1] * tp + [0] * fp + [1] * fn + [0] * tn
+    p = [1] * tp + [1] * fp + [0] * fn + [0] * tn
+    return pl.DataFrame({"g": [group] * len(y), "y": y, "p": p})
+
+
+def _katz_corrected(x1: float, m1: float, x2: float, m2: float, sign: float) -> tuple[float, float]:
+    """Katz's log interval with 0.5 added to the four counts; `sign` -1 for proportions
+    (``1/x - 1/m``), +1 for a ratio of two cells of one group (``1/x + 1/m``)."""
+    z = 1.959963984540054
+    x1, m1, x2, m2 = x1 + 0.5, m1 + 0.5, x2 + 0.5, m2 + 0.5
+    r = (x1 / m1) / (x2 / m2)
+    se = (1 / x1 + sign / m1 + 1 / x2 + sign / m2) ** 0.5
+    return r * np.exp(-z * se), r * np.exp(z * se)
+
+
+def test_a_group_never_selected_is_judged_unfair(tmp_path: Path) -> None:
+    """0 of 100 selected against 50 of 100: the ratio is 0, judged on Katz's interval
+    with the zero-count correction (it had no interval, so `inconclusive`, and
+    ``--fail-on-verdict unfair`` passed a model that selects nobody in a group)."""
+    df = pl.concat([_cells("a", 0, 0, 50, 50), _cells("b", 30, 20, 20, 30)])
+    row = df.fair.summary(
+        y_true="y", y_pred="p", sensitive_features="g", reference_group="b",
+        criteria=["disparate_impact_ratio"],
+    ).row(0, named=True)  # fmt: skip
+    low, high = _katz_corrected(0, 100, 50, 100, sign=-1.0)
+    assert row["value"] == 0.0
+    assert row["ci_low"] == pytest.approx(low, rel=1e-9)
+    assert row["ci_high"] == pytest.approx(high, rel=1e-9)
+    assert high < 0.8
+    assert row["verdict"] == "unfair"
+    path = tmp_path / "d.csv"
+    df.write_csv(path)
+    args = ["audit", str(path), "--y-true", "y", "--y-pred", "p", "--sensitive-features", "g",
+            "--reference-group", "b", "--criteria", "disparate_impact_ratio",
+            "--fail-on-verdict", "unfair", "--output", str(tmp_path / "out.txt")]  # fmt: skip
+    assert main(args) == 1
+
+
+def test_treatment_equality_with_no_false_negatives_is_judged() -> None:
+    """FN / FP of 0 (no false negatives) against 15 / 10: Katz's interval of a ratio of
+    two cells, ``1/x + 1/m`` on the log, with the zero-count correction."""
+    df = pl.concat([_cells("a", 40, 20, 0, 40), _cells("b", 30, 10, 15, 45)])
+    row = df.fair.summary(
+        y_true="y", y_pred="p", sensitive_features="g", reference_group="b",
+        criteria=["treatment_equality_ratio"],
+    ).row(0, named=True)  # fmt: skip
+    low, high = _katz_corrected(0, 20, 15, 10, sign=1.0)
+    assert row["value"] == 0.0
+    assert row["ci_low"] == pytest.approx(low, rel=1e-9)
+    assert row["ci_high"] == pytest.approx(high, rel=1e-9)
+    assert high < 0.8
+    assert row["verdict"] == "unfair"
+
+
+def test_treatment_equality_difference_with_no_false_negatives_is_judged() -> None:
+    """FN / FP = 0 / 20 against 15 / 10: the difference's interval is Newcombe's MOVER
+    of each group's ratio interval; a ratio of 0 runs from 0 to the upper bound of the
+    counts plus 0.5 (it had none, so `inconclusive`)."""
+    df = pl.concat([_cells("a", 40, 20, 0, 40), _cells("b", 30, 10, 15, 45)])
+    row = df.fair.summary(
+        y_true="y", y_pred="p", sensitive_features="g", reference_group="b",
+        criteria=["treatment_equality_difference"],
+    ).row(0, named=True)  # fmt: skip
+    z = 1.959963984540054
+    r1, l1, u1 = 0.0, 0.0, (0.5 / 20.5) * np.exp(z * np.sqrt(1 / 0.5 + 1 / 20.5))
+    r2 = 15 / 10
+    se2 = np.sqrt(1 / 15 + 1 / 10)
+    l2, u2 = r2 * np.exp(-z * se2), r2 * np.exp(z * se2)
+    d = r1 - r2
+    low = d - np.sqrt((r1 - l1) ** 2 + (u2 - r2) ** 2)
+    high = d + np.sqrt((u1 - r1) ** 2 + (r2 - l2) ** 2)
+    assert row["value"] == pytest.approx(-1.5, rel=1e-12)
+    assert row["ci_low"] == pytest.approx(low, rel=1e-9)
+    assert row["ci_high"] == pytest.approx(high, rel=1e-9)
+    assert high < -0.1
+    assert row["verdict"] == "unfair"

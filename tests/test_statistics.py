@@ -494,8 +494,9 @@ def test_disparities_intervals_default_reference_and_level(run: Any) -> None:
     assert _disparity_check(got, rows, ref_key, ["g", "h"], 0.8) == 12 * (len(rows.groups()) - 1)
 
 
-def test_katz_null_when_a_numerator_is_zero(run: Any) -> None:
-    # group a selects nobody: selection_rate ratio interval null, Newcombe still defined
+def test_katz_corrected_when_a_numerator_is_zero(run: Any) -> None:
+    # group a selects nobody: the selection_rate ratio is 0, its Katz interval that of
+    # the counts plus 0.5 (Haldane-Anscombe, computed here by hand), Newcombe as usual
     df = pl.DataFrame(
         {"g": ["a"] * 5 + ["b"] * 8, "y_true": [1, 0] * 6 + [1], "y_pred": [0] * 5 + [1, 0] * 4}
     )
@@ -511,8 +512,12 @@ def test_katz_null_when_a_numerator_is_zero(run: Any) -> None:
     row = got.filter((pl.col("g") == "a") & (pl.col("metric") == "selection_rate")).row(
         0, named=True
     )
-    assert row["ratio_ci_low"] is None
-    assert row["ratio_ci_high"] is None
+    assert row["ratio"] == 0.0
+    z = 1.959963984540054  # the two-sided 95% normal quantile
+    r = (0.5 / 5.5) / (4.5 / 8.5)
+    se = math.sqrt(1 / 0.5 - 1 / 5.5 + 1 / 4.5 - 1 / 8.5)
+    assert _close(row["ratio_ci_low"], r * math.exp(-z * se))
+    assert _close(row["ratio_ci_high"], r * math.exp(z * se))
     nd = ref.newcombe(0, 5, 4, 8)
     assert nd is not None
     assert _close(row["difference_ci_low"], nd[0])

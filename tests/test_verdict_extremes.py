@@ -278,22 +278,44 @@ def test_weighted_share_of_predicted_positives_extremes() -> None:
     assert row["ci_low"] < expected < row["ci_high"]
 
 
-@pytest.mark.parametrize(
-    ("criterion", "how"), [("f1_ratio", "bootstrap"), ("disparate_impact_ratio", "katz_overall")]
-)
-def test_a_ratio_of_zero_has_no_interval(criterion: str, how: str) -> None:
-    # a group of two never selected: its F1 and its selection rate are 0, so their
-    # ratio to the whole population's is 0, and every redraw repeats it. Like Katz's
-    # interval with a zero count (the closed form against the rest): no interval
-    df = pl.DataFrame({"g": ["A"] * 2 + ["B"] * 100, "y": [0, 1] * 51, "p": [0, 0] + [0, 1] * 50})
-    row = df.fair.summary(
+def _never_selected() -> pl.DataFrame:
+    """A group of two never selected (A) and one of 100 selected half the time (B)."""
+    return pl.DataFrame({"g": ["A"] * 2 + ["B"] * 100, "y": [0, 1] * 51, "p": [0, 0] + [0, 1] * 50})
+
+
+def test_a_bootstrapped_ratio_of_zero_has_no_interval() -> None:
+    # A's F1 is 0, so its ratio to the whole population's is 0, and every redraw
+    # repeats it: the percentile interval of |log r| is infinite, so there is none
+    row = _never_selected().fair.summary(
         y_true="y", y_pred="p", sensitive_features="g", min_group_size=0,
-        criteria=[criterion], method="to_overall",
+        criteria=["f1_ratio"], method="to_overall",
     ).row(0, named=True)  # fmt: skip
     assert row["value"] == 0.0
-    assert row["interval_method"] == how
+    assert row["interval_method"] == "bootstrap"
     assert row["ci_low"] is None
     assert row["ci_high"] is None
+    assert row["verdict"] == "inconclusive"
+
+
+def test_a_katz_ratio_of_zero_against_the_rest_is_corrected() -> None:
+    # A's selection rate is 0: against the rest (B, 50 of 100) Katz's interval takes
+    # the counts plus 0.5 (Haldane-Anscombe), mapped to the population's rate through
+    # A's share w = 2/102 (p / p_all = r / (w r + 1 - w)), read as a distance from 1;
+    # two rows are too few to judge: the interval spans the band
+    row = _never_selected().fair.summary(
+        y_true="y", y_pred="p", sensitive_features="g", min_group_size=0,
+        criteria=["disparate_impact_ratio"], method="to_overall",
+    ).row(0, named=True)  # fmt: skip
+    z = 1.959963984540054
+    r = (0.5 / 2.5) / (50.5 / 100.5)
+    se = math.sqrt(1 / 0.5 - 1 / 2.5 + 1 / 50.5 - 1 / 100.5)
+    w = 2 / 102
+    logs = [math.log(b / (w * b + 1 - w)) for b in (r * math.exp(-z * se), r * math.exp(z * se))]
+    assert logs[0] < 0 < logs[1]  # the interval holds the ideal: from 1 to the farther
+    assert row["value"] == 0.0
+    assert row["interval_method"] == "katz_overall"
+    assert row["ci_low"] == pytest.approx(math.exp(-max(abs(v) for v in logs)), rel=1e-9)
+    assert row["ci_high"] == pytest.approx(1.0, rel=1e-12)
     assert row["verdict"] == "inconclusive"
 
 

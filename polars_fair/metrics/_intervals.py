@@ -8,8 +8,11 @@ and no resampling:
   [0, 1] and behaves at 0 and 1, unlike the Wald interval;
 * a difference of two independent rates: Newcombe's hybrid score interval
   (Newcombe, 1998, method 10), built from the two Wilson intervals;
-* a ratio of two independent rates: the Katz log interval (Katz et al., 1978),
-  null when either numerator is 0.
+* a ratio of two independent rates: the Katz log interval (Katz et al., 1978);
+  when a numerator is 0 (a ratio of 0 or infinity, whose log has no standard
+  error), with 0.5 added to both counts of both groups (the Haldane-Anscombe
+  correction), so that a group selected 0 times out of 100 against 50 of 100 is
+  judged (its interval [0.0006, 0.16] lies below the band) instead of having none.
 
 With weights, ``x`` and ``m`` are weight sums, which treats the weights as
 frequency weights (the intervals are exact for integer replication weights and an
@@ -206,19 +209,49 @@ def newcombe_difference(
 def katz_ratio(
     x1: pl.Expr, m1: pl.Expr, x2: pl.Expr, m2: pl.Expr, z: float
 ) -> tuple[pl.Expr, pl.Expr]:
-    """Katz log interval of ``(x1 / m1) / (x2 / m2)``; null if a numerator is 0."""
+    """Katz log interval of ``(x1 / m1) / (x2 / m2)`` (corrected at a zero numerator).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._intervals import katz_ratio
+    >>> df = pl.DataFrame({"x1": [0, 20], "m1": [100, 100], "x2": [50, 40], "m2": [100, 100]})
+    >>> low, high = katz_ratio(pl.col("x1"), pl.col("m1"), pl.col("x2"), pl.col("m2"), 1.96)
+    >>> df.select(low.round(5).alias("low"), high.round(4).alias("high")).rows()
+    [(0.00062, 0.1583), (0.31575, 0.7918)]
+    """
     return katz_bounds(*katz_parts(x1, m1, x2, m2), z)
 
 
 def katz_parts(
     x1: pl.Expr, m1: pl.Expr, x2: pl.Expr, m2: pl.Expr
 ) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """The ratio, the standard error of its log and where both are defined (Katz)."""
-    x1, m1, x2, m2 = (e.cast(pl.Float64) for e in (x1, m1, x2, m2))
+    """The ratio, the standard error of its log and where both are defined (Katz).
+
+    The ratio and its standard error are those of the counts with 0.5 added to each
+    when a numerator is 0 (:func:`_haldane`); the ratio then stands for the interval's
+    centre only (the criterion's value is the ratio of the counts as they are).
+    """
+    x1, m1, x2, m2 = _haldane(x1, m1, x2, m2)
     ratio = (x1 / m1) / (x2 / m2)
     se = (1 / x1 - 1 / m1 + 1 / x2 - 1 / m2).sqrt()
     defined = (x1 > 0) & (x2 > 0) & (m1 > 0) & (m2 > 0)
     return ratio, se, defined
+
+
+def _haldane(
+    x1: pl.Expr, m1: pl.Expr, x2: pl.Expr, m2: pl.Expr
+) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
+    """The counts as floats, each plus 0.5 where a numerator is 0 and both `m` are not.
+
+    A ratio of 0 or infinity has a log without a standard error; the Haldane-Anscombe
+    correction gives it a finite interval (as for a log odds ratio), and changes
+    nothing where both numerators are positive. Both denominators must be positive:
+    a rate of no rows stays undefined.
+    """
+    x1, m1, x2, m2 = (e.cast(pl.Float64) for e in (x1, m1, x2, m2))
+    c = pl.when(((x1 == 0) | (x2 == 0)) & (m1 > 0) & (m2 > 0)).then(0.5).otherwise(0.0)
+    return x1 + c, m1 + c, x2 + c, m2 + c
 
 
 def count_ratio_parts(
@@ -232,9 +265,9 @@ def count_ratio_parts(
     the ``-1/n`` terms), and the two groups are independent: the variance of the log
     ratio is ``1/x1 + 1/m1 + 1/x2 + 1/m2``. Katz's interval of a ratio of
     proportions, with a plus where the proportions' denominators contain their
-    numerators.
+    numerators. A zero count ``x`` is corrected as in :func:`katz_parts`.
     """
-    x1, m1, x2, m2 = (e.cast(pl.Float64) for e in (x1, m1, x2, m2))
+    x1, m1, x2, m2 = _haldane(x1, m1, x2, m2)
     ratio = (x1 / m1) / (x2 / m2)
     se = (1 / x1 + 1 / m1 + 1 / x2 + 1 / m2).sqrt()
     defined = (x1 > 0) & (x2 > 0) & (m1 > 0) & (m2 > 0)
@@ -245,17 +278,28 @@ def count_ratio_interval(x: pl.Expr, m: pl.Expr, z: float) -> tuple[pl.Expr, pl.
     """A group's ``x / m`` (two cells of its counts) and its log-scale interval.
 
     ``r · exp(± z sqrt(1/x + 1/m))`` (as :func:`count_ratio_parts`, for one group);
-    null when a count is 0. With two groups' intervals, the interval of the
-    difference of the ratios is Newcombe's (MOVER) construction,
+    for ``x = 0`` (a ratio of 0) from 0 to the upper bound of the counts plus 0.5
+    (Haldane-Anscombe); null when ``m`` is 0. With two groups' intervals, the
+    interval of the difference of the ratios is Newcombe's (MOVER) construction,
     :func:`newcombe_difference`, which keeps their skew.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._intervals import count_ratio_interval
+    >>> df = pl.DataFrame({"x": [0, 10], "m": [20, 10]})
+    >>> r, low, high = count_ratio_interval(pl.col("x"), pl.col("m"), 1.96)
+    >>> df.select(r, low.round(4).alias("low"), high.round(4).alias("high")).rows()
+    [(0.0, 0.0, 0.4033), (1.0, 0.4162, 2.4026)]
     """
     x, m = x.cast(pl.Float64), m.cast(pl.Float64)
-    ratio = x / m
-    se = (1 / x + 1 / m).sqrt()
-    defined = (x > 0) & (m > 0)
-    low = pl.when(defined).then(ratio * (-z * se).exp())
-    high = pl.when(defined).then(ratio * (z * se).exp())
-    return pl.when(m > 0).then(ratio), low, high
+    zero = x == 0
+    xc, mc = (pl.when(zero).then(v + 0.5).otherwise(v) for v in (x, m))
+    ratio = xc / mc
+    se = (1 / xc + 1 / mc).sqrt()
+    low = pl.when(m > 0).then(pl.when(zero).then(0.0).otherwise(ratio * (-z * se).exp()))
+    high = pl.when(m > 0).then(ratio * (z * se).exp())
+    return pl.when(m > 0).then(x / m), low, high
 
 
 def katz_bounds(ratio: pl.Expr, se: pl.Expr, defined: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:

@@ -212,7 +212,7 @@ def _to_overall(low: pl.Expr, high: pl.Expr, *, ratio: bool) -> tuple[pl.Expr, p
         lo, hi = ((r / (w * r + 1 - w)).log() for r in (low, high))
     else:
         lo, hi = (1 - w) * low, (1 - w) * high
-    # no interval of the comparison with the rest (a zero count for Katz): none
+    # no interval of the comparison with the rest (a denominator of 0): none
     defined = lo.is_not_null() & hi.is_not_null() & lo.is_not_nan() & hi.is_not_nan()
     near = pl.when(lo > 0).then(lo).when(hi < 0).then(-hi).otherwise(0.0)
     far = pl.max_horizontal(lo.abs(), hi.abs())
@@ -226,7 +226,7 @@ def _signed_interval(kind: str) -> list[pl.Expr]:
     lo, hi, v = pl.col("__pf_dlow"), pl.col("__pf_dhigh"), pl.col("value")
     low: pl.Expr
     high: pl.Expr
-    if kind == "ratio":  # a ratio of 0 or infinity (a zero count): no interval, as Katz's
+    if kind == "ratio":  # a ratio of 0 or infinity: |log r| of every redraw is infinite
         up, finite = v >= 1, (v > 0) & (v < float("inf"))
         low = pl.when(finite).then(pl.when(up).then(lo.exp()).otherwise((-hi).exp()))
         high = pl.when(finite).then(pl.when(up).then(hi.exp()).otherwise((-lo).exp()))
@@ -246,7 +246,7 @@ def part_distances(
     columns ``__pf_`` + `pair`; the bounds ``__pf_<out>low``, ``__pf_<out>high``): Newcombe's
     interval of the difference (Katz's of the ratio, on the log) at `z`, then the
     interval of its absolute value: from the bound nearer 0 (0 when the interval holds
-    0) to the farther. Null when there is no interval (a zero count for Katz). With
+    0) to the farther. Null when there is no interval (a denominator of 0). With
     each of ``k`` parts at the Bonferroni level, ``z`` for tails of ``(1 - level) /
     2k``, the largest lower bound and the largest upper bound hold the composite's
     distance whenever every part's interval holds its own. Staged as columns, as

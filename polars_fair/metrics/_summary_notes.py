@@ -199,8 +199,8 @@ def verdict_columns(rule: str) -> list[pl.Expr]:
         .when(no_interval & pl.lit(rule == "interval"))
         .then(
             pl.lit(
-                "no interval (a zero count, or a rate undefined in most bootstrap redraws): "
-                "inconclusive"
+                "no interval (a bootstrapped ratio of 0 or infinity, a rate undefined in "
+                "most bootstrap redraws, or too few rows): inconclusive"
             )
         )
     )
