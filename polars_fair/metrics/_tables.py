@@ -11,6 +11,7 @@ import polars as pl
 from polars_fair._utils import built_once, over
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
+    haldane,
     katz_bounds,
     katz_parts,
     kish_factor,
@@ -236,8 +237,11 @@ def _interval_ops(reference: tuple[Any, ...] | str, z: float) -> tuple[_Ops, lis
     """
     x, m, xr, mr = (pl.col(f"__pf_{k}") for k in ("x", "m", "xr", "mr"))
     stages, wilsons, _ = wilson_stages([("a", x, m), ("b", xr, mr)], z)
-    ratio, se, defined = katz_parts(x, m, xr, mr)
-    stages[0] += [
+    names = ("__pf_kh1", "__pf_kh2", "__pf_kh3", "__pf_kh4")
+    corrected = [c.alias(n) for c, n in zip(haldane(x, m, xr, mr), names, strict=True)]
+    stages.insert(0, corrected)  # the corrected counts, as plain columns, first
+    ratio, se, defined = katz_parts(*(pl.col(n) for n in names))
+    stages[1] += [
         safe_div(x, m).alias("__pf_p1"), safe_div(xr, mr).alias("__pf_p2"),
         ratio.alias("__pf_kr"), se.alias("__pf_ks"), defined.alias("__pf_kd"),
     ]  # fmt: skip
