@@ -264,19 +264,23 @@ def profile_criterion(
     """``df.fair.<name>(**options)`` on the rows of `prof` (see ``FairnessProfile.criterion``)."""
     if task_of(prof.meta) == REGRESSION:
         return _regression_criterion(prof, name, options)
-    if (
-        name in _REGRESSION_EXTRA
-        or name in _QUANTILE_CRITERIA
-        or (name in CATALOGUE and CATALOGUE[name].family == REGRESSION)
-    ):
-        _refuse_task(prof, f"the regression criterion {name!r}", regression=True)
-    if name in CATALOGUE and name not in CRITERIA:  # as the command line says it
-        family = CATALOGUE[name].family
+    regression = name in (*_REGRESSION_EXTRA, *_QUANTILE_CRITERIA) or (
+        name in CATALOGUE and CATALOGUE[name].family == REGRESSION
+    )
+    if regression or (name in CATALOGUE and name not in CRITERIA):  # as the command line says it
+        family = REGRESSION if regression else CATALOGUE[name].family
+        hint = (
+            f"compute it on the rows with `df.fair.{name}(...)`, or use one of {sorted(CRITERIA)}"
+        )
+        if regression and name not in _QUANTILE_CRITERIA:  # a regression profile derives it
+            hint = (
+                f"profile the continuous predictions with `task='regression'` and derive it "
+                f"there, or {hint}"
+            )
         msg = (
             f"{name!r} is {'an' if family[0] in 'aeiou' else 'a'} {family} criterion, which a "
-            f"profile does not compute (it holds the statistics table of labels and scores)"
-            f"\n\nHint: compute it on the rows with `df.fair.{name}(...)`, or use one of "
-            f"{sorted(CRITERIA)}"
+            f"classification profile does not compute (it holds the statistics table of "
+            f"labels and scores)\n\nHint: {hint}"
         )
         raise InvalidParameterError(msg)
     if name not in CRITERIA:
