@@ -533,3 +533,34 @@ def test_the_users_frame_is_not_modified() -> None:
     before = df.clone()
     df.fair.profile(**KW, by=pl.col("g").alias("g2"), **REG)
     assert df.equals(before)
+
+
+# ---- command line ---------------------------------------------------------------------------------
+
+
+def test_cli_profile_task_regression(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from polars_fair.cli import main
+
+    df = _frame(_data(16, weights=True, batches=("m1", "m2")))
+    for i, lo in enumerate(range(0, df.height, 100)):
+        df[lo : lo + 100].write_parquet(tmp_path / f"day{i}.parquet")
+    out = tmp_path / "profile.parquet"
+    args = [
+        "profile", str(tmp_path / "day*.parquet"), "-o", str(out), "--y-true", "y_true",
+        "--y-pred", "y_pred", "--sensitive-features", "g", "--by", "batch",
+        "--sample-weight", "w", "--no-progress",
+    ]  # fmt: skip
+    assert main([*args, "--task", "regression"]) == 0
+    prof = pf.read_profile(out)
+    kw = {**KW, "by": "batch", "sample_weight": "w"}
+    assert prof.task == "regression"
+    assert prof.rows == df.height
+    assert prof.meta["pieces"] == 3
+    assert_frame_equal(prof.tables["regression"], df.fair.profile(**kw, **REG).tables[
+        "regression"], check_exact=False)  # fmt: skip
+    assert_frame_equal(prof.criterion("rmse_ratio"), df.fair.rmse_ratio(**kw))
+    capsys.readouterr()
+    assert main([*args, "--task", "regression", "--pos-label", "2"]) == 2
+    assert "--pos-label cannot be combined with --task regression" in capsys.readouterr().err
+    assert main(["audit", "--profile", str(out)]) == 2
+    assert "regression profile offers" in capsys.readouterr().err
