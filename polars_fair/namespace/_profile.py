@@ -131,8 +131,8 @@ class FairnessProfile(RegressionProfileMethods):
     Attributes
     ----------
     tables
-        The collected reductions by name: ``stats`` (counts per batch key and
-        group), and with a score ``calibration`` and ``roc`` (score histogram).
+        The collected reductions by name: ``stats`` (counts per batch key and group), with
+        a score ``calibration`` and ``roc``; ``regression`` (sums) with ``task="regression"``.
     meta
         Format version, creation time, row count, the encoded columns and options
         (``spec``), ``score_bins`` (None with exact scores), key dtypes, the
