@@ -269,19 +269,17 @@ def test_profile_of_whole_is_merge_of_pieces(
     seed: int, n: int, cuts: list[int], weighted: bool, nulls: bool, by: bool
 ) -> None:
     rng = np.random.default_rng(seed)
-    null = rng.random(n) < (0.2 if nulls else 0.0)
+    null = rng.random((4, n)) < (0.15 if nulls else 0.0)  # truth, prediction, weight, group
     df = pl.DataFrame(
         {
-            "g": rng.choice(["a", "b", "c"], n).tolist(),
+            "g": [None if z else v for z, v in zip(null[3], rng.choice(["a", "b", "c"], n).tolist(), strict=True)],
             "m": (np.arange(n) % 2).tolist(),
-            "y_true": [
-                None if z else float(v) for z, v in zip(null, rng.normal(size=n), strict=True)
-            ],
-            "y_pred": rng.normal(size=n).round(3).tolist(),
-            "w": rng.uniform(0.1, 3, n).tolist(),
+            "y_true": [None if z else float(v) for z, v in zip(null[0], rng.normal(size=n), strict=True)],
+            "y_pred": [None if z else float(v) for z, v in zip(null[1], rng.normal(size=n).round(3), strict=True)],
+            "w": [None if z else float(v) for z, v in zip(null[2], rng.uniform(0.1, 3, n), strict=True)],
         },
-        schema_overrides={"y_true": pl.Float64},
-    )
+        schema_overrides={"g": pl.String, "y_true": pl.Float64, "y_pred": pl.Float64, "w": pl.Float64},
+    )  # fmt: skip
     kw = {**KW, "sample_weight": "w" if weighted else None, "by": "m" if by else None}
     bounds = sorted({0, n, *(min(c, n) for c in cuts)})
     pieces = [df[lo:hi] for lo, hi in zip(bounds, bounds[1:], strict=False)]
