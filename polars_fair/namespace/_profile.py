@@ -355,7 +355,7 @@ class FairnessProfile(RegressionProfileMethods):
         Parameters
         ----------
         candidates, metric, max_depth, min_size, alpha, top, correction, direction
-            As in ``df.fair.slices`` (`metric`: a rate; the means need the rows).
+            As in ``df.fair.slices`` (`metric`: a rate; a regression profile's: a mean).
         **rows_only
             Refused: the columns, ``by``, ``pos_label`` are the profile's, and
             ``n_bins``, ``strategy`` need the rows.
@@ -370,7 +370,7 @@ class FairnessProfile(RegressionProfileMethods):
         ProfileError
             When a candidate is not a sensitive feature of the profile (the message
             names them and the ``sensitive_features`` to profile with), is numeric (the
-            rows' quantile bins are not kept), or `metric` is a mean.
+            rows' quantile bins are not kept), or `metric` is not of the profile's task.
 
         Examples
         --------
