@@ -54,7 +54,13 @@ __all__ = ["add_commands", "audit_profile", "run"]
 _PROFILE_FIXES = (
     "y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "sensitive_feature", "by",
     "sample_weight", "pos_label", "pos_label_pred", "null_values", "infer_schema_length",
-    "score_bins", "exact_scores",
+    "score_bins", "exact_scores", "task",
+)  # fmt: skip
+
+
+#: Options of a classification profile, refused with ``--task regression``.
+_CLASSIFICATION_FLAGS = (
+    "y_prob", "threshold", "pos_label", "pos_label_pred", "score_bins", "exact_scores",
 )  # fmt: skip
 
 
@@ -90,6 +96,10 @@ def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
     prof.add_argument("paths", nargs="+", metavar="PATH", help="data files or quoted globs")
     prof.add_argument("--output", "-o", required=True, help="the profile file to write")
     _column_options(prof)
+    prof.add_argument(
+        "--task", choices=["classification", "regression"], default="classification",
+        help="regression: numeric --y-pred and --y-true, kept as the regression sums",
+    )  # fmt: skip
     cmp = sub.add_parser(
         "compare",
         help="compare a candidate's criteria with a baseline's (release gate)",
@@ -154,6 +164,17 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
                                          "pos_label")}  # fmt: skip
     kw["sensitive_features"] = list(spec.sensitive_features)
     kw["by"] = list(spec.by) or None
+    if getattr(args, "task", "classification") == "regression":
+        refused = _given(args, _CLASSIFICATION_FLAGS)
+        if refused:
+            msg = (
+                f"{', '.join(refused)} cannot be combined with --task regression: they are "
+                "options of labels and scores\nHint: drop them (a regression profile keeps the "
+                "regression sums of --y-pred and --y-true)"
+            )
+            raise cli.UsageError(msg)
+        del kw["y_prob"], kw["pos_label"]
+        return _reduce(args, files, frames, {**kw, "task": "regression"})
     bins = DEFAULT_SCORE_BINS if args.score_bins is None else args.score_bins
     kw.update(score_bins=bins, exact_scores=args.exact_scores)
     return _reduce(args, files, frames, kw)

@@ -73,6 +73,7 @@ from polars_fair.namespace._profile_files import (
     read_files,
     same_profile,
 )
+from polars_fair.namespace._profile_regression import RegressionProfileMethods, regression_profile
 from polars_fair.namespace._report import ReportSpec, report_reductions
 from polars_fair.namespace._report_checks import reading_input
 from polars_fair.plans._profile_meta import (
@@ -99,17 +100,9 @@ if TYPE_CHECKING:
     from polars_fair.report import FairnessReport
 
 __all__ = [
-    "DEFAULT_SCORE_BINS",
-    "FORMAT_VERSION",
-    "META_KEY",
-    "FairnessProfile",
-    "ProfileError",
-    "ProfileMethods",
-    "REPORT_OPTIONS",
-    "merge_profiles",
-    "profile",
-    "read_profile",
-]
+    "DEFAULT_SCORE_BINS", "FORMAT_VERSION", "META_KEY", "FairnessProfile", "ProfileError",
+    "ProfileMethods", "REPORT_OPTIONS", "merge_profiles", "profile", "read_profile",
+]  # fmt: skip
 
 #: Equal-width score bins of a profile's ROC histogram (see the module docstring).
 DEFAULT_SCORE_BINS = 1000
@@ -127,7 +120,7 @@ _COLUMNS = ("y_true", "y_pred", "y_prob", "sample_weight")
 
 
 @dataclass(frozen=True, eq=False)
-class FairnessProfile:
+class FairnessProfile(RegressionProfileMethods):
     """
     The reductions of a fairness audit and what they summarise: merge, save, audit.
 
@@ -138,8 +131,8 @@ class FairnessProfile:
     Attributes
     ----------
     tables
-        The collected reductions by name: ``stats`` (counts per batch key and
-        group), and with a score ``calibration`` and ``roc`` (score histogram).
+        The collected reductions by name: ``stats`` (counts per batch key and group), with
+        a score ``calibration`` and ``roc``; ``regression`` (sums) with ``task="regression"``.
     meta
         Format version, creation time, row count, the encoded columns and options
         (``spec``), ``score_bins`` (None with exact scores), key dtypes, the
@@ -362,7 +355,7 @@ class FairnessProfile:
         Parameters
         ----------
         candidates, metric, max_depth, min_size, alpha, top, correction, direction
-            As in ``df.fair.slices`` (`metric`: a rate; the means need the rows).
+            As in ``df.fair.slices`` (`metric`: a rate; a regression profile's: a mean).
         **rows_only
             Refused: the columns, ``by``, ``pos_label`` are the profile's, and
             ``n_bins``, ``strategy`` need the rows.
@@ -377,7 +370,7 @@ class FairnessProfile:
         ProfileError
             When a candidate is not a sensitive feature of the profile (the message
             names them and the ``sensitive_features`` to profile with), is numeric (the
-            rows' quantile bins are not kept), or `metric` is a mean.
+            rows' quantile bins are not kept), or `metric` is not of the profile's task.
 
         Examples
         --------
@@ -564,6 +557,7 @@ def profile(
     n_bins: int = 10,
     score_bins: int = DEFAULT_SCORE_BINS,
     exact_scores: bool = False,
+    task: Literal["classification", "regression"] = "classification",
 ) -> FairnessProfile:
     """
     Reduce `frame` once to a :class:`FairnessProfile` (also ``df.fair.profile``).
@@ -587,6 +581,8 @@ def profile(
     exact_scores
         Keep one row per distinct score instead (exact ROC, a table as large as the
         number of distinct scores).
+    task
+        ``"regression"``: continuous `y_pred`, `y_true` (regression sums; no score options).
 
     Returns
     -------
@@ -602,6 +598,11 @@ def profile(
     >>> sorted(prof.tables), prof.meta["score_bins"], prof.rows
     (['calibration', 'roc', 'stats', 'stats_1'], 1000, 3)
     """
+    if task != "classification":  # `task` and the options of a classifier are checked there
+        return FairnessProfile(*regression_profile(
+            frame, task=task, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
+            by=by, sample_weight=sample_weight, y_prob=y_prob, pos_label=pos_label, n_bins=n_bins,
+            score_bins=score_bins, exact_scores=exact_scores))  # fmt: skip
     binned = binned_scores(y_prob, exact_scores, score_bins, DEFAULT_SCORE_BINS)
     check_json({"spec": {"pos_label": pos_label}})  # it travels in the metadata
     lf, items = ensure_lazy(frame), by_items(by)
@@ -777,6 +778,7 @@ class ProfileMethods(NamespaceBase[TableT, ScalarT]):
         n_bins: int = 10,
         score_bins: int = DEFAULT_SCORE_BINS,
         exact_scores: bool = False,
+        task: Literal["classification", "regression"] = "classification",
     ) -> FairnessProfile:
         """
         Reduce the data once to a mergeable :class:`~polars_fair.FairnessProfile`.
@@ -794,5 +796,5 @@ class ProfileMethods(NamespaceBase[TableT, ScalarT]):
         return profile(
             self._frame, y_true=y_true, y_pred=y_pred, sensitive_features=sensitive_features,
             y_prob=y_prob, by=by, sample_weight=sample_weight, pos_label=pos_label,
-            n_bins=n_bins, score_bins=score_bins, exact_scores=exact_scores,
+            n_bins=n_bins, score_bins=score_bins, exact_scores=exact_scores, task=task,
         )  # fmt: skip

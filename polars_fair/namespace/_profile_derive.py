@@ -42,7 +42,14 @@ from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._registry import CRITERIA
 from polars_fair.metrics._slices import MEAN_MEASURES, check_slice_parameters
 from polars_fair.namespace._report import ReportSpec, derive_report
-from polars_fair.plans._profile_meta import FIXED, by_items, encode_column, shown
+from polars_fair.plans._profile_meta import (
+    FIXED,
+    REGRESSION,
+    by_items,
+    encode_column,
+    shown,
+    task_of,
+)
 from polars_fair.reduce import ROC_WEIGHT_SQUARES
 from polars_fair.report._text import readable_expr
 
@@ -89,6 +96,47 @@ _DERIVED = {
     "pos": pl.col("tp") + pl.col("fn"),
     "neg": pl.col("fp") + pl.col("tn"),
 }
+#: The tables of a regression profile (``df.fair.<name>`` on the rows).
+_REGRESSION_TABLES = ("regression_stats", "regression_by_group", "regression_disparities")
+#: Regression criteria of the sums, beyond the catalogue's (a statistic of two groups).
+_REGRESSION_EXTRA = ("zscore_difference",)
+#: Regression criteria of quantiles of the predictions: they need the rows.
+_QUANTILE_CRITERIA = (
+    "disparate_impact_quantile", "statistical_parity_quantile", "max_statistical_parity",
+    "statistical_parity_auc", "no_disparate_impact_level",
+)  # fmt: skip
+_OFFERS = (
+    "`profile.regression_stats()`, `profile.regression_by_group()`, "
+    "`profile.regression_disparities(...)`, `profile.criterion(name, ...)` for {names}, "
+    "and `profile.slices(candidates=..., metric='mae')` (or 'mean_prediction', 'mean_true')"
+)
+
+
+def _regression_criteria() -> list[str]:
+    """The criteria a regression profile derives: those of the regression sums."""
+    names = [n for n, e in CATALOGUE.items() if e.family == REGRESSION]
+    return [*names, *_REGRESSION_EXTRA]
+
+
+def _refuse_task(prof: FairnessProfile, what: str, regression: bool) -> None:
+    """Refuse `what` on a profile of the other task (`regression`: what needs one)."""
+    if (task_of(prof.meta) == REGRESSION) == regression:
+        return
+    if regression:
+        msg = (
+            f"{what} needs a regression profile; this one holds the statistics table of "
+            f"labels and scores\n\nHint: profile continuous predictions with "
+            f"`df.fair.profile(y_true=..., y_pred=..., sensitive_features=..., "
+            f"task='regression')`"
+        )
+        raise ProfileError(msg)
+    offers = _OFFERS.format(names=_regression_criteria())
+    msg = (
+        f"{what} is not derived from a regression profile: it holds the regression sums, and "
+        f"regression criteria have no intervals or verdicts in polars_fair (no report, "
+        f"summary, comparison or trend)\n\nHint: a regression profile offers {offers}"
+    )
+    raise ProfileError(msg)
 
 
 def _agreeing(prof: FairnessProfile, value: Any, name: str) -> bool:
@@ -185,7 +233,10 @@ def _reduction(prof: FairnessProfile, schema: pl.Schema, keys: Sequence[str]) ->
         roc = [prof.tables[t] for t in prof.meta["tables"] if "score" in prof.tables[t].columns]
         kept = [c for c in schema if c in roc[0].columns or c not in ROC_WEIGHT_SQUARES]
         return roc[0].select(pl.col(c).cast(schema[c]) for c in kept)
-    source = _stats_table(prof, "sum_prob_pos" in schema)
+    if task_of(prof.meta) == REGRESSION:
+        source = prof.tables[prof.meta["tables"][0]]
+    else:
+        source = _stats_table(prof, "sum_prob_pos" in schema)
     needed = [c for c in schema if c not in keys]
     missing = [c for c in needed if c not in source.columns and c not in _DERIVED]
     if missing:
@@ -211,13 +262,25 @@ def profile_criterion(
     prof: FairnessProfile, name: str, options: Mapping[str, Any]
 ) -> float | None | pl.DataFrame:
     """``df.fair.<name>(**options)`` on the rows of `prof` (see ``FairnessProfile.criterion``)."""
-    if name in CATALOGUE and name not in CRITERIA:  # as the command line says it
-        family = CATALOGUE[name].family
+    if task_of(prof.meta) == REGRESSION:
+        return _regression_criterion(prof, name, options)
+    regression = name in (*_REGRESSION_EXTRA, *_QUANTILE_CRITERIA) or (
+        name in CATALOGUE and CATALOGUE[name].family == REGRESSION
+    )
+    if regression or (name in CATALOGUE and name not in CRITERIA):  # as the command line says it
+        family = REGRESSION if regression else CATALOGUE[name].family
+        hint = (
+            f"compute it on the rows with `df.fair.{name}(...)`, or use one of {sorted(CRITERIA)}"
+        )
+        if regression and name not in _QUANTILE_CRITERIA:  # a regression profile derives it
+            hint = (
+                f"profile the continuous predictions with `task='regression'` and derive it "
+                f"there, or {hint}"
+            )
         msg = (
             f"{name!r} is {'an' if family[0] in 'aeiou' else 'a'} {family} criterion, which a "
-            f"profile does not compute (it holds the statistics table of labels and scores)"
-            f"\n\nHint: compute it on the rows with `df.fair.{name}(...)`, or use one of "
-            f"{sorted(CRITERIA)}"
+            f"classification profile does not compute (it holds the statistics table of "
+            f"labels and scores)\n\nHint: {hint}"
         )
         raise InvalidParameterError(msg)
     if name not in CRITERIA:
@@ -232,9 +295,35 @@ def profile_criterion(
     return result
 
 
+def _regression_criterion(
+    prof: FairnessProfile, name: str, options: Mapping[str, Any]
+) -> float | None | pl.DataFrame:
+    """``df.fair.<name>(**options)`` on the rows of the regression profile `prof`."""
+    allowed = _regression_criteria()
+    if name in _QUANTILE_CRITERIA:
+        msg = (
+            f"{name!r} compares success rates at quantiles of the predictions, and a quantile "
+            "is not a sum: a regression profile keeps the regression sums only\n\nHint: "
+            f"compute it on the rows with `df.fair.{name}(...)`, or use one of {allowed}"
+        )
+        raise ProfileError(msg)
+    if name not in allowed:
+        if name in CATALOGUE:
+            _refuse_task(prof, f"the {CATALOGUE[name].family} criterion {name!r}", regression=False)
+        near = did_you_mean(name, allowed)
+        msg = f"unknown regression criterion {name!r}\n\nHint: {near}one of {allowed}"
+        raise InvalidParameterError(msg)
+    hint = "regression criteria have no summary, interval or verdict in polars_fair"
+    result: float | None | pl.DataFrame = _method(prof, name, options, f"criterion({name!r})", hint)
+    return result
+
+
 def profile_table(prof: FairnessProfile, name: str, options: Mapping[str, Any]) -> pl.DataFrame:
-    """``df.fair.<name>(**options)`` (``by_group``, ``disparities``) on the rows of `prof`."""
+    """``df.fair.<name>(**options)`` (``by_group``, ``disparities``, ...) on the rows of `prof`."""
+    _refuse_task(prof, f"`profile.{name}(...)`", regression=name in _REGRESSION_TABLES)
     hint = f"for the report's table use `profile.report(...).{name}`"
+    if name in _REGRESSION_TABLES:
+        hint = "a regression profile has no report"
     result: pl.DataFrame = _method(prof, name, options, f"{name}(...)", hint)
     return result
 
@@ -313,13 +402,9 @@ def profile_slices(
                 "(its values) or binned with your own edges"
             )
             raise ProfileError(msg)
-    if metric in MEAN_MEASURES:
-        msg = (
-            f"`metric`={metric!r} is a mean of the regression sums, which a profile does not "
-            "keep\n\nHint: a rate such as 'false_positive_rate', or `df.fair.slices(...)` "
-            "on the rows"
-        )
-        raise ProfileError(msg)
+    regression = task_of(prof.meta) == REGRESSION
+    if (metric in MEAN_MEASURES) != regression:
+        _refuse_task(prof, f"`profile.slices(metric={metric!r})`", regression=not regression)
     spec = prof.spec
     plan = _namespace(prof).slices(
         y_true=spec["y_true"], y_pred=spec["y_pred"], candidates=names,
@@ -332,6 +417,7 @@ def profile_slices(
 
 def profile_report(prof: FairnessProfile, options: Mapping[str, Any]) -> FairnessReport:
     """The report from `prof` alone (see ``FairnessProfile.report``)."""
+    _refuse_task(prof, "a report (and its summary, comparison, trend)", regression=False)
     options = without_agreeing(prof, options)
     _refuse_other_values(prof, [k for k in options if k in (*FIXED, "sensitive_features")], options)
     unknown = sorted(set(options) - set(REPORT_OPTIONS))

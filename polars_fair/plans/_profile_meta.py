@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FIXED",
+    "REGRESSION",
+    "TASKS",
     "binned_scores",
     "by_differences",
     "by_items",
@@ -46,6 +48,7 @@ __all__ = [
     "shown",
     "split_layout",
     "table_name",
+    "task_of",
 ]
 
 #: What decides the reductions: profiles merge only where these agree.
@@ -53,6 +56,9 @@ FIXED = (
     "y_true", "y_pred", "y_prob", "sensitive_features", "by", "sample_weight",
     "pos_label", "n_bins", "score_bins",
 )  # fmt: skip
+#: What a profile summarises: labels and scores, or continuous predictions.
+TASKS = ("classification", "regression")
+REGRESSION = "regression"
 #: The metadata a profile file must carry (and the `spec` entries it must hold).
 _META_KEYS = (
     "format_version", "created_at", "rows", "pieces", "spec", "score_bins", "key_dtypes", "schema",
@@ -146,8 +152,15 @@ def check_json(meta: dict[str, Any]) -> None:
         raise InvalidParameterError(msg) from exc
 
 
+def task_of(meta: dict[str, Any]) -> str:
+    """The task of a profile of metadata `meta` (files without one are classification)."""
+    return str(meta["spec"].get("task", TASKS[0]))
+
+
 def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     """Why profiles of metadata `a` and `b` cannot be merged (empty when they can)."""
+    if task_of(a) != task_of(b):  # every table and option differs then: said in one
+        return [f"`task`: {task_of(a)!r} against {task_of(b)!r}"]
     found = []
     for key in FIXED:
         if a["spec"][key] != b["spec"][key]:
@@ -168,6 +181,8 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
 
 def option_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     """The options (`FIXED`) on which profiles of metadata `a` and `b` differ."""
+    if task_of(a) != task_of(b):
+        return ["task"]
     return [key for key in FIXED if a["spec"][key] != b["spec"][key]]
 
 

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONFUSION_COLUMNS",
+    "REGRESSION_SUMS",
     "ROC_WEIGHT_SQUARES",
     "SCORE_SQUARES",
     "SCORE_SUM",
@@ -89,9 +90,15 @@ WEIGHT_SQUARES = "sum_w2"
 #: score: with ``pos`` and ``neg`` they give each class's Kish effective size, for
 #: DeLong's variance of a weighted AUC (:mod:`polars_fair.metrics._auc`).
 ROC_WEIGHT_SQUARES = ("pos_w2", "neg_w2")
+#: Sum columns of the regression statistics table (the last five need `y_true`; see
+#: :mod:`polars_fair.reduce.regression`): additive, so merged by summing like the counts.
+REGRESSION_SUMS = (
+    "sum_pred", "sum_pred_sq", "sum_true", "sum_true_sq", "sum_pred_true", "sum_abs_error",
+    "sum_sq_error",
+)  # fmt: skip
 _ALL_COUNTS = frozenset(
     {*CONFUSION_COLUMNS, *PREDICTION_COLUMNS, *LABEL_COLUMNS, *SCORE_COLUMNS, *SCORE_SQUARES,
-     "n_null", WEIGHT_SQUARES, *ROC_WEIGHT_SQUARES}
+     "n_null", WEIGHT_SQUARES, *ROC_WEIGHT_SQUARES, *REGRESSION_SUMS}
 )  # fmt: skip
 
 _ROWS = "__pf_rows"

@@ -49,7 +49,7 @@ from polars_fair.exceptions import (
     NumericalWarning,
     ValueRangeError,
 )
-from polars_fair.reduce import WEIGHT_SQUARES
+from polars_fair.reduce import REGRESSION_SUMS, WEIGHT_SQUARES
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns
@@ -62,16 +62,6 @@ __all__ = [
     "regression_stats",
 ]
 
-#: Sum columns of the regression statistics table (the last five need `y_true`).
-REGRESSION_SUMS = (
-    "sum_pred",
-    "sum_pred_sq",
-    "sum_true",
-    "sum_true_sq",
-    "sum_pred_true",
-    "sum_abs_error",
-    "sum_sq_error",
-)
 #: Key columns the quantile grid adds: the quantile level, and the threshold value.
 QUANTILE_KEYS = ("quantile", "threshold")
 
