@@ -332,6 +332,31 @@ def test_parquet_round_trip_keeps_everything(tmp_path: Path) -> None:
     assert_frame_equal(back.regression_by_group(), prof.regression_by_group())
 
 
+def test_a_regression_profile_has_its_own_format_number(tmp_path: Path) -> None:
+    """Format 2: a reader of format 1 only (a version of polars_fair without regression
+    profiles) refuses it as newer, naming the upgrade; a classification profile stays 1,
+    and a file claiming the other task's number is refused."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    from polars_fair.plans._profile_meta import parse_meta
+
+    df = _frame(_data(5))
+    df.fair.profile(**KW, **REG).write_parquet(tmp_path / "r.parquet")
+    raw = pq.read_metadata(tmp_path / "r.parquet").metadata[b"polars_fair.profile"].decode()
+    assert json.loads(raw)["format_version"] == 2
+    with pytest.raises(ProfileError, match=r"(?s)profile format 2.*reads format 1.*upgrade"):
+        parse_meta(raw, "r.parquet", 1, 1)  # what a reader of format 1 alone does
+    assert pf.read_profile(tmp_path / "r.parquet").meta["format_version"] == 2
+    labels = pl.DataFrame({"g": ["a", "b"], "y": [0, 1], "p": [1, 1]})
+    plain = labels.fair.profile(y_true="y", y_pred="p", sensitive_features="g")
+    assert plain.meta["format_version"] == 1
+    wrong = {**json.loads(raw), "format_version": 1}
+    with pytest.raises(ProfileError, match="profile format 1"):
+        parse_meta(json.dumps(wrong), "r.parquet", 1, 2)
+
+
 # ---- incompatible merges ------------------------------------------------------------------------
 
 

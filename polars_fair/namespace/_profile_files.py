@@ -32,6 +32,7 @@ from polars_fair.reduce import ROC_WEIGHT_SQUARES, merge_group_stats
 __all__ = [
     "check_baseline",
     "FORMAT_VERSION",
+    "REGRESSION_FORMAT_VERSION",
     "LAYOUT_KEY",
     "META_KEY",
     "MSG_NO_PROFILE",
@@ -47,6 +48,9 @@ __all__ = [
 
 #: Version of the profile format (the metadata and the file layout).
 FORMAT_VERSION = 1
+#: The format of a regression profile (``task="regression"``): its own number, so that
+#: a version of polars_fair without regression profiles refuses one as a newer format.
+REGRESSION_FORMAT_VERSION = 2
 #: Key of the profile's metadata in a Parquet file's key-value metadata.
 META_KEY = "polars_fair.profile"
 #: Key of the name of the long table's column naming each row's table (``table``
@@ -247,7 +251,8 @@ def read_meta(path: str) -> tuple[dict[str, Any], str]:
             "\n\nHint: write profiles with `profile.write_parquet(path)`"
         )
         raise ProfileError(msg)
-    return parse_meta(raw[META_KEY], path, FORMAT_VERSION), raw.get(LAYOUT_KEY, "table")
+    meta = parse_meta(raw[META_KEY], path, FORMAT_VERSION, REGRESSION_FORMAT_VERSION)
+    return meta, raw.get(LAYOUT_KEY, "table")
 
 
 def read_tables(

@@ -33,7 +33,7 @@ from polars_fair._utils import as_names, with_example
 from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.namespace._profile_derive import profile_table
-from polars_fair.namespace._profile_files import FORMAT_VERSION
+from polars_fair.namespace._profile_files import REGRESSION_FORMAT_VERSION
 from polars_fair.namespace._report_checks import reading_input
 from polars_fair.plans._profile_meta import (
     REGRESSION,
@@ -135,7 +135,7 @@ def regression_profile(
         needed += roots(column)
     schema = lf.select(list(dict.fromkeys(needed))).collect_schema()
     meta = {
-        "format_version": FORMAT_VERSION,
+        "format_version": REGRESSION_FORMAT_VERSION,
         "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "rows": rows,
         "pieces": 1,

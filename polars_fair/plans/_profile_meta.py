@@ -307,14 +307,21 @@ def layout_column(columns: Sequence[str]) -> str:
     return name
 
 
-def parse_meta(raw: str, path: str, version: int) -> dict[str, Any]:
-    """A profile file's metadata from its JSON, checked for what reading it needs."""
+def parse_meta(raw: str, path: str, version: int, regression_version: int) -> dict[str, Any]:
+    """A profile file's metadata from its JSON, checked for what reading it needs.
+
+    A regression profile has its own format number (`regression_version`): a version of
+    polars_fair that predates them refuses it as a newer format.
+    """
     hint = "\n\nHint: write the profile again with `profile.write_parquet(path)`"
     try:
         meta = json.loads(raw)
     except ValueError as exc:
         msg = f"{path!r} has corrupt profile metadata ({exc}){hint}"
         raise ProfileError(msg) from None
+    spec = meta.get("spec") if isinstance(meta, dict) else None
+    if isinstance(spec, dict) and spec.get("task") == REGRESSION:
+        version = regression_version
     if isinstance(meta, dict) and meta.get("format_version") != version:
         found = meta.get("format_version")
         newer = isinstance(found, int) and not isinstance(found, bool) and found > version
