@@ -6,14 +6,12 @@ never read from the library's own output.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
+from test_cli_profile_files import cli  # polars-fair in a subprocess, this checkout
 
 import polars_fair
 from polars_fair.exceptions import FileReadError
@@ -33,20 +31,6 @@ def _frame(n: int = 400, seed: int = 1516) -> pl.DataFrame:
             "y": rng.integers(0, 2, n),
             "p": rng.integers(0, 2, n),
         }
-    )
-
-
-def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``polars-fair`` with this checkout's package, in `cwd`."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "polars_fair", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-        check=False,
     )
 
 
@@ -82,7 +66,7 @@ def test_read_error_names_a_profile_read_as_data(folder_with_profile: Path) -> N
 def test_cli_data_glob_picking_up_a_profile(folder_with_profile: Path, command: str) -> None:
     files = sorted(str(p) for p in folder_with_profile.glob("*.parquet"))  # the shell's glob
     out = ["-o", str(folder_with_profile / "next.parquet")] if command == "profile" else []
-    proc = _cli(folder_with_profile, command, *files, *COLUMNS, *out, "--no-progress")
+    proc = cli(folder_with_profile, command, *files, *COLUMNS, *out, "--no-progress")
     assert proc.returncode == 2, proc.stderr
     assert "profile.parquet' is a fairness profile" in proc.stderr
     assert "--profile" in proc.stderr
@@ -97,9 +81,9 @@ def test_cli_merge_hint_names_the_score_bins_option(tmp_path: Path) -> None:
     for bins in (1000, 100):
         frame.write_parquet(tmp_path / f"d{bins}.parquet")
         args = [*COLUMNS, "--y-prob", "s", "--score-bins", str(bins), "--no-progress"]
-        made = _cli(tmp_path, "profile", f"d{bins}.parquet", "-o", f"p{bins}.parquet", *args)
+        made = cli(tmp_path, "profile", f"d{bins}.parquet", "-o", f"p{bins}.parquet", *args)
         assert made.returncode == 0, made.stderr
-    proc = _cli(tmp_path, "audit", "--profile", "p*.parquet")
+    proc = cli(tmp_path, "audit", "--profile", "p*.parquet")
     assert proc.returncode == 2, proc.stderr
     assert "`score_bins`: 100 against 1000" in proc.stderr  # the difference, as stored
     hint = proc.stderr.split("Hint:")[1]

@@ -37,7 +37,6 @@ sums. ``exact_scores=True`` keeps the exact per-score table instead.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -84,11 +83,10 @@ from polars_fair.plans._profile_meta import (
     decode_column,
     decode_schema,
     encode_column,
-    encode_schema,
     layout_column,
     merged_meta,
+    new_meta,
     profile_paths,
-    roots,
     table_name,
 )
 from polars_fair.reduce import merge_group_stats
@@ -641,37 +639,21 @@ def profile(
         collected = reading_input(frame, lambda: pl.collect_all([*plans, *counted]))
     except ScoreOutOfRange:  # worded with the smallest and largest score (reads them)
         raise score_range_error(lf, y_prob) from None  # type: ignore[arg-type]
-    if weighted:
-        rows = int(collected.pop().item())
-    needed = [*spec.sensitive_features, *by_names]
-    for name in _COLUMNS:
-        needed += roots(getattr(spec, name))
-    schema = lf.select(list(dict.fromkeys(needed))).collect_schema()
-    if not weighted:
-        stats = collected[names.index("stats")]
-        rows = int(stats.select(pl.col("n").sum() + pl.col("n_null").sum()).item())
+    rows = int(collected.pop().item()) if weighted else None
     given = spec.to_dict()  # name lists as lists, as they come back from JSON
-    meta = {
-        "format_version": FORMAT_VERSION,
-        "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "rows": rows,
-        "pieces": 1,
-        "spec": {
+    tables = dict(zip(names, collected, strict=True))
+    meta = new_meta(
+        lf, tables, version=FORMAT_VERSION, rows=rows,
+        columns=[getattr(spec, name) for name in _COLUMNS],
+        score_bins=score_bins if binned else None,
+        spec={
             **{k: given[k] for k in ("sensitive_features", "by", "pos_label", "n_bins")},
             **{k: encode_column(given[k]) for k in _COLUMNS},
             "score_bins": score_bins if binned else None,
             "by_items": [encode_column(b) for b in items],  # names, or expressions
         },
-        "score_bins": score_bins if binned else None,
-        "key_dtypes": {k: str(schema[k]) for k in keys},
-        "schema": encode_schema(schema),
-        "tables": names,
-        "columns": {n: t.columns for n, t in zip(names, collected, strict=True)},
-        "table_schemas": {
-            n: encode_schema(t.schema) for n, t in zip(names, collected, strict=True)
-        },
-    }
-    return FairnessProfile(canonical_scores(dict(zip(names, collected, strict=True)), meta), meta)
+    )  # fmt: skip
+    return FairnessProfile(canonical_scores(tables, meta), meta)
 
 
 def merge_profiles(profiles: Iterable[FairnessProfile]) -> FairnessProfile:

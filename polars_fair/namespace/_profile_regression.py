@@ -22,7 +22,6 @@ summary, comparison or trend: it offers the regression tables, criteria and slic
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -41,8 +40,7 @@ from polars_fair.plans._profile_meta import (
     by_items,
     check_by_exprs,
     encode_column,
-    encode_schema,
-    roots,
+    new_meta,
 )
 from polars_fair.reduce.regression import regression_stats
 
@@ -124,34 +122,17 @@ def regression_profile(
     )  # fmt: skip
     counted = [source.select(pl.len().cast(pl.Int64).alias("rows"))] if weighted else []
     collected = reading_input(frame, lambda: pl.collect_all([plan, *counted]))
-    table = collected[0]
-    if weighted:
-        rows = int(collected[1].item())
-    else:
-        rows = int(table.select(pl.col("n").sum() + pl.col("n_null").sum()).item())
-    keys = [*by_names, *sensitive]
-    needed = [*sensitive, *by_names]
-    for column in columns.values():
-        needed += roots(column)
-    schema = lf.select(list(dict.fromkeys(needed))).collect_schema()
-    meta = {
-        "format_version": REGRESSION_FORMAT_VERSION,
-        "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "rows": rows,
-        "pieces": 1,
-        "spec": {
-            "sensitive_features": sensitive, "by": by_names, "pos_label": None, "n_bins": None,
-            **{k: encode_column(v) for k, v in columns.items()}, "y_prob": None,
-            "score_bins": None, "by_items": [encode_column(b) for b in items],
-            "task": REGRESSION,
-        },
-        "score_bins": None,
-        "key_dtypes": {k: str(schema[k]) for k in keys},
-        "schema": encode_schema(schema),
-        "tables": [TABLE],
-        "columns": {TABLE: table.columns},
-        "table_schemas": {TABLE: encode_schema(table.schema)},
+    spec = {
+        "sensitive_features": sensitive, "by": by_names, "pos_label": None, "n_bins": None,
+        **{k: encode_column(v) for k, v in columns.items()}, "y_prob": None,
+        "score_bins": None, "by_items": [encode_column(b) for b in items], "task": REGRESSION,
     }  # fmt: skip
+    table = collected[0]
+    meta = new_meta(
+        lf, {TABLE: table}, version=REGRESSION_FORMAT_VERSION, spec=spec,
+        columns=list(columns.values()), score_bins=None,
+        rows=int(collected[1].item()) if weighted else None,
+    )  # fmt: skip
     return {TABLE: table}, meta
 
 

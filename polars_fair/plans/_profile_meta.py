@@ -39,6 +39,7 @@ __all__ = [
     "differences",
     "encode_column",
     "encode_schema",
+    "new_meta",
     "layout_column",
     "merged_meta",
     "option_differences",
@@ -103,6 +104,44 @@ def roots(column: IntoColumn | None) -> list[str]:
     if isinstance(column, str):
         return [column]
     return list(column.meta.root_names())
+
+
+def new_meta(
+    lf: pl.LazyFrame,
+    tables: dict[str, pl.DataFrame],
+    *,
+    version: int,
+    spec: dict[str, Any],
+    columns: Sequence[IntoColumn | None],
+    score_bins: int | None,
+    rows: int | None = None,
+) -> dict[str, Any]:
+    """The metadata of a profile just made from `lf`: its plan's schema, no rows read.
+
+    `spec` holds the keys (``sensitive_features``, ``by``) with the options; `columns`
+    are the other columns read (the dtypes of their roots are kept). `rows`: the rows
+    read, or None to count them in the first table (``n + n_null``: every row, for a
+    profile without weights).
+    """
+    sensitive, by = list(spec["sensitive_features"]), list(spec["by"])
+    needed = [*sensitive, *by, *(name for column in columns for name in roots(column))]
+    schema = lf.select(list(dict.fromkeys(needed))).collect_schema()
+    if rows is None:
+        first = next(iter(tables.values()))
+        rows = int(first.select(pl.col("n").sum() + pl.col("n_null").sum()).item())
+    return {
+        "format_version": version,
+        "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "rows": rows,
+        "pieces": 1,
+        "spec": spec,
+        "score_bins": score_bins,
+        "key_dtypes": {k: str(schema[k]) for k in [*by, *sensitive]},
+        "schema": encode_schema(schema),
+        "tables": list(tables),
+        "columns": {name: table.columns for name, table in tables.items()},
+        "table_schemas": {name: encode_schema(table.schema) for name, table in tables.items()},
+    }
 
 
 def table_name(schema: pl.Schema, taken: set[str], keys: Sequence[str] = ()) -> str:
