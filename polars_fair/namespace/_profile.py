@@ -45,8 +45,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import polars as pl
 
-from polars_fair._names import check_key_exprs
-from polars_fair._validate import ensure_lazy
+from polars_fair._utils import as_names
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 from polars_fair.metrics._scores import auc_error_bound
 from polars_fair.metrics._trend import check_criterion, check_time, trend_table
@@ -77,8 +76,6 @@ from polars_fair.namespace._report import ReportSpec, report_reductions
 from polars_fair.namespace._report_checks import reading_input
 from polars_fair.plans._profile_meta import (
     binned_scores,
-    by_items,
-    check_by_exprs,
     check_json,
     decode_column,
     decode_schema,
@@ -88,6 +85,7 @@ from polars_fair.plans._profile_meta import (
     new_meta,
     profile_paths,
     table_name,
+    with_batch_keys,
 )
 from polars_fair.reduce import merge_group_stats
 from polars_fair.reduce.fused import ScoreOutOfRange, fused_tables, score_range_error
@@ -603,18 +601,15 @@ def profile(
             score_bins=score_bins, exact_scores=exact_scores))  # fmt: skip
     binned = binned_scores(y_prob, exact_scores, score_bins, DEFAULT_SCORE_BINS)
     check_json({"spec": {"pos_label": pos_label}})  # it travels in the metadata
-    lf, items = ensure_lazy(frame), by_items(by)
-    if any(isinstance(b, pl.Expr) for b in items):  # each key expression is one named column
-        check_key_exprs("by", items, lf.collect_schema())
-    by_names = [b.meta.output_name() if isinstance(b, pl.Expr) else b for b in items]
+    read = {
+        "y_true": y_true, "y_pred": y_pred, "y_prob": y_prob, "sample_weight": sample_weight,
+        "sensitive_features": as_names(sensitive_features),
+    }  # fmt: skip
+    lf, items, by_names = with_batch_keys(frame, by, read)
     spec = ReportSpec.of(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive_features,
         by=by_names, sample_weight=sample_weight, pos_label=pos_label, n_bins=n_bins,
     )  # fmt: skip
-    read = {name: getattr(spec, name) for name in (*_COLUMNS, "sensitive_features")}
-    check_by_exprs(items, read)  # the keys become columns before the others are read
-    exprs = [b for b in items if isinstance(b, pl.Expr)]
-    lf = lf.with_columns(exprs) if exprs else lf
     plans = report_reductions(lf, spec, check=False)  # a profile has no derivation options
     weighted = sample_weight is not None
     names: list[str] = []

@@ -27,9 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._names import check_key_exprs
 from polars_fair._utils import as_names, with_example
-from polars_fair._validate import ensure_lazy
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.namespace._profile_derive import profile_table
 from polars_fair.namespace._profile_files import REGRESSION_FORMAT_VERSION
@@ -37,10 +35,10 @@ from polars_fair.namespace._report_checks import reading_input
 from polars_fair.plans._profile_meta import (
     REGRESSION,
     TASKS,
-    by_items,
-    check_by_exprs,
     encode_column,
     new_meta,
+    task_of,
+    with_batch_keys,
 )
 from polars_fair.reduce.regression import regression_stats
 
@@ -105,15 +103,9 @@ def regression_profile(
     """
     check_task(task)
     _refuse_classification_options(classification_options)
-    lf, items = ensure_lazy(frame), by_items(by)
-    if any(isinstance(b, pl.Expr) for b in items):  # each key expression is one named column
-        check_key_exprs("by", items, lf.collect_schema())
-    by_names = [b.meta.output_name() if isinstance(b, pl.Expr) else b for b in items]
     sensitive = as_names(sensitive_features)
     columns = {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight}
-    check_by_exprs(items, {**columns, "sensitive_features": sensitive})
-    exprs = [b for b in items if isinstance(b, pl.Expr)]
-    lf = lf.with_columns(exprs) if exprs else lf
+    lf, items, by_names = with_batch_keys(frame, by, {**columns, "sensitive_features": sensitive})
     weighted = sample_weight is not None
     source = lf.cache() if weighted else lf  # weighted: the rows are counted from one read
     plan = regression_stats(
@@ -152,8 +144,7 @@ class RegressionProfileMethods:
     @property
     def task(self) -> str:
         """``"classification"`` or ``"regression"``: what the profile summarises."""
-        meta: dict[str, Any] = self._profile.meta
-        return str(meta["spec"].get("task", "classification"))
+        return task_of(self._profile.meta)
 
     @_example
     def regression_stats(self, **options: Any) -> pl.DataFrame:

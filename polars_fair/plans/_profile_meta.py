@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from polars_fair._validate import check_flag, dtype_kind
+from polars_fair._names import check_key_exprs
+from polars_fair._validate import check_flag, dtype_kind, ensure_lazy
 from polars_fair.exceptions import InvalidParameterError, ProfileError
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ __all__ = [
     "shown",
     "split_layout",
     "table_name",
+    "with_batch_keys",
     "task_of",
 ]
 
@@ -315,6 +317,26 @@ def by_items(by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None) -> list
             raise InvalidParameterError(msg)
         items.append(item)
     return items
+
+
+def with_batch_keys(
+    frame: pl.DataFrame | pl.LazyFrame,
+    by: IntoColumns | pl.Expr | Sequence[str | pl.Expr] | None,
+    read: dict[str, Any],
+) -> tuple[pl.LazyFrame, list[str | pl.Expr], list[str]]:
+    """`frame` as a LazyFrame with its `by` expressions added as columns (one each).
+
+    Returns the frame, the keys as given (names and expressions) and their names. An
+    expression must name one column, and not one that another parameter reads (`read`:
+    parameter to column(s), see :func:`check_by_exprs`).
+    """
+    lf, items = ensure_lazy(frame), by_items(by)
+    if any(isinstance(b, pl.Expr) for b in items):  # each key expression is one named column
+        check_key_exprs("by", items, lf.collect_schema())
+    names = [b.meta.output_name() if isinstance(b, pl.Expr) else b for b in items]
+    check_by_exprs(items, read)  # the keys become columns before the others are read
+    exprs = [b for b in items if isinstance(b, pl.Expr)]
+    return (lf.with_columns(exprs) if exprs else lf), items, names
 
 
 def check_by_exprs(items: Sequence[str | pl.Expr], read: dict[str, Any]) -> None:
