@@ -460,8 +460,8 @@ def resolve_column(
             dtype = lf.select(spec.alias("__pf_probe")).collect_schema()["__pf_probe"]
             # Some dtype errors (a string compared with a number) pass the schema and
             # surface only when rows are computed: run it on no rows of the same schema.
-            used = spec.meta.root_names()  # the columns it reads (all of them for a regex)
-            probe = {c: schema[c] for c in used} if set(used) <= set(schema) else schema
+            roots = spec.meta.root_names()  # the columns it reads (all of them for a regex)
+            probe = {c: schema[c] for c in roots} if set(roots) <= set(schema) else schema
             pl.DataFrame(schema=probe).select(spec.alias("__pf_probe"))  # eager: ~40 us
         except pl.exceptions.ColumnNotFoundError as exc:
             found = re.search(r'column "([^"]*)"', str(exc))
