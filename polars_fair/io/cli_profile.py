@@ -126,6 +126,11 @@ def add_commands(sub: Any, audit: argparse.ArgumentParser) -> None:
         "--fail-on-worse", action="store_true",
         help="exit 1 when a criterion got significantly worse",
     )  # fmt: skip
+    cmp.add_argument(
+        "--familywise", action="store_true",
+        help="Bonferroni intervals over every row compared, so that a gate on all of them "
+        "fails with nothing changed at most (1 - level)/2 of the time, not that per row",
+    )  # fmt: skip
 
 
 # ---- sides -----------------------------------------------------------------------------
@@ -425,7 +430,9 @@ def _compare_command(args: argparse.Namespace) -> int:
     _same_features(baseline, candidate)  # before a --reference-group is looked up in either
     options = _options(args, candidate)
     report = candidate.report(**options)
-    table = report.compare(baseline.report(**options), tolerance=args.tolerance)
+    table = report.compare(
+        baseline.report(**options), tolerance=args.tolerance, familywise=args.familywise
+    )
     # the verdict judges the change of the distance from the ideal: shown beside the change
     shown = table.select(
         *candidate.by, "criterion", "baseline", "candidate", "change", "ci_low", "ci_high",
@@ -434,7 +441,7 @@ def _compare_command(args: argparse.Namespace) -> int:
     rule = (
         f"Candidate against baseline (verdict: the change of the distance from the "
         f"ideal, distance_change, beyond ±{args.tolerance:g} with its "
-        f"{level_text(report.params)} interval excluding 0)"
+        f"{_interval_text(args, report.params, table)} excluding 0)"
     )
     if args.format == "json":  # every column, the distance's interval included
         text = table.with_columns(pl.col(pl.Enum).cast(pl.String)).write_json()
@@ -459,7 +466,35 @@ def _compare_command(args: argparse.Namespace) -> int:
             f"{row['candidate']:.4g}" + (f" ({where})" if where else ""),
             file=sys.stderr,
         )
+    if args.fail_on_worse and worse.height and not args.familywise:
+        _gate_hint(report.params, table)
     return FAILED if args.fail_on_worse and worse.height else OK
+
+
+def _gate_hint(params: dict[str, Any], table: pl.DataFrame) -> None:
+    """A failing per-row gate over several rows: how often it fails by chance, and the fix."""
+    rows = table.filter(pl.col("distance_ci_low").is_not_nan()).height  # null: not judged
+    if rows > 1:
+        chance = 100 * (1 - float(params.get("confidence_level") or 0.95)) / 2
+        print(
+            f"Hint: each of the {rows} rows judged is `worse` by chance at most {chance:g}% "
+            "of the time with nothing changed, so some row is more often (one release in "
+            "nine over COMPAS's 13 criteria); --familywise bounds the whole gate at "
+            f"{chance:g}%, or gate on the criteria you mean (--criteria)",
+            file=sys.stderr,
+        )
+
+
+def _interval_text(args: argparse.Namespace, params: dict[str, Any], table: pl.DataFrame) -> str:
+    """The changes' interval as the rule names it (with --familywise: each row's level)."""
+    if not args.familywise or table.is_empty():
+        return f"{level_text(params)} interval"
+    level, each = float(params.get("confidence_level") or 0.95), table.item(0, "ci_level")
+    rows = round((1 - level) / (1 - each))
+    return (
+        f"{100 * each:.4g}% interval (--familywise: Bonferroni over the {rows} "
+        f"row{'s' * (rows != 1)} judged, {level_text(params)} for them all)"
+    )
 
 
 def _same_features(baseline: FairnessProfile, candidate: FairnessProfile) -> None:

@@ -38,6 +38,15 @@ are one sample, not two: the change is 0, with interval :math:`[0, 0]`, and
 When both audits sample one distribution, ``worse`` needs the one-sided event
 :math:`l > 0`, of probability at most :math:`(1 - \text{level}) / 2` (2.5% at the
 default 95%) per criterion and batch key, up to the normal approximation.
+
+**Family-wise.** A release gate reads every row: over :math:`m` rows the chance that
+*some* row is ``worse`` with nothing changed grows with :math:`m` (12% of same-
+distribution COMPAS pairs over 13 criteria). With ``familywise=True`` the changes'
+intervals are Bonferroni intervals over the :math:`m` rows that can be judged (a value
+and an interval on both sides): each at level :math:`1 - (1 - \text{level}) / m`, so
+that the chance of any ``worse`` row (and of any ``better`` row) is at most
+:math:`(1 - \text{level}) / 2` for the whole table. Each side's standard error is
+still read at its own level.
 """
 
 from __future__ import annotations
@@ -56,9 +65,11 @@ __all__ = [
     "COMPARABLE",
     "COMPARE_VERDICTS",
     "check_comparable",
+    "check_familywise",
     "check_tolerance",
     "compare_summaries",
     "judge_changes",
+    "judged_rows",
     "rows_scale",
 ]
 
@@ -159,6 +170,13 @@ def check_tolerance(tolerance: Any) -> None:
         raise InvalidParameterError(msg)
 
 
+def check_familywise(familywise: Any) -> None:
+    """Refuse a `familywise` that is not a bool (a string would read as True)."""
+    if not isinstance(familywise, bool):
+        msg = f"`familywise` must be True or False, got {familywise!r}\n\nHint: familywise=True"
+        raise InvalidParameterError(msg)
+
+
 #: Relative difference below which two sides' numbers are one number rounded twice.
 _ROUNDING = 1e-9
 
@@ -198,6 +216,7 @@ def judge_changes(
     tolerance: float = 0.02,
     baseline_confidence_level: float | None = None,
     per_rows: bool = False,
+    comparisons: int = 1,
 ) -> pl.LazyFrame:
     """
     Add the change, its interval and the verdict to a frame of paired values.
@@ -216,17 +235,25 @@ def judge_changes(
     per_rows
         The frame has ``baseline_scale`` and ``candidate_scale`` (:func:`rows_scale`):
         the distances from the ideal, and their intervals, are judged times them.
+    comparisons
+        The changes' intervals are Bonferroni intervals over this many rows (level
+        ``1 - (1 - confidence_level) / comparisons``; 1: each row on its own).
 
     Returns
     -------
     LazyFrame
         With ``change``, ``ci_low``, ``ci_high`` (the change of the value),
-        ``distance_change``, ``distance_ci_low``, ``distance_ci_high`` and
-        ``verdict`` (see the module docstring).
+        ``distance_change``, ``distance_ci_low``, ``distance_ci_high``, ``ci_level``
+        (the level of the changes' intervals) and ``verdict`` (see the module
+        docstring).
     """
     check_tolerance(tolerance)
-    z = z_value(confidence_level)
-    levels = {"candidate": z, "baseline": z_value(baseline_confidence_level or confidence_level)}
+    levels = {
+        "candidate": z_value(confidence_level),
+        "baseline": z_value(baseline_confidence_level or confidence_level),
+    }
+    level = 1 - (1 - confidence_level) / max(comparisons, 1)  # the changes' intervals
+    z = z_value(level)
     log = pl.col("ideal") == 1.0
     ideal = _scale(pl.col("ideal"), log)
 
@@ -286,7 +313,33 @@ def judge_changes(
         delta.alias("distance_change"),
         (delta - z * se_delta).alias("distance_ci_low"),
         (delta + z * se_delta).alias("distance_ci_high"),
+        pl.lit(level).alias("ci_level"),
     ).with_columns(verdict.cast(COMPARE_VERDICTS).alias("verdict"))
+
+
+def judged_rows(frame: pl.LazyFrame) -> int:
+    """
+    The rows of a paired frame (as :func:`judge_changes` reads it) that can be judged.
+
+    A row can be judged when both sides have a value and an interval (NaN is none):
+    the family of a Bonferroni correction. At least 1.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._compare import judged_rows
+    >>> sides = {f"{s}{c}": [0.1, None] for s in ("baseline", "candidate")
+    ...          for c in ("", "_ci_low", "_ci_high")}
+    >>> judged_rows(pl.LazyFrame(sides))
+    1
+    """
+    cells = [
+        pl.col(f"{side}{c}").is_not_nan().fill_null(value=False)
+        for side in ("baseline", "candidate")
+        for c in ("", "_ci_low", "_ci_high")
+    ]
+    count = frame.select(pl.all_horizontal(*cells).sum()).collect().item()
+    return max(int(count), 1)
 
 
 def _check_key_dtypes(candidate: pl.DataFrame, baseline: pl.DataFrame, by: Sequence[str]) -> None:
@@ -328,6 +381,7 @@ def compare_summaries(
     confidence_level: float = 0.95,
     tolerance: float = 0.02,
     baseline_confidence_level: float | None = None,
+    familywise: bool = False,
 ) -> pl.DataFrame:
     """
     Each criterion (and batch key) of a candidate summary against a baseline summary.
@@ -344,14 +398,18 @@ def compare_summaries(
         Changes of the distance to the ideal within this count as no change.
     baseline_confidence_level
         The level of the baseline's intervals (default `confidence_level`).
+    familywise
+        Bonferroni intervals over the rows that can be judged (see the module
+        docstring): at most ``(1 - confidence_level) / 2`` chance that any row is
+        ``worse`` when nothing changed.
 
     Returns
     -------
     DataFrame
         ``by…, criterion, baseline, candidate, change, ci_low, ci_high,
         distance_change, distance_ci_low, distance_ci_high, verdict,
-        baseline_verdict, candidate_verdict``; rows present on one side only are
-        ``inconclusive``.
+        baseline_verdict, candidate_verdict, ci_level`` (``ci_level``: the level of
+        the changes' intervals); rows present on one side only are ``inconclusive``.
 
     Examples
     --------
@@ -378,9 +436,13 @@ def compare_summaries(
     joined = joined.with_columns(
         pl.coalesce("candidate_ideal", "baseline_ideal").alias("ideal")
     ).drop("candidate_ideal", "baseline_ideal")
+    check_familywise(familywise)
+    if familywise:  # a small frame: the rows of two summaries
+        joined = joined.collect().lazy()
     judged = judge_changes(
         joined, confidence_level=confidence_level, tolerance=tolerance,
         baseline_confidence_level=baseline_confidence_level, per_rows=True,
+        comparisons=judged_rows(joined) if familywise else 1,
     )  # fmt: skip
     order = pl.col("criterion").cast(pl.String)
     return (
@@ -398,6 +460,7 @@ def compare_summaries(
             "verdict",
             "baseline_verdict",
             "candidate_verdict",
+            "ci_level",
         )  # fmt: skip
         .sort([*by, order], nulls_last=True, maintain_order=True)
         .collect()

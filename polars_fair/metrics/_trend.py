@@ -21,7 +21,12 @@ import polars as pl
 
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._catalogue import CATALOGUE
-from polars_fair.metrics._compare import judge_changes, rows_scale
+from polars_fair.metrics._compare import (
+    check_familywise,
+    judge_changes,
+    judged_rows,
+    rows_scale,
+)
 
 __all__ = ["check_time", "trend_table"]
 
@@ -95,6 +100,7 @@ def trend_table(
     baseline: Any = None,
     tolerance: float = 0.02,
     confidence_level: float = 0.95,
+    familywise: bool = False,
 ) -> pl.DataFrame:
     """
     One criterion per time window against a baseline window.
@@ -114,13 +120,18 @@ def trend_table(
         (``"2024-02-01"``).
     tolerance, confidence_level
         As in :func:`~polars_fair.metrics._compare.compare_summaries`.
+    familywise
+        Bonferroni intervals for the changes over every window compared with its
+        baseline window (all series together), so that the chance of any ``worse``
+        window when nothing changed is at most ``(1 - confidence_level) / 2``.
 
     Returns
     -------
     DataFrame
         ``other keys…, time, criterion, value, ci_low, ci_high, fair_low, fair_high,
         verdict, baseline, change, change_ci_low, change_ci_high, change_verdict,
-        alert, first_alert``, sorted by series and time.
+        change_ci_level, alert, first_alert`` (``change_ci_level``: the level of the
+        changes' intervals), sorted by series and time.
 
     Examples
     --------
@@ -189,9 +200,14 @@ def trend_table(
         joined = cand.join(base, on=series, how="left", nulls_equal=True)
     else:
         joined = cand.join(base, how="cross")
+    check_familywise(familywise)
+    if familywise:  # the windows compared with another window (a small frame)
+        joined = joined.collect().lazy()
+        compared = judged_rows(joined.filter(pl.col(time).ne_missing(pl.col("baseline_window"))))
     judged = judge_changes(
-        joined, confidence_level=confidence_level, tolerance=tolerance, per_rows=True
-    )
+        joined, confidence_level=confidence_level, tolerance=tolerance, per_rows=True,
+        comparisons=compared if familywise else 1,
+    )  # fmt: skip
     alert = (pl.col("verdict") == "unfair") | (pl.col("change_verdict") == "worse")
     order = [*series, time]
     out = (
@@ -211,6 +227,7 @@ def trend_table(
             pl.col("ci_low").alias("change_ci_low"),
             pl.col("ci_high").alias("change_ci_high"),
             pl.col("verdict").alias("change_verdict"),
+            pl.col("ci_level").alias("change_ci_level"),
         )  # fmt: skip
         .with_columns(alert.fill_null(False).alias("alert"))
         .sort(order, nulls_last=True)

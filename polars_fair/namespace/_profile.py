@@ -420,7 +420,12 @@ class FairnessProfile(RegressionProfileMethods):
 
     @_example
     def compare(
-        self, baseline: FairnessProfile, *, tolerance: float = 0.02, **options: Any
+        self,
+        baseline: FairnessProfile,
+        *,
+        tolerance: float = 0.02,
+        familywise: bool = False,
+        **options: Any,
     ) -> pl.DataFrame:
         """Each criterion of this profile against `baseline`'s (see ``FairnessReport.compare``).
 
@@ -431,7 +436,9 @@ class FairnessProfile(RegressionProfileMethods):
         0.0
         """
         check_baseline(baseline, self.meta, FairnessProfile)
-        return self.report(**options).compare(baseline.report(**options), tolerance=tolerance)
+        return self.report(**options).compare(
+            baseline.report(**options), tolerance=tolerance, familywise=familywise
+        )
 
     def trend(
         self,
@@ -440,6 +447,7 @@ class FairnessProfile(RegressionProfileMethods):
         time: str,
         baseline: Any = None,
         tolerance: float = 0.02,
+        familywise: bool = False,
         **options: Any,
     ) -> pl.DataFrame:
         """
@@ -456,6 +464,9 @@ class FairnessProfile(RegressionProfileMethods):
             and an interval).
         tolerance
             Changes of the distance to the ideal within this are no change.
+        familywise
+            Bonferroni intervals over every window compared (see
+            :func:`~polars_fair.metrics._trend.trend_table`).
         **options
             Report options (see :meth:`report`).
 
@@ -483,7 +494,7 @@ class FairnessProfile(RegressionProfileMethods):
         report = self.report(**{**options, "criteria": [criterion]})
         return trend_table(
             report.summary, time=time, by=self.by, baseline=baseline, tolerance=tolerance,
-            confidence_level=report.params["confidence_level"],
+            confidence_level=report.params["confidence_level"], familywise=familywise,
         )  # fmt: skip
 
     def trend_chart(self, criterion: str, *, time: str, **options: Any) -> Any:

@@ -255,7 +255,9 @@ class FairnessReport:
         """
         return self.summary.filter(pl.col("verdict") == "unfair")
 
-    def compare(self, baseline: FairnessReport, *, tolerance: float = 0.02) -> pl.DataFrame:
+    def compare(
+        self, baseline: FairnessReport, *, tolerance: float = 0.02, familywise: bool = False
+    ) -> pl.DataFrame:
         """
         Each criterion of this report (the candidate) against `baseline`'s.
 
@@ -277,6 +279,10 @@ class FairnessReport:
         tolerance
             Changes of the distance to the ideal within this count as no change (a
             finite number >= 0).
+        familywise
+            For a gate on every row: Bonferroni intervals over the rows judged, so that
+            no change gives any ``worse`` row with chance at most ``(1 - level) / 2``
+            (default: that chance per row).
 
         Returns
         -------
@@ -308,6 +314,7 @@ class FairnessReport:
             self.summary, baseline.summary, by=self.by, tolerance=tolerance,
             confidence_level=self.params.get("confidence_level", 0.95),
             baseline_confidence_level=baseline.params.get("confidence_level", 0.95),
+            familywise=familywise,
         )  # fmt: skip
 
     @_example
