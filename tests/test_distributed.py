@@ -21,6 +21,7 @@ ray = pytest.importorskip("ray")
 from polars_fair.distributed import (  # noqa: E402
     dataset_group_stats,
     ray_group_stats,
+    ray_profile,
     ray_report,
 )
 
@@ -129,3 +130,61 @@ def test_dataset_group_stats_equals_local(local_ray: None, files: list[Path]) ->
 def test_no_files_is_an_error() -> None:
     with pytest.raises(InvalidParameterError, match="no files"):
         ray_group_stats([], y_pred="p", sensitive_features="g")
+
+
+def _profile_tables_equal(
+    got: polars_fair.FairnessProfile, want: polars_fair.FairnessProfile
+) -> None:
+    assert sorted(got.tables) == sorted(want.tables)
+    assert got.rows == want.rows
+    for name, table in want.tables.items():
+        keys = [c for c, d in table.schema.items() if not d.is_float()]
+        ordered = got.tables[name].sort(keys, nulls_last=True)
+        expected = table.sort(keys, nulls_last=True)
+        assert ordered.select(keys).equals(expected.select(keys))  # keys and counts exactly
+        assert_frame_equal(ordered, expected, check_exact=False, rel_tol=1e-9)
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"y_true": "y", "y_pred": "p", "sensitive_features": "race", "by": "model"},
+        {"y_true": "y", "y_pred": pl.col("s") >= 0.5, "y_prob": "s",
+         "sensitive_features": ["race", "sex"], "sample_weight": "w"},
+        {"y_true": "s", "y_pred": "w", "sensitive_features": "race", "task": "regression"},
+    ],
+)  # fmt: skip
+def test_ray_profile_equals_local(local_ray: None, files: list[Path], kw: dict[str, Any]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", polars_fair.NullDataWarning)
+        got = ray_profile(files, **kw)
+        want = polars_fair.profile(_local(files), **kw)
+    _profile_tables_equal(got, want)
+    assert got.meta["spec"] == want.meta["spec"]  # columns and expressions as written
+    # and what is derived from it: the report from rows
+    if kw.get("task") != "regression":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            summary = got.summary(min_group_size=0)
+            rows = (
+                _local(files).fair.report(**{k: v for k, v in kw.items()}, min_group_size=0).summary
+            )
+        assert_frame_equal(summary, rows, check_exact=False, rel_tol=1e-9)
+
+
+def test_ray_profile_checks_options_on_the_driver(local_ray: None, files: list[Path]) -> None:
+    with pytest.raises(polars_fair.ColumnNotFoundError, match="'nope'.*`y_pred`"):
+        ray_profile(files, y_true="y", y_pred="nope", sensitive_features="race")
+    with pytest.raises(InvalidParameterError, match="no files"):
+        ray_profile([], y_true="y", y_pred="p", sensitive_features="race")
+
+
+def test_ray_profile_names_files_that_do_not_merge(
+    local_ray: None, files: list[Path], tmp_path: Path
+) -> None:
+    other = tmp_path / "coded.parquet"  # the same rows, race coded as integers
+    pl.read_parquet(files[0]).with_columns(
+        pl.col("race").replace_strict({"A": 1, "B": 2, "C": 3})
+    ).write_parquet(other)
+    with pytest.raises(polars_fair.ProfileError, match="coded.parquet"):
+        ray_profile([files[1], other], y_true="y", y_pred="p", sensitive_features="race")
