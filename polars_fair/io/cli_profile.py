@@ -449,11 +449,11 @@ def _compare_command(args: argparse.Namespace) -> int:
         with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_dataframe_shape=True, tbl_rows=-1,
                        tbl_cols=-1, float_precision=4, tbl_hide_column_data_types=True,
                        tbl_width_chars=65_535, fmt_str_lengths=1_000):  # fmt: skip
-            text = f"{rule}\n\n{shown}\n"
+            text = f"{rule}\n\n{shown}\n{_pairs_text(table, candidate.by)}"
     else:
         with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
                        tbl_hide_dataframe_shape=True, fmt_str_lengths=60):  # fmt: skip
-            text = f"{rule}\n{shown}\n"
+            text = f"{rule}\n{shown}\n{_pairs_text(table, candidate.by)}"
     if args.output:
         write_output(args.output, text)
     else:
@@ -483,6 +483,25 @@ def _gate_hint(params: dict[str, Any], table: pl.DataFrame) -> None:
             f"{chance:g}%, or gate on the criteria you mean (--criteria)",
             file=sys.stderr,
         )
+
+
+def _pairs_text(table: pl.DataFrame, by: list[str]) -> str:
+    """The rows whose two sides compare other groups (each side's extreme pair, say)."""
+    sides = [
+        pl.col(f"{s}_{c}") for s in ("baseline", "candidate") for c in ("group", "compared_with")
+    ]
+    same = sides[0].eq_missing(sides[2]) & sides[1].eq_missing(sides[3])
+    differ = table.filter(~same & pl.all_horizontal(c.is_not_null() for c in sides))
+    lines = [
+        f"  {row['criterion']}"
+        + "".join(f", {k}={row[k]}" for k in by)
+        + f": baseline {row['baseline_group']} against {row['baseline_compared_with']}, "
+        f"candidate {row['candidate_group']} against {row['candidate_compared_with']}"
+        for row in differ.iter_rows(named=True)
+    ]
+    if not lines:
+        return ""
+    return "\nThe two sides compare other groups in:\n" + "\n".join(lines) + "\n"
 
 
 def _interval_text(args: argparse.Namespace, params: dict[str, Any], table: pl.DataFrame) -> str:

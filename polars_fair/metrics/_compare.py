@@ -76,7 +76,8 @@ __all__ = [
 #: The verdicts of a comparison, as an Enum (in this order).
 COMPARE_VERDICTS = pl.Enum(["worse", "better", "unchanged", "inconclusive"])
 
-_SIDE = ("value", "ci_low", "ci_high", "verdict")
+#: The groups a summary row compares (its extreme pair, or a group and the reference).
+_PAIR = ("group", "compared_with")
 #: Report parameters on which two audits must agree to be compared: the values of
 #: their criteria mean different things otherwise.
 COMPARABLE = (
@@ -370,7 +371,12 @@ def _side(summary: pl.DataFrame, side: str, keys: Sequence[str]) -> pl.LazyFrame
         pl.col("ci_low").alias(f"{side}_ci_low"),
         pl.col("ci_high").alias(f"{side}_ci_high"),
         pl.col("verdict").cast(pl.String).alias(f"{side}_verdict"),
-    )
+        *(
+            (pl.col(c) if c in summary.columns else pl.lit(None)).cast(pl.String)
+            .alias(f"{side}_{c}")
+            for c in _PAIR
+        ),
+    )  # fmt: skip
 
 
 def compare_summaries(
@@ -408,8 +414,11 @@ def compare_summaries(
     DataFrame
         ``by…, criterion, baseline, candidate, change, ci_low, ci_high,
         distance_change, distance_ci_low, distance_ci_high, verdict,
-        baseline_verdict, candidate_verdict, ci_level`` (``ci_level``: the level of
-        the changes' intervals); rows present on one side only are ``inconclusive``.
+        baseline_verdict, candidate_verdict, ci_level, baseline_group,
+        baseline_compared_with, candidate_group, candidate_compared_with``
+        (``ci_level``: the level of the changes' intervals; the groups: the pair each
+        side's row compares, which may differ: between groups, each side's extreme
+        pair); rows present on one side only are ``inconclusive``.
 
     Examples
     --------
@@ -461,6 +470,7 @@ def compare_summaries(
             "baseline_verdict",
             "candidate_verdict",
             "ci_level",
+            *(f"{side}_{c}" for side in ("baseline", "candidate") for c in _PAIR),
         )  # fmt: skip
         .sort([*by, order], nulls_last=True, maintain_order=True)
         .collect()
