@@ -114,6 +114,14 @@ def test_one_group_against_itself_has_no_comparison(run: Any) -> None:
         assert run(ONE_GROUP, "statistical_parity_difference", **kw) is None
 
 
+@pytest.mark.parametrize("reference", [None, "a"])
+def test_one_group_tradeoffs_say_why_they_are_empty(run: Any, reference: str | None) -> None:
+    # one block per group other than the reference: none, and the eager path says why
+    with expect_warnings(run, ONE_GROUP_WARNING):
+        table = run(ONE_GROUP, "tradeoffs", **KW, reference_group=reference)
+    assert table.height == 0
+
+
 # ---- one class in y_true ---------------------------------------------------------------
 
 # rates undefined when every y_true is `cls`, and criteria built on them

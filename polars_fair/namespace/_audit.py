@@ -785,6 +785,7 @@ class AuditMethods(NamespaceBase[TableT, ScalarT]):
             checked, reference = resolve_reference(
                 require_nonempty(stats), reference_group, audit.sensitive, audit.by, pair=True
             )
+            checked = warn_one_group(checked, audit.sensitive, audit.by)  # an empty table
             return tradeoff_table(
                 checked, by=audit.by, sensitive=audit.sensitive, reference=reference,
             )  # fmt: skip
