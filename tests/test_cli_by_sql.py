@@ -423,3 +423,17 @@ def test_docs_month_example_is_what_the_command_prints(
     assert len(lines) >= 12
     for line in lines:
         assert line in out.splitlines(), line
+
+
+def test_groups_split_the_same_way(capsys: pytest.CaptureFixture[str]) -> None:
+    # the splitting is shared: a group expression with commas inside needs no other option
+    case = "CASE WHEN race IN ('African-American','Caucasian') THEN race ELSE 'other' END"
+    report = _json(capsys, "audit", str(DATA), *COLS[:4], "--sensitive-features",
+                   f"{case},sex")  # fmt: skip
+    assert report["params"]["sensitive_features"] == [case, "sex"]
+    r = _rows()
+    band = np.where(np.isin(r["race"], ["African-American", "Caucasian"]), r["race"], "other")
+    want = {(b, s): int(((band == b) & (r["sex"] == s)).sum())
+            for b in set(band) for s in set(r["sex"])}  # fmt: skip
+    got = {(row[case], row["sex"]): row["n"] for row in report["tables"]["by_group"]}
+    assert got == want
