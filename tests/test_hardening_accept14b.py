@@ -407,8 +407,14 @@ def test_clashing_key_hint_is_a_command_line_fix(command: str, tmp_path: Path) -
     assert ".rename(" not in proc.stderr
     fixed = _cli(*base, "--sensitive-feature", "n AS n_")  # the hint's fix works
     assert fixed.returncode == 0, fixed.stderr
-    # no SQL name can drop the internal prefix, and `--by` takes names as they are
-    for extra in (["--sensitive-features", "__pf_g"], ["--sensitive-features", "p", "--by", "n"]):
-        proc = _cli(*base, *extra)
-        _usage_error(proc, "Hint: rename the column in the file")
-        assert ".rename(" not in proc.stderr
+    # no SQL name can drop the internal prefix
+    proc = _cli(*base, "--sensitive-features", "__pf_g")
+    _usage_error(proc, "Hint: rename the column in the file")
+    assert ".rename(" not in proc.stderr
+    # `--by` takes SQL too (tests/test_cli_by_sql.py): the same fix, with its own option
+    by = ["--sensitive-features", "p"]
+    proc = _cli(*base, *by, "--by", "n")
+    _usage_error(proc, "column 'n'", 'Hint: give it another name, e.g. --by "n AS n_"')
+    assert ".rename(" not in proc.stderr
+    fixed = _cli(*base, *by, "--by", "n AS n_")
+    assert fixed.returncode == 0, fixed.stderr

@@ -33,6 +33,7 @@ __all__ = [
     "METHODS",
     "OK",
     "USAGE",
+    "batch_arguments",
     "build_parser",
     "csv_arguments",
     "group_arguments",
@@ -80,6 +81,24 @@ def group_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def batch_arguments(parser: argparse.ArgumentParser, *, profile: bool = False) -> None:
+    """``--by`` and ``--by-key``: the batch keys, columns or SQL (audit, profile, compare)."""
+    parser.add_argument(
+        "--by", metavar="COLS_OR_SQL",
+        help="batch key column(s) or SQL expression(s), comma-separated (models, folds, "
+        "time windows, e.g. \"strftime(ts, '%%Y-%%m') AS month\"); a SQL key is named by "
+        "its alias (AS name), else by its text"
+        + ("; with --profile, the profile's own keys only" if profile else ""),
+    )  # fmt: skip
+    parser.add_argument(
+        "--by-key", action="append", default=[], metavar="COL_OR_SQL",
+        help="one batch key column or SQL expression (repeatable; for names or "
+        "expressions holding commas). date_trunc works as a whole expression "
+        "(\"date_trunc('month', ts) AS month\"); a date held as text is parsed with "
+        "date(col)",
+    )  # fmt: skip
+
+
 def label_arguments(parser: argparse.ArgumentParser) -> None:
     """The weights and the positive labels (audit, profile, compare)."""
     parser.add_argument("--sample-weight", help="column of non-negative weights")
@@ -122,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--y-prob", help="column (or SQL expression) of scores in [0, 1] (calibration, ROC)"
     )
     group_arguments(audit)
-    audit.add_argument("--by", help="batch key column(s), comma-separated (models, slices)")
+    batch_arguments(audit, profile=True)
     audit.add_argument(
         "--reference-group", help="reference group value (comma-separated for several features)"
     )

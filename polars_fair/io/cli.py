@@ -30,7 +30,7 @@ import re
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -45,6 +45,9 @@ from polars_fair.exceptions import (
 )
 from polars_fair.io._cli_args import FAILED, OK, USAGE, judgement
 from polars_fair.io._cli_args import build_parser as _parser
+from polars_fair.io._cli_sql import column_or_sql as _column_or_sql
+from polars_fair.io._cli_sql import key_columns, key_texts
+from polars_fair.io._cli_sql import names as _names
 from polars_fair.io._output import UsageError as UsageError
 from polars_fair.io._output import check_output, columns_hint, write_output
 from polars_fair.io.sources import (
@@ -78,10 +81,6 @@ __all__ = ["main"]
 _COMPAS = {"y_true": "two_year_recid", "y_pred": "decile_score >= 5", "sensitive": "race"}
 
 
-def _names(value: str | None) -> list[str]:
-    return [v.strip() for v in value.split(",") if v.strip()] if value else []
-
-
 # ---- input ------------------------------------------------------------------------
 
 
@@ -107,11 +106,11 @@ def _csv_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _needed(spec: ReportSpec, schema: pl.Schema | None = None) -> list[str]:
+def _needed(spec: ReportSpec, derived: Mapping[str, str | pl.Expr]) -> list[str]:
     """The columns an audit reads (those of columns given as SQL expressions included).
 
-    A sensitive feature that is not a column of `schema` (the files' own) is a SQL
-    expression (see :func:`_sensitive`): the columns it reads are needed.
+    `derived`: the key columns computed from SQL (see :func:`_keys`), by name: the
+    columns their expressions read are needed, not the keys themselves.
     """
     needed: list[str] = []
     for value in (spec.y_true, spec.y_pred, spec.y_prob, spec.sample_weight):
@@ -119,12 +118,10 @@ def _needed(spec: ReportSpec, schema: pl.Schema | None = None) -> list[str]:
             needed += value.meta.root_names()
         elif value is not None:
             needed.append(value)
-    for name in spec.sensitive_features:
-        if schema is None or name in schema:
-            needed.append(name)
-        else:
-            needed += pl.sql_expr(name).meta.root_names()
-    needed += [*spec.by, *(spec.slices or ())]
+    for name in [*spec.sensitive_features, *spec.by]:
+        key = derived.get(name, name)
+        needed += key.meta.root_names() if isinstance(key, pl.Expr) else [key]
+    needed += list(spec.slices or ())
     return list(dict.fromkeys(needed))
 
 
@@ -135,12 +132,11 @@ def _check_group_dtypes(spec: ReportSpec, schema: pl.Schema) -> None:
         if not isinstance(dtype := schema[name], (pl.List, pl.Array)):
             continue  # SQL over the column, as a shell argument: "g[1]", "\\"my g\\"[1]"
         sql = name if name.isidentifier() else '\\"' + name.replace('"', '""') + '\\"'
-        fix = f"--sensitive-feature \"array_to_string({sql}, ',')\" (the values joined)"
+        one = "--sensitive-feature" if flag == "--sensitive-features" else "--by-key"
+        fix = f"{one} \"array_to_string({sql}, ',')\" (the values joined)"
         if isinstance(dtype, pl.List):
-            fix = f'--sensitive-features "{sql}[1]" (the first element) or {fix}'
-        fix = f"group by one value per row with a SQL expression: {fix}"
-        if flag == "--by":
-            fix = "write one value per row (e.g. the first element) into a column of its own"
+            fix = f'{flag} "{sql}[1]" (the first element) or {fix}'
+        fix = f"{'group' if flag != '--by' else 'batch'} by one value per row with a SQL expression: {fix}"
         msg = f"{flag} column {name!r} holds lists ({dtype}), not one value per row\nHint: {fix}"
         raise UsageError(msg)
 
@@ -170,50 +166,42 @@ def _convert(value: str, dtype: pl.DataType) -> Any:
     return value
 
 
-def _column_or_sql(text: str, schema: pl.Schema, flag: str) -> str | pl.Expr:
-    if text in schema:
-        return text
-    if text.isidentifier():  # a plain name: a column that is not there
-        msg = f"{flag} column {text!r} not found\nHint: columns are {columns_hint(schema)}"
-        raise UsageError(msg)
-    try:
-        expr = pl.sql_expr(text)
-        assert isinstance(expr, pl.Expr)
-        pl.LazyFrame(schema=schema).select(expr).collect_schema()
-    except Exception as exc:  # noqa: BLE001 - any parse or resolution error is a usage error
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        msg = (
-            f"{flag} {text!r} is neither a column nor a valid SQL expression over the columns "
-            f"({first})\nHint: columns are {columns_hint(schema)}; e.g. "
-            f'{flag} "decile_score >= 5"'
-        )
-        raise UsageError(msg) from exc
-    return expr
-
-
 def _dtype(column: str | pl.Expr, schema: pl.Schema) -> pl.DataType:
     if isinstance(column, str):
         return schema[column]
     return pl.LazyFrame(schema=schema).select(column.alias("__pf_x")).collect_schema()["__pf_x"]
 
 
-def _sensitive(
+def _keys(
     args: argparse.Namespace, frames: list[pl.LazyFrame], schema: pl.Schema
-) -> tuple[list[str], list[pl.LazyFrame], pl.Schema]:
-    """The group columns; SQL expressions become columns named by their text."""
-    extra = getattr(args, "sensitive_feature", None) or []
-    given = _names(args.sensitive_features) + [v for v in extra if v.strip()]
-    if not given and args.example:
+) -> tuple[list[str], list[str], dict[str, pl.Expr], list[pl.LazyFrame], pl.Schema]:
+    """The group and batch key columns; SQL expressions become columns.
+
+    Returns the group names, the batch key names, the expressions of the keys given
+    as SQL (by name), and the frames and schema with those keys added. Groups given
+    as SQL are named by their text; batch keys by their alias (``... AS month``) when
+    given, else by their text (:func:`polars_fair.io._cli_sql.key_columns`).
+    """
+    given = key_texts(args.sensitive_features, getattr(args, "sensitive_feature", None))
+    if not given and getattr(args, "example", None):
         given = [_COMPAS["sensitive"]]
-    added = []
-    for text in given:
-        expr = _column_or_sql(text, schema, "--sensitive-features")
-        if isinstance(expr, pl.Expr):
-            added.append(expr.alias(text))
-    if added:
-        frames = [f.with_columns(added) for f in frames]
+    groups = key_columns(given, schema, "--sensitive-features")
+    batch: dict[str, str | pl.Expr] = {}
+    listed = (("--by", key_texts(args.by, None)), ("--by-key", key_texts(None, args.by_key)))
+    for flag, texts in listed:
+        for name, key in key_columns(texts, schema, flag, alias=True).items():
+            if name in batch:
+                msg = (
+                    f"{flag} gives a second batch key named {name!r}\nHint: give each key "
+                    f'once, or name them apart, e.g. {flag} "... AS {name}_2"'
+                )
+                raise UsageError(msg)
+            batch[name] = key
+    exprs = {n: e for n, e in (*groups.items(), *batch.items()) if isinstance(e, pl.Expr)}
+    if exprs:
+        frames = [f.with_columns(exprs.values()) for f in frames]
         schema = frames[0].collect_schema()
-    return given, frames, schema
+    return list(groups), list(batch), exprs, frames, schema
 
 
 def _criteria(
@@ -237,13 +225,11 @@ def _criteria(
 def _params(
     args: argparse.Namespace,
     schema: pl.Schema,
-    sensitive: list[str] | None = None,
+    sensitive: list[str],
+    by: list[str],
     conditions: Sequence[Condition] = (),
 ) -> ReportSpec:
-    if sensitive is None:  # the profile commands: columns only
-        sensitive = _names(args.sensitive_features) or (
-            [_COMPAS["sensitive"]] if args.example else []
-        )
+    """The report's parameters; `sensitive` and `by`: the key columns (see :func:`_keys`)."""
     y_true_text = args.y_true or (_COMPAS["y_true"] if args.example else None)
     if y_true_text is None or not sensitive:
         missing = [
@@ -281,7 +267,7 @@ def _params(
             f"{columns_hint(schema)}"
         )
         raise UsageError(msg)
-    for col in [*_names(args.by), *_names(args.slices)]:
+    for col in _names(args.slices):
         if col not in schema:
             msg = f"column {col!r} not found\nHint: columns are {columns_hint(schema)}"
             raise UsageError(msg)
@@ -316,7 +302,7 @@ def _params(
     # library checks the true labels against it as in Python
     return ReportSpec.of(
         y_true=y_true, y_pred=y_pred, y_prob=y_prob, sensitive_features=sensitive,
-        by=_names(args.by), sample_weight=args.sample_weight, pos_label=pos_label,
+        by=by, sample_weight=args.sample_weight, pos_label=pos_label,
         reference_group=reference, min_group_size=args.min_group_size,
         slices=_names(args.slices) or None, max_depth=args.max_depth,
         slice_metric=args.slice_metric,
@@ -523,11 +509,11 @@ def _audit(args: argparse.Namespace) -> int:
     if args.fail_on_slices and not args.slices:
         msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
         raise UsageError(msg)
-    sensitive, frames, schema = _sensitive(args, frames, schemas[0])
-    spec = _params(args, schema, sensitive, conditions)
+    sensitive, by, derived, frames, schema = _keys(args, frames, schemas[0])
+    spec = _params(args, schema, sensitive, by, conditions)
     _check_group_dtypes(spec, schema)
     if files:
-        needed = _needed(spec, schemas[0])
+        needed = _needed(spec, derived)
         check_columns(files, schemas, needed)
     # file by file needs fixed bins; slices bin numeric attributes over all the rows
     progress = not args.no_progress and sys.stderr.isatty() and not args.slices
@@ -614,8 +600,9 @@ def _command_line_hint(message: str) -> str:
     head, sep, hint = message.partition("Hint:")
     if (clash := _PY_RENAME.search(message)) is not None:  # no .rename() on the command line
         param, old, new = clash.groups()
-        sql = param == "sensitive_features" and old.isidentifier() and "__pf_" not in old
-        fix = f'--sensitive-feature "{old} AS {new}"' if sql else "rename the column in the file"
+        option = {"sensitive_features": "--sensitive-feature", "by": "--by"}.get(param)
+        sql = option is not None and old.isidentifier() and "__pf_" not in old
+        fix = f'{option} "{old} AS {new}"' if sql else "rename the column in the file"
         return f"{head}Hint: {'give it another name, e.g. ' if sql else ''}{fix}"
     hint = _PY_KEYWORD.sub(_option, hint)
     return head + sep + _PY_NAME.sub(_option_name, hint)

@@ -28,12 +28,14 @@ from polars_fair.io import cli
 from polars_fair.io._cli_args import (
     FAILED,
     OK,
+    batch_arguments,
     csv_arguments,
     group_arguments,
     judgement,
     judgement_arguments,
     label_arguments,
 )
+from polars_fair.io._cli_sql import column_or_sql, key_name, key_texts, named, names, sql_key
 from polars_fair.io._output import check_output, unwritable, write_output
 from polars_fair.io.sources import read_error
 from polars_fair.namespace._profile import (
@@ -44,7 +46,7 @@ from polars_fair.namespace._profile import (
     profile,
     read_profile,
 )
-from polars_fair.plans._profile_meta import decode_column
+from polars_fair.plans._profile_meta import decode_column, encode_column
 from polars_fair.report._verdicts import level_text
 
 __all__ = ["add_commands", "audit_profile", "run"]
@@ -53,8 +55,8 @@ __all__ = ["add_commands", "audit_profile", "run"]
 #: ``audit --profile``, and by ``compare`` of two profiles.
 _PROFILE_FIXES = (
     "y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "sensitive_feature", "by",
-    "sample_weight", "pos_label", "pos_label_pred", "null_values", "infer_schema_length",
-    "score_bins", "exact_scores", "task",
+    "by_key", "sample_weight", "pos_label", "pos_label_pred", "null_values",
+    "infer_schema_length", "score_bins", "exact_scores", "task",
 )  # fmt: skip
 
 
@@ -69,7 +71,7 @@ def _column_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--y-pred", help='column of predicted labels, or SQL ("score >= 0.5")')
     parser.add_argument("--y-prob", help="column of scores in [0, 1] (calibration, ROC)")
     group_arguments(parser)
-    parser.add_argument("--by", help="batch key column(s), comma-separated (models, windows)")
+    batch_arguments(parser)
     label_arguments(parser)
     parser.add_argument(
         "--score-bins", type=int, help=f"score histogram bins (default {DEFAULT_SCORE_BINS})"
@@ -162,13 +164,15 @@ def _profile_files(args: argparse.Namespace, patterns: list[str]) -> FairnessPro
     for name, default in defaults.items():
         if not hasattr(args, name):
             setattr(args, name, default)
-    # SQL expressions of the groups become columns named by their text, as in audit
-    sensitive, frames, schema = cli._sensitive(args, frames, schemas[0])
-    spec = cli._params(args, schema, sensitive or None)
+    # SQL expressions of the keys become columns, as in audit; a batch key computed
+    # from SQL is given to the profile as its expression, which the profile keeps
+    # (``compare`` profiles data files with it, ``merge_profiles`` compares it)
+    sensitive, by, derived, frames, schema = cli._keys(args, frames, schemas[0])
+    spec = cli._params(args, schema, sensitive, by)
     kw = {k: getattr(spec, k) for k in ("y_true", "y_pred", "y_prob", "sample_weight",
                                          "pos_label")}  # fmt: skip
     kw["sensitive_features"] = list(spec.sensitive_features)
-    kw["by"] = list(spec.by) or None
+    kw["by"] = [derived.get(name, name) for name in spec.by] or None
     if getattr(args, "task", "classification") == "regression":
         refused = _given(args, _CLASSIFICATION_FLAGS)
         if refused:
@@ -242,7 +246,7 @@ def _side(args: argparse.Namespace, pattern: str, profiles: bool) -> FairnessPro
 #: The column options: without any, data files compared with a profile take its columns.
 _COLUMN_FLAGS = (
     "y_true", "y_pred", "y_prob", "threshold", "sensitive_features", "sensitive_feature", "by",
-    "sample_weight", "pos_label", "pos_label_pred", "score_bins", "exact_scores",
+    "by_key", "sample_weight", "pos_label", "pos_label_pred", "score_bins", "exact_scores",
 )  # fmt: skip
 
 
@@ -255,7 +259,7 @@ def _like(args: argparse.Namespace, pattern: str, prof: FairnessProfile) -> Fair
     for name in spec["sensitive_features"]:
         if name not in schemas[0]:
             try:
-                expr = cli._column_or_sql(name, schemas[0], "--sensitive-features")
+                expr = column_or_sql(name, schemas[0], "--sensitive-features")
             except cli.UsageError:
                 continue  # not SQL either: the profile names a column the files lack
             if isinstance(expr, pl.Expr):
@@ -322,7 +326,7 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
 def audit_profile(args: argparse.Namespace) -> int:
     """``audit --profile``: the report of merged profiles (no rows are read)."""
     # --by may repeat the profile's own batch keys (as profile.report(by=...) may)
-    given = [g for g in _given(args, _PROFILE_FIXES) if g != "--by"]
+    given = [g for g in _given(args, _PROFILE_FIXES) if g not in ("--by", "--by-key")]
     if args.paths or args.example or given:
         extra = [
             *given,
@@ -336,7 +340,7 @@ def audit_profile(args: argparse.Namespace) -> int:
         raise cli.UsageError(msg)
     conditions = cli._conditions(args.fail_on)
     verdicts = cli._verdicts(args.fail_on_verdict)
-    slices = cli._names(args.slices)
+    slices = names(args.slices)
     if args.slices is not None and not slices:
         msg = "--slices names no column\nHint: e.g. --slices race,sex,age_cat, or leave it out"
         raise cli.UsageError(msg)
@@ -345,13 +349,8 @@ def audit_profile(args: argparse.Namespace) -> int:
         raise cli.UsageError(msg)
     check_output(args.output, inputs=args.profile)  # before the profiles are read
     prof = read_profile(args.profile)
-    if args.by is not None and cli._names(args.by) != prof.by:
-        msg = (
-            f"--by {args.by!r} differs from the profile's batch keys "
-            f"{','.join(prof.by) or '(none)'}: the profile fixes them\nHint: drop --by, or "
-            f"profile the data with --by {args.by}"
-        )
-        raise cli.UsageError(msg)
+    if args.by is not None or args.by_key:
+        _check_profile_keys(args, prof)
     options = _options(args, prof)
     if slices:  # from the profile's table, when it was made at a crossing holding them
         sensitive = list(prof.meta["spec"]["sensitive_features"])
@@ -381,6 +380,40 @@ def audit_profile(args: argparse.Namespace) -> int:
     for line in crossed:
         print(f"polars-fair: fail-on: {line}", file=sys.stderr)
     return FAILED if crossed else OK
+
+
+def _check_profile_keys(args: argparse.Namespace, prof: FairnessProfile) -> None:
+    """``audit --profile`` with ``--by``/``--by-key``: the profile's own keys only.
+
+    The keys given are named as ``profile`` named them (a SQL key by its alias, else
+    its text) and must be the profile's, in order; a key given as SQL must also be the
+    expression the profile kept for it (``strftime(ts, '%Y-%W') AS month`` is not the
+    month of ``strftime(ts, '%Y-%m') AS month``).
+    """
+    texts = key_texts(args.by, None) + key_texts(None, args.by_key)
+    shown = ",".join(texts) if len(texts) != 1 else texts[0]
+    keys: dict[str, pl.Expr | None] = {}
+    for text in texts:
+        expr = None if text in prof.by else sql_key(text, "--by")
+        keys[text if expr is None else key_name(text, expr, alias=True)] = expr
+    if list(keys) != prof.by:
+        msg = (
+            f"--by {shown!r} differs from the profile's batch keys "
+            f"{','.join(prof.by) or '(none)'}: the profile fixes them\nHint: drop --by, or "
+            f"profile the data with --by {shown!r}"
+        )
+        raise cli.UsageError(msg)
+    kept = prof.meta["spec"].get("by_items")  # None: a profile older than the expressions
+    for (name, expr), item in zip(keys.items(), kept or (), strict=True):
+        if expr is not None and encode_column(named(expr, name)) != item:
+            theirs = decode_column(item)
+            theirs = f"the column {theirs!r}" if isinstance(theirs, str) else f"{theirs}"
+            msg = (
+                f"--by: the key {name!r} is computed here by another expression than the "
+                f"profile's ({theirs})\nHint: drop --by, or give the profile's own key "
+                "as it was given to `polars-fair profile`"
+            )
+            raise cli.UsageError(msg)
 
 
 def _profile_command(args: argparse.Namespace) -> int:
