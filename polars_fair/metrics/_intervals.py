@@ -276,7 +276,9 @@ def count_ratio_parts(
     return ratio, se, defined
 
 
-def count_ratio_interval(x: pl.Expr, m: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+def count_ratio_interval(
+    x: pl.Expr, m: pl.Expr, z: float | pl.Expr
+) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     """A group's ``x / m`` (two cells of its counts) and its log-scale interval.
 
     ``r · exp(± z sqrt(1/x + 1/m))`` (as :func:`count_ratio_parts`, for one group);
@@ -304,11 +306,42 @@ def count_ratio_interval(x: pl.Expr, m: pl.Expr, z: float) -> tuple[pl.Expr, pl.
     return pl.when(m > 0).then(x / m), low, high
 
 
-def katz_bounds(ratio: pl.Expr, se: pl.Expr, defined: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:
+def katz_bounds(
+    ratio: pl.Expr, se: pl.Expr, defined: pl.Expr, z: float | pl.Expr
+) -> tuple[pl.Expr, pl.Expr]:
     """The Katz interval from :func:`katz_parts` (expressions or their columns)."""
     low = pl.when(defined).then(ratio * (-z * se).exp())
     high = pl.when(defined).then(ratio * (z * se).exp())
     return low, high
+
+
+def pairs_z(n_groups: pl.Expr, z: float) -> pl.Expr:
+    """The normal quantile of `z`'s level shared among the pairs of `n_groups` groups.
+
+    Bonferroni over the ``k (k - 1) / 2`` pairs of ``k`` groups: the two-sided
+    ``1 - level`` of `z` divided by the number of pairs (`z` itself for two groups or
+    fewer), so that the intervals of all pairs hold together at `z`'s level. The
+    column is a derived table's (one row per criterion and batch key): mapped in one
+    batch, one quantile per distinct number of groups.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._intervals import pairs_z
+    >>> df = pl.DataFrame({"k": [2, 5, None]})
+    >>> df.select(pairs_z(pl.col("k"), 1.959964).round(4))["k"].to_list()  # 1 and 10 pairs
+    [1.96, 2.807, 1.96]
+    """
+    alpha = math.erfc(z / math.sqrt(2))  # two-sided, of z's level
+
+    def quantiles(s: pl.Series) -> pl.Series:
+        k = s.cast(pl.Float64).fill_null(2.0).to_numpy()
+        pairs = np.maximum(k * (k - 1) / 2, 1.0)
+        distinct, where = np.unique(pairs, return_inverse=True)
+        q = np.array([NormalDist().inv_cdf(1 - alpha / (2 * p)) for p in distinct])
+        return pl.Series(s.name, np.where(pairs <= 1, z, q[where]))
+
+    return n_groups.map_batches(quantiles, return_dtype=pl.Float64)
 
 
 def normal_two_sided_p(z: pl.Expr) -> pl.Expr:

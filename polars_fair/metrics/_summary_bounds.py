@@ -26,6 +26,7 @@ from polars_fair.metrics._intervals import (
     katz_bounds,
     katz_parts,
     newcombe_difference,
+    pairs_z,
     wilson_stages,
 )
 from polars_fair.metrics._rates import safe_div
@@ -74,13 +75,19 @@ INTERVAL_ORDER = (
 )
 
 
-def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]], list[pl.Expr]]:
+def summary_bounds(
+    z: float, methods: Sequence[str], pairs: bool = False
+) -> tuple[list[list[pl.Expr]], list[pl.Expr]]:
     """``with_columns`` stages, then the ``ci_low`` and ``ci_high`` expressions.
 
     `methods` are the ``interval_method`` values the rows can hold (others get a
     null interval, as ``"none"`` does). A row without a value (null or NaN) gets no
     interval. Add the stages in order, then the bounds;
     the staged ``__pf_b*`` columns are left for the caller's final ``select``.
+    With `pairs` (between groups), treatment equality's ``count_ratio`` and
+    ``count_mover`` intervals of a row over ``n_groups`` groups hold for all their
+    pairs together (:func:`~polars_fair.metrics._intervals.pairs_z`): the row compares
+    the extreme pair of those groups.
 
     Examples
     --------
@@ -127,16 +134,20 @@ def summary_bounds(z: float, methods: Sequence[str]) -> tuple[list[list[pl.Expr]
             low, high = staged(("kl", "kh"), formulas["katz"])
             formulas["katz_overall"] = _to_overall(low, high, ratio=True)
     # treatment equality FN / FP of each group; against the whole population (with
-    # ``__pf_w`` the group's share of FP) mapped through the rest, as a proportion's
+    # ``__pf_w`` the group's share of FP) mapped through the rest, as a proportion's;
+    # between groups, the extreme pair's interval holds for every pair (Bonferroni)
+    zc: float | pl.Expr = z
+    if pairs and {"count_ratio", "count_mover"} & set(methods):
+        (zc,) = staged(("cz",), (pairs_z(pl.col("n_groups"), z),))
     if "count_ratio" in methods or "count_ratio_overall" in methods:
         counts = staged(("ch1", "ch2", "ch3", "ch4"), haldane(x1, m1, x2, m2))
         ratio, se, defined = staged(("cr", "cs", "cd"), count_ratio_parts(*counts))
-        formulas["count_ratio"] = katz_bounds(ratio, se, defined, z)
+        formulas["count_ratio"] = katz_bounds(ratio, se, defined, zc)
         if "count_ratio_overall" in methods:
             low, high = staged(("crl", "crh"), formulas["count_ratio"])
             formulas["count_ratio_overall"] = _to_overall(low, high, ratio=True)
     if "count_mover" in methods or "count_mover_overall" in methods:  # FN1/FP1 - FN2/FP2
-        first, second = count_ratio_interval(x1, m1, z), count_ratio_interval(x2, m2, z)
+        first, second = count_ratio_interval(x1, m1, zc), count_ratio_interval(x2, m2, zc)
         r1, l1, u1, r2, l2, u2 = staged(("tr1", "tl1", "tu1", "tr2", "tl2", "tu2"),
                                         (*first, *second))  # fmt: skip
         formulas["count_mover"] = newcombe_difference(r1, (l1, u1), r2, (l2, u2))

@@ -151,8 +151,12 @@ def _at_most(a: pl.Expr, b: pl.Expr) -> pl.Expr:
     return a <= b + 1e-12 * pl.max_horizontal(a.abs(), b.abs())
 
 
-def verdict_columns(rule: str) -> list[pl.Expr]:
-    """The ``verdict`` and ``note`` columns."""
+def verdict_columns(rule: str, pairs: bool = False) -> list[pl.Expr]:
+    """The ``verdict`` and ``note`` columns.
+
+    With `pairs` (between groups), a treatment equality row over more than two groups
+    notes that its interval holds for all their pairs (``_summary_bounds``).
+    """
     v, lo, hi = pl.col("value"), pl.col("ci_low"), pl.col("ci_high")
     fl, fh = pl.col("fair_low"), pl.col("fair_high")
     few = pl.col("n_groups") < 2
@@ -201,6 +205,19 @@ def verdict_columns(rule: str) -> list[pl.Expr]:
             pl.lit(
                 "no interval (a bootstrapped ratio of 0 or infinity, a rate undefined in "
                 "most bootstrap redraws, or too few rows): inconclusive"
+            )
+        )
+        .when(
+            pl.lit(pairs)
+            & pl.col("interval_method").is_in(["count_ratio", "count_mover"])
+            & (pl.col("n_groups") > 2)
+        )
+        .then(
+            pl.format(
+                "the interval holds for all {} pairs of the {} groups (Bonferroni): the "
+                "row compares their extreme pair",
+                (pl.col("n_groups") * (pl.col("n_groups") - 1) // 2),
+                pl.col("n_groups"),
             )
         )
     )
