@@ -42,6 +42,10 @@ def _expected(df: pl.DataFrame, ratio: bool, weighted: bool) -> dict[str, Any]:
     cells = weighted_cells(df, weighted, {"fn": lambda y, p: (y == 1) & (p == 0),
                                           "fp": lambda y, p: (y == 0) & (p == 1)})  # fmt: skip
     r_all = sum(c["fn"] for c in cells.values()) / sum(c["fp"] for c in cells.values())
+    # the row reports the most extreme of the k groups against the rest: its interval
+    # holds for all k (Bonferroni over the groups of >= 30 effective rows)
+    k = sum(c["sw"] ** 2 / c["sw2"] >= 30 for c in cells.values())
+    z = NormalDist().inv_cdf(1 - (1 - 0.95) / (2 * k))
 
     def distance(g: str) -> float:
         r = cells[g]["fn"] / cells[g]["fp"]
@@ -61,7 +65,7 @@ def _expected(df: pl.DataFrame, ratio: bool, weighted: bool) -> dict[str, Any]:
         se = math.sqrt(1 / fn1 + 1 / fp1 + 1 / fn2 + 1 / fp2)
         lo, hi = (
             math.log(b / (share * b + 1 - share))
-            for b in (q * math.exp(-Z * se), q * math.exp(Z * se))
+            for b in (q * math.exp(-z * se), q * math.exp(z * se))
         )
         near = lo if lo > 0 else -hi if hi < 0 else 0.0
         value = (cells[g]["fn"] / cells[g]["fp"]) / r_all
@@ -69,8 +73,8 @@ def _expected(df: pl.DataFrame, ratio: bool, weighted: bool) -> dict[str, Any]:
                 "low": math.exp(-max(abs(lo), abs(hi))), "high": math.exp(-near)}  # fmt: skip
     # each group's FN / FP with its log interval r exp(+-z sqrt(1/FN + 1/FP)); Newcombe's
     # construction (MOVER) for their difference
-    l1, u1 = (r1 * math.exp(s * Z * math.sqrt(1 / fn1 + 1 / fp1)) for s in (-1, 1))
-    l2, u2 = (r2 * math.exp(s * Z * math.sqrt(1 / fn2 + 1 / fp2)) for s in (-1, 1))
+    l1, u1 = (r1 * math.exp(s * z * math.sqrt(1 / fn1 + 1 / fp1)) for s in (-1, 1))
+    l2, u2 = (r2 * math.exp(s * z * math.sqrt(1 / fn2 + 1 / fp2)) for s in (-1, 1))
     d = r1 - r2
     low = d - math.sqrt((r1 - l1) ** 2 + (u2 - r2) ** 2)
     high = d + math.sqrt((u1 - r1) ** 2 + (r2 - l2) ** 2)

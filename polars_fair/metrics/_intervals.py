@@ -315,33 +315,31 @@ def katz_bounds(
     return low, high
 
 
-def pairs_z(n_groups: pl.Expr, z: float) -> pl.Expr:
-    """The normal quantile of `z`'s level shared among the pairs of `n_groups` groups.
+def bonferroni_z(comparisons: pl.Expr, z: float) -> pl.Expr:
+    """The normal quantile of `z`'s level shared among `comparisons` intervals.
 
-    Bonferroni over the ``k (k - 1) / 2`` pairs of ``k`` groups: the two-sided
-    ``1 - level`` of `z` divided by the number of pairs (`z` itself for two groups or
-    fewer), so that the intervals of all pairs hold together at `z`'s level. The
-    column is a derived table's (one row per criterion and batch key): mapped in one
-    batch, one quantile per distinct number of groups.
+    Bonferroni: the two-sided ``1 - level`` of `z` divided by the number of
+    comparisons (`z` itself for one or none), so that the intervals of all of them
+    hold together at `z`'s level. The column is a derived table's (one row per
+    criterion and batch key): mapped in one batch, one quantile per distinct number.
 
     Examples
     --------
     >>> import polars as pl
-    >>> from polars_fair.metrics._intervals import pairs_z
-    >>> df = pl.DataFrame({"k": [2, 5, None]})
-    >>> df.select(pairs_z(pl.col("k"), 1.959964).round(4))["k"].to_list()  # 1 and 10 pairs
+    >>> from polars_fair.metrics._intervals import bonferroni_z
+    >>> df = pl.DataFrame({"m": [1, 10, None]})
+    >>> df.select(bonferroni_z(pl.col("m"), 1.959964).round(4))["m"].to_list()
     [1.96, 2.807, 1.96]
     """
     alpha = math.erfc(z / math.sqrt(2))  # two-sided, of z's level
 
     def quantiles(s: pl.Series) -> pl.Series:
-        k = s.cast(pl.Float64).fill_null(2.0).to_numpy()
-        pairs = np.maximum(k * (k - 1) / 2, 1.0)
-        distinct, where = np.unique(pairs, return_inverse=True)
-        q = np.array([NormalDist().inv_cdf(1 - alpha / (2 * p)) for p in distinct])
-        return pl.Series(s.name, np.where(pairs <= 1, z, q[where]))
+        m = np.maximum(s.cast(pl.Float64).fill_null(1.0).to_numpy(), 1.0)
+        distinct, where = np.unique(m, return_inverse=True)
+        q = np.array([NormalDist().inv_cdf(1 - alpha / (2 * k)) for k in distinct])
+        return pl.Series(s.name, np.where(m <= 1, z, q[where]))
 
-    return n_groups.map_batches(quantiles, return_dtype=pl.Float64)
+    return comparisons.map_batches(quantiles, return_dtype=pl.Float64)
 
 
 def normal_two_sided_p(z: pl.Expr) -> pl.Expr:

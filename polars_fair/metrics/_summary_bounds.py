@@ -20,13 +20,13 @@ from collections.abc import Sequence
 import polars as pl
 
 from polars_fair.metrics._intervals import (
+    bonferroni_z,
     count_ratio_interval,
     count_ratio_parts,
     haldane,
     katz_bounds,
     katz_parts,
     newcombe_difference,
-    pairs_z,
     wilson_stages,
 )
 from polars_fair.metrics._rates import safe_div
@@ -43,6 +43,7 @@ __all__ = [
     "mean_part_distances",
     "part_distances",
     "summary_bounds",
+    "treatment_comparisons",
 ]
 
 #: The closed forms of a composite of two comparisons, read as distance bounds
@@ -75,8 +76,12 @@ INTERVAL_ORDER = (
 )
 
 
+#: Treatment equality's interval methods (of ratios of counts).
+_COUNTS = tuple(m for m in INTERVAL_ORDER if m.startswith("count_"))
+
+
 def summary_bounds(
-    z: float, methods: Sequence[str], pairs: bool = False
+    z: float, methods: Sequence[str], method: str | None = None
 ) -> tuple[list[list[pl.Expr]], list[pl.Expr]]:
     """``with_columns`` stages, then the ``ci_low`` and ``ci_high`` expressions.
 
@@ -84,10 +89,10 @@ def summary_bounds(
     null interval, as ``"none"`` does). A row without a value (null or NaN) gets no
     interval. Add the stages in order, then the bounds;
     the staged ``__pf_b*`` columns are left for the caller's final ``select``.
-    With `pairs` (between groups), treatment equality's ``count_ratio`` and
-    ``count_mover`` intervals of a row over ``n_groups`` groups hold for all their
-    pairs together (:func:`~polars_fair.metrics._intervals.pairs_z`): the row compares
-    the extreme pair of those groups.
+    Given the summary's `method`, treatment equality's intervals (``count_ratio``,
+    ``count_mover`` and their ``_overall`` forms) hold for all the comparisons the
+    row reports the most extreme of (:func:`treatment_comparisons`; Bonferroni,
+    :func:`~polars_fair.metrics._intervals.bonferroni_z`).
 
     Examples
     --------
@@ -135,10 +140,10 @@ def summary_bounds(
             formulas["katz_overall"] = _to_overall(low, high, ratio=True)
     # treatment equality FN / FP of each group; against the whole population (with
     # ``__pf_w`` the group's share of FP) mapped through the rest, as a proportion's;
-    # between groups, the extreme pair's interval holds for every pair (Bonferroni)
+    # the most extreme of several comparisons: an interval holding for all (Bonferroni)
     zc: float | pl.Expr = z
-    if pairs and {"count_ratio", "count_mover"} & set(methods):
-        (zc,) = staged(("cz",), (pairs_z(pl.col("n_groups"), z),))
+    if method is not None and set(_COUNTS) & set(methods):
+        (zc,) = staged(("cz",), (bonferroni_z(treatment_comparisons(method), z),))
     if "count_ratio" in methods or "count_ratio_overall" in methods:
         counts = staged(("ch1", "ch2", "ch3", "ch4"), haldane(x1, m1, x2, m2))
         ratio, se, defined = staged(("cr", "cs", "cd"), count_ratio_parts(*counts))
@@ -206,6 +211,22 @@ def summary_bounds(
         bound = pl.when(undefined).then(None).otherwise(bound)
         bounds.append(bound.cast(pl.Float64).alias(name))
     return stages, bounds
+
+
+def treatment_comparisons(method: str) -> pl.Expr:
+    """How many comparisons a treatment equality row reports the most extreme of.
+
+    Over the summary's ``n_groups`` groups ``k``: between groups the ``k (k - 1) / 2``
+    pairs, against a reference group the ``k - 1`` others, against the rest
+    (``to_overall``) each of the ``k``. Treatment equality's band (0.1 in ``FN / FP``
+    for the difference) is narrow beside the noise of a ratio of counts, so the
+    selection of the most extreme comparison shows in its verdicts, where a rate's band
+    absorbs it (measured in docs/report.md).
+    """
+    k = pl.col("n_groups").cast(pl.Float64)
+    if method == "between_groups":
+        return k * (k - 1) / 2
+    return k - 1 if method == "to_reference" else k
 
 
 def _to_overall(low: pl.Expr, high: pl.Expr, *, ratio: bool) -> tuple[pl.Expr, pl.Expr]:

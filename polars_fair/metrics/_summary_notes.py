@@ -16,6 +16,7 @@ import polars as pl
 
 from polars_fair.metrics._intervals import large_enough
 from polars_fair.metrics._reference import is_reference
+from polars_fair.metrics._summary_bounds import treatment_comparisons
 
 __all__ = [
     "REF_NOTE",
@@ -151,15 +152,25 @@ def _at_most(a: pl.Expr, b: pl.Expr) -> pl.Expr:
     return a <= b + 1e-12 * pl.max_horizontal(a.abs(), b.abs())
 
 
-def verdict_columns(rule: str, pairs: bool = False) -> list[pl.Expr]:
+#: What a treatment equality row's comparisons are, per method (for its note).
+_COMPARED = {
+    "between_groups": "pairs of groups",
+    "to_reference": "groups against the reference",
+    "to_overall": "groups against the rest",
+}
+
+
+def verdict_columns(rule: str, method: str | None = None) -> list[pl.Expr]:
     """The ``verdict`` and ``note`` columns.
 
-    With `pairs` (between groups), a treatment equality row over more than two groups
-    notes that its interval holds for all their pairs (``_summary_bounds``).
+    Given the summary's `method`, a treatment equality row that reports the most
+    extreme of several comparisons notes that its interval holds for all of them
+    (:func:`~polars_fair.metrics._summary_bounds.treatment_comparisons`).
     """
     v, lo, hi = pl.col("value"), pl.col("ci_low"), pl.col("ci_high")
     fl, fh = pl.col("fair_low"), pl.col("fair_high")
     few = pl.col("n_groups") < 2
+    comparisons = treatment_comparisons(method or "between_groups")
     point = pl.col("interval_method") == "none"
     no_interval = lo.is_null() | hi.is_null() | lo.is_nan() | hi.is_nan()
     inside = _at_most(fl, v) & _at_most(v, fh)
@@ -208,16 +219,15 @@ def verdict_columns(rule: str, pairs: bool = False) -> list[pl.Expr]:
             )
         )
         .when(
-            pl.lit(pairs)
-            & pl.col("interval_method").is_in(["count_ratio", "count_mover"])
-            & (pl.col("n_groups") > 2)
+            pl.lit(method is not None)
+            & pl.col("interval_method").cast(pl.String).str.starts_with("count_")
+            & (comparisons > 1)
         )
         .then(
             pl.format(
-                "the interval holds for all {} pairs of the {} groups (Bonferroni): the "
-                "row compares their extreme pair",
-                (pl.col("n_groups") * (pl.col("n_groups") - 1) // 2),
-                pl.col("n_groups"),
+                f"the interval holds for all {{}} {_COMPARED.get(method or '', '')} "
+                "together (Bonferroni): the row reports the most extreme",
+                comparisons.cast(pl.Int64),
             )
         )
     )

@@ -430,13 +430,13 @@ def summary_table(
     # by keys first, criteria in the order asked for within each key
     table = stack(parts, by, numbered=True)
     methods = tuple(dict.fromkeys(_interval_method(n, method, names) for n in criteria))
-    bound_stages, bounds = built_once(summary_bounds, z, methods, method == "between_groups")
+    bound_stages, bounds = built_once(summary_bounds, z, methods, method)
     for bound_stage in bound_stages:
         table = table.with_columns(bound_stage)
     table = table.with_columns(bounds)
     smallest = pl.min_horizontal("group_n", "compared_n").alias("min_group_n")
     return (
-        table.with_columns(built_once(_verdict, verdict_rule, method == "between_groups"))
+        table.with_columns(built_once(_verdict, verdict_rule, method))
         .with_columns(built_once(left_out_verdicts))
         .select(*by, *(smallest if c == "min_group_n" else c for c in SUMMARY_COLUMNS))
     )
