@@ -230,8 +230,21 @@ def _is_profiles(pattern: str) -> bool:
 
 def _side(args: argparse.Namespace, pattern: str, profiles: bool) -> FairnessProfile:
     if profiles:
-        return read_profile([str(p) for p in _expand(pattern)])
+        return _judged(read_profile([str(p) for p in _expand(pattern)]), pattern, "compare")
     return _profile_files(args, [pattern])
+
+
+def _judged(prof: FairnessProfile, source: object, command: str) -> FairnessProfile:
+    """`prof`, refused when it is a regression profile (which has no verdicts to judge)."""
+    if prof.task == "regression":
+        msg = (
+            f"{source!r} is a regression profile (--task regression): regression criteria "
+            f"have no intervals or verdicts in polars_fair, so `{command}` has nothing to "
+            "judge\nHint: give classification profiles; a regression profile offers its tables "
+            "in Python, e.g. `polars_fair.read_profile(path).regression_by_group()`"
+        )
+        raise cli.UsageError(msg)
+    return prof
 
 
 #: The column options: without any, data files compared with a profile take its columns.
@@ -339,7 +352,7 @@ def audit_profile(args: argparse.Namespace) -> int:
         msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
         raise cli.UsageError(msg)
     check_output(args.output, inputs=args.profile)  # before the profiles are read
-    prof = read_profile(args.profile)
+    prof = _judged(read_profile(args.profile), " ".join(args.profile), "audit")
     if args.by is not None and cli._names(args.by) != prof.by:
         msg = (
             f"--by {args.by!r} differs from the profile's batch keys "

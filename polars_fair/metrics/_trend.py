@@ -22,15 +22,25 @@ import polars as pl
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._compare import judge_changes, rows_scale
+from polars_fair.metrics._registry import CRITERIA
 
 __all__ = ["check_time", "trend_table"]
 
 
 def check_criterion(criterion: object) -> None:
-    """Refuse a `criterion` (of a trend) that is not the name of one criterion."""
-    if isinstance(criterion, str) and criterion in CATALOGUE:
+    """Refuse a `criterion` (of a trend) that is not the name of one summary criterion."""
+    if isinstance(criterion, str) and criterion in CRITERIA:
         return
-    close = get_close_matches(criterion, CATALOGUE, n=3) if isinstance(criterion, str) else []
+    if isinstance(criterion, str) and criterion in CATALOGUE:  # of another family
+        family = CATALOGUE[criterion].family
+        close = get_close_matches(criterion, CRITERIA, n=3)
+        msg = (
+            f"`criterion` {criterion!r} is {'an' if family[0] in 'aeiou' else 'a'} {family} "
+            f"criterion, which has no summary row to follow over time\n\nHint: one of the "
+            f"summary's criteria, e.g. {close or ['demographic_parity_difference']}"
+        )
+        raise InvalidParameterError(msg)
+    close = get_close_matches(criterion, CRITERIA, n=3) if isinstance(criterion, str) else []
     hint = f"did you mean {close}?" if close else "e.g. 'demographic_parity_difference'"
     msg = f"`criterion` must be the name of one criterion, got {criterion!r}\n\nHint: {hint}"
     raise InvalidParameterError(msg)
