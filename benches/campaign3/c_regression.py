@@ -262,3 +262,42 @@ case(A, "merge reg Float32 vs Float64", lambda: (DF.with_columns(pl.col("yp").ca
 case(A, "merge reg y_pred expr vs name", lambda: DF.fair.profile(**dict(K, y_pred=pl.col("yp"))) + P)
 case(A, "sum of reg", lambda: sum([DF.head(100).fair.profile(**K), DF.tail(300).fair.profile(**K)]).rows)
 case(A, "merge same twice", lambda: P + P, "err")
+
+# ---- regression_disparities against pooled references (numpy) ---------------------------
+def pooled(df, mask, w=None):
+    yt, yp = df["yt"].to_numpy()[mask], df["yp"].to_numpy()[mask]
+    ww = np.ones(len(yt)) if w is None else df[w].to_numpy()[mask]
+    W = ww.sum(); mp = (ww * yp).sum() / W; mt = (ww * yt).sum() / W
+    sp = math.sqrt((ww * (yp - mp) ** 2).sum() / W); st = math.sqrt((ww * (yt - mt) ** 2).sum() / W)
+    return dict(mean_prediction=mp, mean_true=mt, rmse=math.sqrt((ww * (yp - yt) ** 2).sum() / W),
+                mae=(ww * np.abs(yp - yt)).sum() / W, std_prediction=sp,
+                correlation=(ww * (yp - mp) * (yt - mt)).sum() / W / (sp * st))
+gcol = DF["g"].to_numpy()
+for wcol in (None, "w"):
+    prof = PW if wcol else P
+    for ref in ("overall", "rest", "largest", "min", "b"):
+        case(A, f"disparities ref={ref} w={wcol} runs", lambda prof=prof, ref=ref: prof.regression_disparities(reference_group=ref).height)
+        try:
+            t = prof.regression_disparities(reference_group=ref)
+        except Exception:
+            continue
+        for g in "abc":
+            for m in ("mean_prediction", "rmse", "mae", "correlation", "std_prediction"):
+                row = t.filter((pl.col("g") == g) & (pl.col("metric") == m))
+                if row.height == 0:
+                    continue
+                row = row.row(0, named=True)
+                mine = pooled(DF, gcol == g, wcol)[m]
+                if ref == "overall":
+                    rv = pooled(DF, np.ones(len(gcol), bool), wcol)[m]
+                elif ref == "rest":
+                    rv = pooled(DF, gcol != g, wcol)[m]
+                elif ref == "largest":
+                    sizes = {x: (DF["w"].to_numpy()[gcol == x].sum() if wcol else (gcol == x).sum()) for x in "abc"}
+                    rv = pooled(DF, gcol == max(sizes, key=sizes.get), wcol)[m]
+                elif ref == "min":
+                    rv = min(pooled(DF, gcol == x, wcol)[m] for x in "abc")
+                else:
+                    rv = pooled(DF, gcol == ref, wcol)[m]
+                check(A, f"disparities ref={ref} w={wcol} {g} {m}", lambda row=row, mine=mine, rv=rv: (
+                    close(row["value"], mine) and close(row["reference_value"], rv) and close(row["difference"], mine - rv), (row, mine, rv)))

@@ -24,7 +24,7 @@ from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._compare import judge_changes, rows_scale
 from polars_fair.metrics._registry import CRITERIA
 
-__all__ = ["check_time", "trend_table"]
+__all__ = ["TREND_COLUMNS", "check_time", "trend_table"]
 
 
 def check_criterion(criterion: object) -> None:
@@ -46,8 +46,31 @@ def check_criterion(criterion: object) -> None:
     raise InvalidParameterError(msg)
 
 
+#: The columns of a trend table, and those of its derivation (see :func:`trend_table`):
+#: a batch key may not take one (it would be replaced, or duplicated).
+TREND_COLUMNS = frozenset({
+    "criterion", "value", "ci_low", "ci_high", "fair_low", "fair_high", "verdict",
+    "baseline_window", "baseline", "change", "change_ci_low", "change_ci_high",
+    "change_verdict", "alert", "first_alert", "ideal", "band_verdict", "candidate",
+    "candidate_scale", "candidate_ci_low", "candidate_ci_high", "baseline_scale",
+    "baseline_ci_low", "baseline_ci_high", "distance_change", "distance_ci_low",
+    "distance_ci_high",
+})  # fmt: skip
+
+
 def check_time(time: str, by: Sequence[str]) -> None:
-    """Refuse a `time` that is not one of the batch keys `by`, saying how to make one."""
+    """Refuse a `time` that is not one of the batch keys `by`, saying how to make one.
+
+    Refuses as well a batch key named like a column of the trend table.
+    """
+    for key in by:
+        if key in TREND_COLUMNS:
+            msg = (
+                f"batch key {key!r} clashes with a column of the trend table"
+                f"\n\nHint: profile with the key renamed, e.g. "
+                f"`by=pl.col({key!r}).alias({key + '_'!r})`"
+            )
+            raise InvalidParameterError(msg)
     if time in by:
         return
     hint = (
