@@ -456,9 +456,9 @@ def _undecodable(meta: dict[str, Any]) -> list[str]:
     columns += [(f"by_items.{i}", v) for i, v in enumerate(meta["spec"].get("by_items") or [])]
     for name, value in columns:
         try:
-            decoded = decode_column(value)
+            decoded: object = decode_column(value)
         except (ValueError, TypeError, KeyError, OSError, pl.exceptions.PolarsError):
-            decoded = 0  # not a column
+            decoded = False  # not a column
         if not (decoded is None or isinstance(decoded, (str, pl.Expr))):
             bad.append(f"spec.{name}")
     return bad
