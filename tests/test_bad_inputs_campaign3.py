@@ -15,8 +15,10 @@ Every case failed before its fix:
   ``score_bins`` of the wrong kind, an undecodable schema or expression, a boolean
   format version) reached raw ``ValueError``, ``TypeError``, ``OSError`` or
   ``ComputeError`` (or was read as format 1);
-* ``read_profile(b"...")`` said the profile ``'47'`` was given twice, and a list
-  holding a profile object said no profile matched its repr;
+* ``read_profile(b"...")`` said the profile ``'47'`` was given twice, a list holding
+  a profile object said no profile matched its repr, and ``read_profile("")`` said
+  the path was a directory;
+* ``profile.trend(name, criteria=[...])`` silently followed `name` only;
 * ``polars-fair compare reg.parquet data.csv`` profiled the data as a classifier and
   blamed ``--pos-label``; regression profiles are now refused by name on the command line;
 * a regression `y_pred` expression of the wrong dtype was reported as the column it
@@ -123,6 +125,13 @@ def test_trend_names_its_criterion_of_another_family(
         getattr(weekly, method)(criterion, time="t")
 
 
+@pytest.mark.parametrize("criteria", [["accuracy_difference"], ["cohen_d", "two_sd_rule"]])
+def test_trend_refuses_other_criteria(weekly: pf.FairnessProfile, criteria: list[str]) -> None:
+    msg = "a trend follows its `criterion` 'demographic_parity_difference', and `criteria` names"
+    with pytest.raises(InvalidParameterError, match=re.escape(msg)):
+        weekly.trend("demographic_parity_difference", time="t", criteria=criteria)
+
+
 @pytest.mark.parametrize(
     "key", ["alert", "first_alert", "baseline", "baseline_window", "change", "candidate"]
 )
@@ -216,6 +225,8 @@ def test_a_boolean_format_version_is_not_format_1(tmp_path: Path) -> None:
         (b"profile.parquet", "got b'profile.parquet'"),
         (["a.parquet", ["b.parquet"]], "item 1 is a list"),
         ([3], "item 0 is a int"),
+        ("", "`source` holds an empty path (item 0)"),
+        (["a.parquet", ""], "`source` holds an empty path (item 1)"),
     ],
 )
 def test_read_profile_refuses_what_is_not_a_path(source: Any, named: str) -> None:

@@ -27,8 +27,18 @@ from polars_fair.metrics._registry import CRITERIA
 __all__ = ["TREND_COLUMNS", "check_time", "trend_table"]
 
 
-def check_criterion(criterion: object) -> None:
-    """Refuse a `criterion` (of a trend) that is not the name of one summary criterion."""
+def check_criterion(criterion: object, options: dict[str, Any] | None = None) -> None:
+    """Refuse a `criterion` (of a trend) that is not the name of one summary criterion.
+
+    Refuses as well report `options` naming other ``criteria`` (the trend follows one).
+    """
+    criteria = (options or {}).get("criteria")
+    if criteria is not None and criteria != [criterion]:
+        msg = (
+            f"a trend follows its `criterion` {criterion!r}, and `criteria` names others: "
+            f"{criteria!r}\n\nHint: drop `criteria`; follow each criterion in a trend of its own"
+        )
+        raise InvalidParameterError(msg)
     if isinstance(criterion, str) and criterion in CRITERIA:
         return
     if isinstance(criterion, str) and criterion in CATALOGUE:  # of another family

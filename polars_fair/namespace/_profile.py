@@ -479,7 +479,7 @@ class FairnessProfile(RegressionProfileMethods):
         [0.25, 0.0]
         """
         if self.task != "regression":  # a regression profile's report says what it offers
-            check_criterion(criterion)  # named as given, before the report is derived
+            check_criterion(criterion, options)  # named as given, before the report is derived
         check_time(time, self.by)
         report = self.report(**{**options, "criteria": [criterion]})
         return trend_table(

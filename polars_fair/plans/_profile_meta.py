@@ -500,6 +500,9 @@ def distinct_matches(
     return paths
 
 
+_PATH_HINT = 'give a file or a glob, e.g. `read_profile("profiles/*.parquet")`'
+
+
 def profile_paths(source: str | Path | Sequence[str | Path]) -> list[str]:
     """The files of `source`, each once (a file given twice would count twice)."""
     # a number, a profile object; bytes are a sequence of numbers
@@ -517,6 +520,9 @@ def profile_paths(source: str | Path | Sequence[str | Path]) -> list[str]:
                 f"{type(item).__name__}\n\nHint: give file paths (strings or `Path`); merge "
                 "profile objects with `polars_fair.merge_profiles([...])`"
             )
+            raise InvalidParameterError(msg)
+        if not str(item):  # Path("") is the working directory
+            msg = f"`source` holds an empty path (item {i})\n\nHint: {_PATH_HINT}"
             raise InvalidParameterError(msg)
     paths = distinct_matches([str(item) for item in items], noun="profile", error=ProfileError)
     if not paths:
