@@ -71,8 +71,8 @@ MSG_REGRESSION_DTYPE = (
 )
 MSG_REGRESSION_EXPR_DTYPE = (
     "`{param}` expression {expr} must be numeric for a regression audit, got dtype {dtype}"
-    "\n\nHint: give the numeric values themselves (an expression of dtype {dtype} is not a "
-    "continuous prediction or truth), or add `.cast(pl.Float64)` to the expression"
+    "\n\nHint: give numeric values (an expression of dtype {dtype} is not a continuous "
+    "prediction or truth), e.g. the expression cast to Float64"
 )
 MSG_REGRESSION_VALUES = (
     "`{param}` column {name!r} must hold finite numbers, found {found}"
