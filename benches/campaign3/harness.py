@@ -1,4 +1,5 @@
 """Campaign 3 harness: run cases, classify outcomes (not part of the package)."""
+# ruff: noqa
 from __future__ import annotations
 import traceback, warnings, json, sys
 import polars as pl
