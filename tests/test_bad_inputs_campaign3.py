@@ -24,7 +24,10 @@ Every case failed before its fix:
 * a regression `y_pred` expression of the wrong dtype was reported as the column it
   reads, with a hint to cast a column that was already numeric;
 * a fixed column left out (``sample_weight=None``) was shown as ``'None'``, a column
-  named None.
+  named None;
+* ``-o file.parquet/x.parquet`` said the directory ``file.parquet`` did not exist (it is
+  a file), and ``polars-fair profile`` suggested leaving ``-o`` out for stdout (it is
+  required there).
 """
 
 from __future__ import annotations
@@ -299,3 +302,36 @@ def test_a_fixed_column_left_out_is_shown_as_none() -> None:
     msg = "`sample_weight`='w' against the profile's None\n"
     with pytest.raises(InvalidParameterError, match=re.escape(msg)):
         prof.criterion("mae_ratio", sample_weight="w")
+
+
+# ---- the command line's --output ------------------------------------------------------------
+
+
+def _german_like(tmp_path: Path) -> list[str]:
+    data = tmp_path / "data.csv"
+    _selected(0.5, n=50).write_csv(data)
+    return [str(data), "--y-true", "y", "--y-pred", "p", "--sensitive-features", "g"]
+
+
+@pytest.mark.parametrize("command", ["profile", "audit"])
+def test_cli_output_under_a_file_says_it_is_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    args = _german_like(tmp_path)
+    (tmp_path / "taken.parquet").write_bytes(b"x")
+    out = str(tmp_path / "taken.parquet" / "x.parquet")
+    extra = ["--no-progress"] if command == "profile" else []
+    assert main([command, *args, "-o", out, *extra]) == 2
+    err = capsys.readouterr().err
+    assert f"{str(tmp_path / 'taken.parquet')!r} is a file, not a directory" in err
+    assert "does not exist" not in err
+
+
+def test_cli_profile_unwritable_output_does_not_suggest_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = _german_like(tmp_path)
+    assert main(["profile", *args, "-o", "/proc/x.parquet", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "--output '/proc/x.parquet' cannot be written" in err
+    assert "stdout" not in err

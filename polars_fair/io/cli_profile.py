@@ -395,7 +395,8 @@ def _profile_command(args: argparse.Namespace) -> int:
     if args.score_bins is not None and args.score_bins < 1:
         msg = f"--score-bins must be a positive integer, got {args.score_bins}\nHint: e.g. 1000"
         raise cli.UsageError(msg)
-    check_output(args.output, example="profile.parquet", inputs=args.paths)  # before any read
+    # before any read; a profile is written to a file only (-o is required)
+    check_output(args.output, example="profile.parquet", inputs=args.paths, stdout=False)
     suffix = Path(args.output).suffix.lower()
     if suffix in _DATA_SUFFIXES:
         msg = (
@@ -408,7 +409,7 @@ def _profile_command(args: argparse.Namespace) -> int:
         prof.write_parquet(args.output)
     except (OSError, pl.exceptions.PolarsError) as exc:
         reason = str(exc).split(" (os error")[0] if exc.args else type(exc).__name__
-        raise cli.UsageError(unwritable(args.output, reason)) from exc
+        raise cli.UsageError(unwritable(args.output, reason, stdout=False)) from exc
     print(f"polars-fair: wrote {prof!r} to {args.output}", file=sys.stderr)
     return OK
 
