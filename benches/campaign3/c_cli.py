@@ -181,3 +181,13 @@ run("compare key dtype data sides", ["compare", "byint.csv", "byfloat.csv", *COL
     c.with_columns(k=pl.lit(1)).write_csv(TMP / "byint.csv") or c.with_columns(k=pl.lit(1.5)).write_csv(TMP / "byfloat.csv") or True) else None
 run("compare german vs german", ["compare", GERMAN, GERMAN, "--y-true", "credit = 1", "--y-pred", "credit_amount < 5000", "--sensitive-features", "personal_status", "--no-progress"], 0)
 run("compare same file twice data", ["compare", COMPAS, COMPAS, *COLS, "--fail-on-worse", "--no-progress"], 0)
+
+# ---- --output edge cases (added after the first run) ----------------------------------------
+(TMP / "afile.parquet").write_bytes(b"x")
+for cmd in ("profile", "audit"):
+    extra = ["--no-progress"] if cmd == "profile" else []
+    run(f"{cmd} -o under a file", [cmd, GERMAN, "-o", "afile.parquet/x.parquet", "--y-true", "credit = 1", "--y-pred", "credit_amount < 5000", "--sensitive-features", "personal_status", *extra], 2)
+    run(f"{cmd} -o name too long", [cmd, GERMAN, "-o", "x" * 300 + ".parquet", "--y-true", "credit = 1", "--y-pred", "credit_amount < 5000", "--sensitive-features", "personal_status", *extra], 2)
+    run(f"{cmd} -o /dev/null", [cmd, GERMAN, "-o", "/dev/null", "--y-true", "credit = 1", "--y-pred", "credit_amount < 5000", "--sensitive-features", "personal_status", *extra], 0)
+run("audit --profile empty string", ["audit", "--profile", ""], 2)
+run("compare profile glob + data", ["compare", str(TMP / "[on]*.parquet"), "c_new.csv", "--no-progress"], None)

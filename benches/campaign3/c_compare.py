@@ -172,3 +172,9 @@ def direction():
     t = unfair.compare(fair_, criteria=["disparate_impact_ratio", "demographic_parity_difference"])
     return set(t["verdict"].to_list()) == {"worse"}, t.select("criterion", "baseline", "candidate", "verdict").rows()
 check(A, "compare direction worse", direction)
+
+# ---- keys named like trend columns, chart field names (added after the first run) -----------
+for key in ("alert", "first_alert", "baseline", "baseline_window", "change", "candidate", "band_verdict", "w.k", "w:k", "w[0]"):
+    prof = C.with_columns(pl.col("year").alias(key)).fair.profile(**K, by=key)
+    case(A, f"trend key named {key!r}", lambda prof=prof, key=key: prof.trend("demographic_parity_difference", time=key).select(key, "value").rows())
+    case(A, f"trend_chart key named {key!r}", lambda prof=prof, key=key: prof.trend_chart("demographic_parity_difference", time=key).to_dict()["layer"][0]["encoding"]["x"])
