@@ -4,10 +4,11 @@ Both sides are summary tables (one row per criterion and batch key, with the val
 the ideal and an interval). For each criterion the change is judged on its
 *distance from the ideal*, ``|value - ideal|`` (on the log scale for criteria whose
 ideal is 1, the ratios; a ratio of 0, a group never selected, is infinitely far), so
-that "worse" always means "less fair" whatever the sign or the kind of the criterion. A test statistic (the 2-SD rule's z, `PER_ROWS`) grows
-with the square root of the rows compared: its distance, and its interval, are read
-per square root of those rows (``group_n + compared_n``), so that audits of other
-sizes at the same rates do not differ.
+that "worse" always means "less fair" whatever the sign or the kind of the criterion.
+A test statistic (the 2-SD rule's z, `PER_ROWS`) grows with the square root of the
+rows compared: its distance, and its interval, are read per square root of those rows
+(``group_n + compared_n``), so that audits of other sizes at the same rates do not
+differ.
 
 **Interval.** The two audits are independent samples, so the change of the
 distance has standard error :math:`\sqrt{se_b^2 + se_c^2}`, where each side's
