@@ -19,11 +19,16 @@ class UsageError(Exception):
 
 
 def check_output(
-    output: str | None, example: str = "report.html", inputs: Sequence[str] = ()
+    output: str | None,
+    example: str = "report.html",
+    inputs: Sequence[str] = (),
+    *,
+    stdout: bool = True,
 ) -> None:
     """`--output` can be written (checked before any data is read: audit, profile, compare).
 
     It must not be one of the `inputs` (files or globs): writing it would replace the data.
+    `stdout`: whether the command writes to the standard output without `--output`.
     """
     if output is None:
         return
@@ -31,9 +36,15 @@ def check_output(
     try:
         existed = path.exists()
     except OSError as exc:  # a name too long, a loop of links
-        raise UsageError(unwritable(output, exc.strerror or str(exc))) from exc
+        raise UsageError(unwritable(output, exc.strerror or str(exc), stdout=stdout)) from exc
     if path.is_dir():
         msg = f"--output {output!r} is a directory\nHint: give a file name, e.g. {str(path / example)!r}"
+        raise UsageError(msg)
+    if path.parent.exists() and not path.parent.is_dir():
+        msg = (
+            f"--output {output!r}: {str(path.parent)!r} is a file, not a directory\n"
+            f"Hint: write elsewhere, e.g. {str(path.parent.with_name(path.name))!r}"
+        )
         raise UsageError(msg)
     if not path.parent.is_dir():
         msg = (
@@ -55,16 +66,20 @@ def check_output(
         with path.open("a", encoding="utf-8"):
             pass
     except OSError as exc:
-        raise UsageError(unwritable(output, exc.strerror or str(exc))) from exc
+        raise UsageError(unwritable(output, exc.strerror or str(exc), stdout=stdout)) from exc
     if not existed:
         path.unlink(missing_ok=True)
 
 
-def unwritable(output: str, reason: str) -> str:
-    """The message for an `--output` the system refuses to write, and its hint."""
+def unwritable(output: str, reason: str, *, stdout: bool = True) -> str:
+    """The message for an `--output` the system refuses to write, and its hint.
+
+    `stdout`: whether the command writes to the standard output without `--output`.
+    """
     return (
         f"--output {output!r} cannot be written: {reason}\n"
-        "Hint: check the path and its permissions, or write elsewhere (or leave -o out for stdout)"
+        "Hint: check the path and its permissions, or write elsewhere"
+        + (" (or leave -o out for stdout)" if stdout else "")
     )
 
 

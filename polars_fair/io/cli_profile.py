@@ -239,8 +239,21 @@ def _is_profiles(pattern: str) -> bool:
 
 def _side(args: argparse.Namespace, pattern: str, profiles: bool) -> FairnessProfile:
     if profiles:
-        return read_profile([str(p) for p in _expand(pattern)])
+        return _judged(read_profile([str(p) for p in _expand(pattern)]), pattern, "compare")
     return _profile_files(args, [pattern])
+
+
+def _judged(prof: FairnessProfile, source: object, command: str) -> FairnessProfile:
+    """`prof`, refused when it is a regression profile (which has no verdicts to judge)."""
+    if prof.task == "regression":
+        msg = (
+            f"{source!r} is a regression profile (--task regression): regression criteria "
+            f"have no intervals or verdicts in polars_fair, so `{command}` has nothing to "
+            "judge\nHint: give classification profiles; a regression profile offers its tables "
+            "in Python, e.g. `polars_fair.read_profile(path).regression_by_group()`"
+        )
+        raise cli.UsageError(msg)
+    return prof
 
 
 #: The column options: without any, data files compared with a profile take its columns.
@@ -348,7 +361,7 @@ def audit_profile(args: argparse.Namespace) -> int:
         msg = "--fail-on-slices needs --slices\nHint: e.g. --slices race,sex,age_cat"
         raise cli.UsageError(msg)
     check_output(args.output, inputs=args.profile)  # before the profiles are read
-    prof = read_profile(args.profile)
+    prof = _judged(read_profile(args.profile), " ".join(args.profile), "audit")
     if args.by is not None or args.by_key:
         _check_profile_keys(args, prof)
     options = _options(args, prof)
@@ -420,7 +433,8 @@ def _profile_command(args: argparse.Namespace) -> int:
     if args.score_bins is not None and args.score_bins < 1:
         msg = f"--score-bins must be a positive integer, got {args.score_bins}\nHint: e.g. 1000"
         raise cli.UsageError(msg)
-    check_output(args.output, example="profile.parquet", inputs=args.paths)  # before any read
+    # before any read; a profile is written to a file only (-o is required)
+    check_output(args.output, example="profile.parquet", inputs=args.paths, stdout=False)
     suffix = Path(args.output).suffix.lower()
     if suffix in _DATA_SUFFIXES:
         msg = (
@@ -433,7 +447,7 @@ def _profile_command(args: argparse.Namespace) -> int:
         prof.write_parquet(args.output)
     except (OSError, pl.exceptions.PolarsError) as exc:
         reason = str(exc).split(" (os error")[0] if exc.args else type(exc).__name__
-        raise cli.UsageError(unwritable(args.output, reason)) from exc
+        raise cli.UsageError(unwritable(args.output, reason, stdout=False)) from exc
     print(f"polars-fair: wrote {prof!r} to {args.output}", file=sys.stderr)
     return OK
 

@@ -3,11 +3,12 @@ r"""Compare criteria between two audits: a candidate against its baseline.
 Both sides are summary tables (one row per criterion and batch key, with the value,
 the ideal and an interval). For each criterion the change is judged on its
 *distance from the ideal*, ``|value - ideal|`` (on the log scale for criteria whose
-ideal is 1, the ratios), so that "worse" always means "less fair" whatever the sign
-or the kind of the criterion. A test statistic (the 2-SD rule's z, `PER_ROWS`) grows
-with the square root of the rows compared: its distance, and its interval, are read
-per square root of those rows (``group_n + compared_n``), so that audits of other
-sizes at the same rates do not differ.
+ideal is 1, the ratios; a ratio of 0, a group never selected, is infinitely far), so
+that "worse" always means "less fair" whatever the sign or the kind of the criterion.
+A test statistic (the 2-SD rule's z, `PER_ROWS`) grows with the square root of the
+rows compared: its distance, and its interval, are read per square root of those rows
+(``group_n + compared_n``), so that audits of other sizes at the same rates do not
+differ.
 
 **Interval.** The two audits are independent samples, so the change of the
 distance has standard error :math:`\sqrt{se_b^2 + se_c^2}`, where each side's
@@ -205,8 +206,13 @@ def rows_scale(columns: Sequence[str]) -> pl.Expr:
 
 
 def _scale(x: pl.Expr, log: pl.Expr) -> pl.Expr:
-    """The distance scale: the log for ratios (non-positive values have no log: null)."""
-    logged = pl.when(x > 0).then(x.log())
+    """The distance scale: the log for ratios.
+
+    A ratio of 0 (a group never selected) is the farthest a ratio can be from 1: its
+    log is ``-inf``, so its distance is infinite (a change to it is ``worse``, not
+    undefined); negative values have no log (null).
+    """
+    logged = pl.when(x > 0).then(x.log()).when(x == 0).then(pl.lit(-math.inf))
     return pl.when(log).then(logged).otherwise(x)
 
 
@@ -298,6 +304,8 @@ def judge_changes(
     t = tolerance
     verdict = (
         pl.when(lo.is_null() | hi.is_null() | pl.col("distance_change").is_nan())
+        .then(pl.lit("inconclusive"))
+        .when(lo.is_nan() | hi.is_nan())  # an infinite distance with an unbounded interval
         .then(pl.lit("inconclusive"))
         .when((pl.col("distance_change") > t) & (lo > 0))
         .then(pl.lit("worse"))

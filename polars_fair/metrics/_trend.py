@@ -27,22 +27,65 @@ from polars_fair.metrics._compare import (
     judged_rows,
     rows_scale,
 )
+from polars_fair.metrics._registry import CRITERIA
 
-__all__ = ["check_time", "trend_table"]
+__all__ = ["TREND_COLUMNS", "check_time", "trend_table"]
 
 
-def check_criterion(criterion: object) -> None:
-    """Refuse a `criterion` (of a trend) that is not the name of one criterion."""
-    if isinstance(criterion, str) and criterion in CATALOGUE:
+def check_criterion(criterion: object, options: dict[str, Any] | None = None) -> None:
+    """Refuse a `criterion` (of a trend) that is not the name of one summary criterion.
+
+    Refuses as well report `options` naming other ``criteria`` (the trend follows one).
+    """
+    criteria = (options or {}).get("criteria")
+    if criteria is not None and criteria != [criterion]:
+        msg = (
+            f"a trend follows its `criterion` {criterion!r}, and `criteria` names others: "
+            f"{criteria!r}\n\nHint: drop `criteria`; follow each criterion in a trend of its own"
+        )
+        raise InvalidParameterError(msg)
+    if isinstance(criterion, str) and criterion in CRITERIA:
         return
-    close = get_close_matches(criterion, CATALOGUE, n=3) if isinstance(criterion, str) else []
+    if isinstance(criterion, str) and criterion in CATALOGUE:  # of another family
+        family = CATALOGUE[criterion].family
+        close = get_close_matches(criterion, CRITERIA, n=3)
+        msg = (
+            f"`criterion` {criterion!r} is {'an' if family[0] in 'aeiou' else 'a'} {family} "
+            f"criterion, which has no summary row to follow over time\n\nHint: one of the "
+            f"summary's criteria, e.g. {close or ['demographic_parity_difference']}"
+        )
+        raise InvalidParameterError(msg)
+    close = get_close_matches(criterion, CRITERIA, n=3) if isinstance(criterion, str) else []
     hint = f"did you mean {close}?" if close else "e.g. 'demographic_parity_difference'"
     msg = f"`criterion` must be the name of one criterion, got {criterion!r}\n\nHint: {hint}"
     raise InvalidParameterError(msg)
 
 
+#: The columns of a trend table, and those of its derivation (see :func:`trend_table`):
+#: a batch key may not take one (it would be replaced, or duplicated).
+TREND_COLUMNS = frozenset({
+    "criterion", "value", "ci_low", "ci_high", "fair_low", "fair_high", "verdict",
+    "baseline_window", "baseline", "change", "change_ci_low", "change_ci_high",
+    "change_verdict", "alert", "first_alert", "ideal", "band_verdict", "candidate",
+    "candidate_scale", "candidate_ci_low", "candidate_ci_high", "baseline_scale",
+    "baseline_ci_low", "baseline_ci_high", "distance_change", "distance_ci_low",
+    "distance_ci_high", "ci_level", "change_ci_level",
+})  # fmt: skip
+
+
 def check_time(time: str, by: Sequence[str]) -> None:
-    """Refuse a `time` that is not one of the batch keys `by`, saying how to make one."""
+    """Refuse a `time` that is not one of the batch keys `by`, saying how to make one.
+
+    Refuses as well a batch key named like a column of the trend table.
+    """
+    for key in by:
+        if key in TREND_COLUMNS:
+            msg = (
+                f"batch key {key!r} clashes with a column of the trend table"
+                f"\n\nHint: profile with the key renamed, e.g. "
+                f"`by=pl.col({key!r}).alias({key + '_'!r})`"
+            )
+            raise InvalidParameterError(msg)
     if time in by:
         return
     hint = (

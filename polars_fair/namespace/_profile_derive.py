@@ -191,7 +191,7 @@ def _refuse_other_values(
 def _shown_fixed(value: Any, name: str) -> str:
     """A fixed parameter's value in a message: columns and `by` expressions as text."""
     if name in _COLUMNS:
-        return repr(shown(value))
+        return "None" if value is None else repr(shown(value))  # None: no column, not 'None'
     items = [value] if isinstance(value, (str, pl.Expr)) else value
     if name != "by" or not isinstance(items, (list, tuple)):
         return repr(value)

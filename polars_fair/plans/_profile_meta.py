@@ -383,8 +383,8 @@ def parse_meta(raw: str, path: str, version: int, regression_version: int) -> di
     spec = meta.get("spec") if isinstance(meta, dict) else None
     if isinstance(spec, dict) and spec.get("task") == REGRESSION:
         version = regression_version
-    if isinstance(meta, dict) and meta.get("format_version") != version:
-        found = meta.get("format_version")
+    found = meta.get("format_version") if isinstance(meta, dict) else None
+    if isinstance(meta, dict) and (isinstance(found, bool) or found != version):
         newer = isinstance(found, int) and not isinstance(found, bool) and found > version
         fix = (
             "upgrade polars_fair to a version that reads it"
@@ -397,26 +397,71 @@ def parse_meta(raw: str, path: str, version: int, regression_version: int) -> di
         )
         raise ProfileError(msg)
     missing = _missing(meta) if isinstance(meta, dict) else list(_META_KEYS)
+    if not missing:  # every entry present: its schemas and expressions must decode
+        missing = _undecodable(meta)
     if missing:
         msg = f"{path!r} has incomplete profile metadata: missing or invalid {missing}{hint}"
         raise ProfileError(msg)
     return meta  # type: ignore[no-any-return]
 
 
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _names(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+#: The kind of each entry of a profile's metadata (a type, or a check of the value).
+_KINDS: dict[str, Any] = {
+    "spec": dict, "key_dtypes": dict, "schema": str, "tables": list, "columns": dict,
+    "table_schemas": dict, "created_at": str, "rows": _count, "pieces": _count,
+    "score_bins": lambda v: v is None or (_count(v) and v > 0),
+}  # fmt: skip
+
+
+def _valid(value: object, kind: Any) -> bool:
+    return isinstance(value, kind) if isinstance(kind, type) else bool(kind(value))
+
+
 def _missing(meta: dict[str, Any]) -> list[str]:
     """The entries of a profile's metadata that are missing or of the wrong kind."""
-    kinds = {"spec": dict, "key_dtypes": dict, "schema": str, "tables": list, "columns": dict,
-             "table_schemas": dict}  # fmt: skip
-    missing = [
-        k for k in _META_KEYS if k not in meta or not isinstance(meta[k], kinds.get(k, object))
-    ]
+    missing = [k for k in _META_KEYS if k not in meta or not _valid(meta[k], _KINDS.get(k, object))]
     if not isinstance(meta.get("spec"), dict) or not isinstance(meta.get("tables"), list):
         return missing
-    missing += [f"spec.{k}" for k in FIXED if k not in meta["spec"]]
+    spec = meta["spec"]
+    missing += [f"spec.{k}" for k in FIXED if k not in spec]
+    missing += [f"spec.{k}" for k in ("sensitive_features", "by") if not _names(spec.get(k, []))]
+    if spec.get("task", TASKS[0]) not in TASKS:
+        missing.append("spec.task")
     for key in ("columns", "table_schemas"):
         if isinstance(meta.get(key), dict):
             missing += [f"{key}.{t}" for t in meta["tables"] if t not in meta[key]]
     return missing
+
+
+def _undecodable(meta: dict[str, Any]) -> list[str]:
+    """The schemas and column expressions of complete metadata that do not decode."""
+    bad = []
+    entries = {"schema": meta["schema"], **{
+        f"table_schemas.{t}": meta["table_schemas"][t] for t in meta["tables"]
+    }}  # fmt: skip
+    for name, text in entries.items():
+        try:
+            decode_schema(text)
+        except (ValueError, TypeError, OSError, pl.exceptions.PolarsError):
+            bad.append(name)
+    columns = [(k, meta["spec"][k]) for k in ("y_true", "y_pred", "y_prob", "sample_weight")]
+    columns += [(f"by_items.{i}", v) for i, v in enumerate(meta["spec"].get("by_items") or [])]
+    for name, value in columns:
+        try:
+            decoded: object = decode_column(value)
+        except (ValueError, TypeError, KeyError, OSError, pl.exceptions.PolarsError):
+            decoded = False  # not a column
+        if not (decoded is None or isinstance(decoded, (str, pl.Expr))):
+            bad.append(f"spec.{name}")
+    return bad
 
 
 def distinct_matches(
@@ -455,15 +500,30 @@ def distinct_matches(
     return paths
 
 
+_PATH_HINT = 'give a file or a glob, e.g. `read_profile("profiles/*.parquet")`'
+
+
 def profile_paths(source: str | Path | Sequence[str | Path]) -> list[str]:
     """The files of `source`, each once (a file given twice would count twice)."""
-    if not isinstance(source, (str, Path, Sequence)):  # a number, a profile object
+    # a number, a profile object; bytes are a sequence of numbers
+    if not isinstance(source, (str, Path, Sequence)) or isinstance(source, (bytes, bytearray)):
         msg = (
             f"`source` must be a path, a glob or a list of paths, got {source!r}"
             '\n\nHint: e.g. `read_profile("profiles/*.parquet")`'
         )
         raise InvalidParameterError(msg)
     items = [source] if isinstance(source, (str, Path)) else list(source)
+    for i, item in enumerate(items):
+        if not isinstance(item, (str, Path)):
+            msg = (
+                f"`source` must be a path, a glob or a list of paths; item {i} is a "
+                f"{type(item).__name__}\n\nHint: give file paths (strings or `Path`); merge "
+                "profile objects with `polars_fair.merge_profiles([...])`"
+            )
+            raise InvalidParameterError(msg)
+        if not str(item):  # Path("") is the working directory
+            msg = f"`source` holds an empty path (item {i})\n\nHint: {_PATH_HINT}"
+            raise InvalidParameterError(msg)
     paths = distinct_matches([str(item) for item in items], noun="profile", error=ProfileError)
     if not paths:
         msg = "no profile given: `source` is empty\n\nHint: pass a path or a glob"

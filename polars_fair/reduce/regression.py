@@ -69,6 +69,11 @@ MSG_REGRESSION_DTYPE = (
     "`{param}` column {name!r} must be numeric for a regression audit, got dtype {dtype}"
     "\n\nHint: cast it, e.g. `pl.col({name!r}).cast(pl.Float64)`"
 )
+MSG_REGRESSION_EXPR_DTYPE = (
+    "`{param}` expression {expr} must be numeric for a regression audit, got dtype {dtype}"
+    "\n\nHint: give numeric values (an expression of dtype {dtype} is not a continuous "
+    "prediction or truth), e.g. the expression cast to Float64"
+)
 MSG_REGRESSION_VALUES = (
     "`{param}` column {name!r} must hold finite numbers, found {found}"
     "\n\nHint: drop or impute those rows before the audit; rows with a null value are "
@@ -92,7 +97,11 @@ def _numeric(lf: pl.LazyFrame, schema: pl.Schema, spec: IntoColumn, param: str) 
     hint = f"pass the {'prediction' if param == 'y_pred' else 'true value'} column as `{param}=`"
     expr, dtype, name = resolve_column(lf, schema, spec, param, hint)
     if dtype != pl.Null and (not dtype.is_numeric() or dtype == pl.Boolean):
-        msg = MSG_REGRESSION_DTYPE.format(param=param, name=name, dtype=dtype)
+        msg = (
+            MSG_REGRESSION_EXPR_DTYPE.format(param=param, expr=spec, dtype=dtype)
+            if isinstance(spec, pl.Expr)  # its output name is not a column of this dtype
+            else MSG_REGRESSION_DTYPE.format(param=param, name=name, dtype=dtype)
+        )
         raise InvalidParameterError(msg)
     return _Column(param, name, expr.cast(pl.Float64))
 

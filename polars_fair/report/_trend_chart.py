@@ -58,7 +58,10 @@ def trend_chart(trend: pl.DataFrame, *, criterion: str, time: str, by: Sequence[
         (pl.concat_str([pl.col(k).cast(pl.String) for k in series], separator=", ")
          if series else pl.lit(criterion)).alias("series"),
     )  # fmt: skip
-    base = alt.Chart(data).encode(x=alt.X(f"{time}:O", title=time))
+    # the field by name, escaped: Vega-Lite reads `a.b` as a nested field, and Altair's
+    # shorthand `name:O` would split a name holding a colon
+    field = "".join("\\" + c if c in ".[]\\" else c for c in time)
+    base = alt.Chart(data).encode(x=alt.X(field=field, type="ordinal", title=time))
     band = base.mark_area(opacity=0.12, color="#1a7f37").encode(
         y=alt.Y("fair_low:Q", title=criterion), y2="fair_high:Q"
     )
@@ -69,7 +72,10 @@ def trend_chart(trend: pl.DataFrame, *, criterion: str, time: str, by: Sequence[
     dots = base.mark_point(filled=True, size=60).encode(
         y="value:Q",
         color=alt.condition("datum.alert", alt.value("#cf222e"), alt.value("#0969da")),
-        tooltip=[time, "value", "ci_low", "ci_high", "verdict", "change_verdict"],
+        tooltip=[
+            alt.Tooltip(field=field, type="ordinal", title=time),
+            *("value", "ci_low", "ci_high", "verdict", "change_verdict"),
+        ],
     )
     return alt.layer(band, line, bars, dots).properties(title=f"{criterion} over {time}")
 
