@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-import polars_fair  # noqa: F401  (registers the namespace)
+import polars_fair
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.FairWarning")
 
@@ -90,3 +90,34 @@ def test_no_list_when_the_pairs_agree(tmp_path: Path) -> None:
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "compare other groups" not in run.stdout
+
+
+@pytest.mark.parametrize("key", ["change", "ci_level", "baseline_group", "candidate_verdict"])
+def test_a_batch_key_named_like_a_comparison_column_is_refused(key: str) -> None:
+    base, _ = _halves()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = base.with_columns(pl.col("sex").alias(key)).fair.report(**KW, by=key)
+    with pytest.raises(polars_fair.InvalidParameterError, match=f"batch key '{key}' clashes"):
+        report.compare(report)
+
+
+def test_cli_the_renamed_key_the_hint_gives_compares(tmp_path: Path) -> None:
+    base, _ = _halves()
+    path = tmp_path / "base.parquet"
+    base.with_columns(pl.col("sex").alias("change")).write_parquet(path)
+    opts = ["--y-true", "two_year_recid", "--y-pred", "decile_score >= 5",
+            "--sensitive-features", "race"]  # fmt: skip
+    clash = subprocess.run(
+        [sys.executable, "-m", "polars_fair", "compare", str(path), str(path), *opts,
+         "--by", "change"], capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert clash.returncode == 2, clash.stderr
+    assert "clashes with a column of the comparison" in clash.stderr
+    assert '--by "change AS change_"' in clash.stderr
+    fixed = subprocess.run(
+        [sys.executable, "-m", "polars_fair", "compare", str(path), str(path), *opts,
+         "--by", "change AS change_"], capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert fixed.returncode == 0, fixed.stderr
+    assert "change_" in fixed.stdout

@@ -64,6 +64,7 @@ from polars_fair.metrics._intervals import z_value
 
 __all__ = [
     "COMPARABLE",
+    "COMPARE_COLUMNS",
     "COMPARE_VERDICTS",
     "check_comparable",
     "check_familywise",
@@ -351,6 +352,28 @@ def judged_rows(frame: pl.LazyFrame) -> int:
     return max(int(count), 1)
 
 
+#: The columns of a comparison, and those of its derivation: no batch key may take one.
+COMPARE_COLUMNS = frozenset({
+    "criterion", "ideal", "baseline", "candidate", "change", "ci_low", "ci_high",
+    "distance_change", "distance_ci_low", "distance_ci_high", "verdict", "ci_level",
+    *(f"{side}{c}" for side in ("baseline", "candidate") for c in (
+        "_scale", "_ideal", "_ci_low", "_ci_high", "_verdict", "_group", "_compared_with",
+    )),
+})  # fmt: skip
+
+
+def _check_key_names(by: Sequence[str]) -> None:
+    """Refuse a batch key named like a column of the comparison (raw duplicates else)."""
+    for key in by:
+        if key in COMPARE_COLUMNS:
+            msg = (
+                f"batch key {key!r} clashes with a column of the comparison"
+                f"\n\nHint: audit both sides with the key renamed, e.g. "
+                f'`by=pl.col({key!r}).alias({key + "_"!r})` (--by "{key} AS {key}_")'
+            )
+            raise InvalidParameterError(msg)
+
+
 def _check_key_dtypes(candidate: pl.DataFrame, baseline: pl.DataFrame, by: Sequence[str]) -> None:
     """Refuse batch keys of other dtypes on the two sides (their rows cannot be matched)."""
     found = [
@@ -446,6 +469,7 @@ def compare_summaries(
     └──────────┴───────────┴─────────┘
     """
     keys = [*by, "criterion"]
+    _check_key_names(by)
     _check_key_dtypes(candidate, baseline, by)
     joined = _side(candidate, "candidate", keys).join(
         _side(baseline, "baseline", keys), on=keys, how="full", coalesce=True, nulls_equal=True
