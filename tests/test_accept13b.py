@@ -43,9 +43,10 @@ def _expected(df: pl.DataFrame, ratio: bool, weighted: bool) -> dict[str, Any]:
                                           "fp": lambda y, p: (y == 0) & (p == 1)})  # fmt: skip
     r_all = sum(c["fn"] for c in cells.values()) / sum(c["fp"] for c in cells.values())
     # the row reports the most extreme of the k groups against the rest: its interval
-    # holds for all k (Bonferroni over the groups of >= 30 effective rows)
+    # holds for all k (Bonferroni over the groups of >= 30 effective rows); two groups
+    # against the rest are one comparison (each is the other's rest)
     k = sum(c["sw"] ** 2 / c["sw2"] >= 30 for c in cells.values())
-    z = NormalDist().inv_cdf(1 - (1 - 0.95) / (2 * k))
+    z = NormalDist().inv_cdf(1 - (1 - 0.95) / (2 * (k if k > 2 else 1)))
 
     def distance(g: str) -> float:
         r = cells[g]["fn"] / cells[g]["fp"]
@@ -98,6 +99,17 @@ def test_treatment_equality_to_overall_interval_from_the_definitions(
     row = run(df, "summary", **kw).row(0, named=True)
     expected = _expected(df, ratio, weighted)
     assert_overall_row(row, expected, "count_ratio_overall" if ratio else "count_mover_overall")
+
+
+@pytest.mark.parametrize("ratio", [False, True])
+def test_treatment_equality_to_overall_of_two_groups_is_one_comparison(ratio: bool) -> None:
+    df = _frame(23).filter(pl.col("g").is_in(["a", "b"]))
+    criterion = "treatment_equality_ratio" if ratio else "treatment_equality_difference"
+    kw: dict[str, Any] = {"y_true": "y", "y_pred": "p", "sensitive_features": "g",
+                          "method": "to_overall", "criteria": [criterion]}  # fmt: skip
+    row = df.fair.summary(**kw).row(0, named=True)
+    assert_overall_row(row, _expected(df, ratio, False), row["interval_method"])
+    assert row["note"] is None
 
 
 def test_treatment_equality_to_overall_does_not_depend_on_the_scale_of_the_weights() -> None:

@@ -218,7 +218,8 @@ def treatment_comparisons(method: str) -> pl.Expr:
 
     Over the summary's ``n_groups`` groups ``k``: between groups the ``k (k - 1) / 2``
     pairs, against a reference group the ``k - 1`` others, against the rest
-    (``to_overall``) each of the ``k``. Treatment equality's band (0.1 in ``FN / FP``
+    (``to_overall``) each of the ``k`` (one for two groups: each is the rest of the
+    other, one comparison seen from either side). Treatment equality's band (0.1 in ``FN / FP``
     for the difference) is narrow beside the noise of a ratio of counts, so the
     selection of the most extreme comparison shows in its verdicts, where a rate's band
     absorbs it (measured in docs/report.md).
@@ -226,7 +227,10 @@ def treatment_comparisons(method: str) -> pl.Expr:
     k = pl.col("n_groups").cast(pl.Float64)
     if method == "between_groups":
         return k * (k - 1) / 2
-    return k - 1 if method == "to_reference" else k
+    if method == "to_reference":
+        return k - 1
+    # two groups against the rest are one comparison, seen from either side
+    return pl.when(k > 2).then(k).otherwise(1.0)
 
 
 def _to_overall(low: pl.Expr, high: pl.Expr, *, ratio: bool) -> tuple[pl.Expr, pl.Expr]:
