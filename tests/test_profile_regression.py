@@ -560,3 +560,11 @@ def test_cli_profile_task_regression(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "--pos-label cannot be combined with --task regression" in capsys.readouterr().err
     assert main(["audit", "--profile", str(out)]) == 2
     assert "regression profile offers" in capsys.readouterr().err
+
+
+def test_auc_error_bound_of_a_regression_profile_says_it_keeps_no_scores() -> None:
+    df = pl.DataFrame({"g": ["a", "b"] * 2, "y": [1.0, 2, 3, 4], "p": [1.5, 2, 2.5, 4]})
+    prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g", task="regression")
+    with pytest.raises(pf.ProfileError, match="a regression profile keeps no scores") as err:
+        prof.auc_error_bound()
+    assert "profile with `y_prob=`" not in str(err.value)  # not a fix for regression

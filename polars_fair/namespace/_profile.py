@@ -411,7 +411,13 @@ class FairnessProfile(RegressionProfileMethods):
         [0.125]
         """
         if "roc" not in self.tables:
-            msg = "this profile has no score histogram\n\nHint: profile with `y_prob=`"
+            hint = (
+                "an AUC is a classifier's: profile labels and scores with `y_prob=` (a "
+                "regression profile keeps no scores)"
+                if self.task == "regression"
+                else "profile with `y_prob=`"
+            )
+            msg = f"this profile has no score histogram\n\nHint: {hint}"
             raise ProfileError(msg)
         keys = [*self.by, *self.meta["spec"]["sensitive_features"]]
         return auc_error_bound(self.tables["roc"], keys, binned=bool(self.meta["score_bins"]))
