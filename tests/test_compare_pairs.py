@@ -25,6 +25,18 @@ KW = {"y_true": "two_year_recid", "y_pred": pl.col("decile_score") >= 5,
       "sensitive_features": "race"}  # fmt: skip
 
 
+OPTIONS = ["--y-true", "two_year_recid", "--y-pred", "decile_score >= 5",
+           "--sensitive-features", "race"]  # fmt: skip
+
+
+def _compare(*args: str) -> subprocess.CompletedProcess[str]:
+    """``polars-fair compare`` with `args` and the audit's column options."""
+    return subprocess.run(
+        [sys.executable, "-m", "polars_fair", "compare", *args, *OPTIONS],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
 def _halves() -> tuple[pl.DataFrame, pl.DataFrame]:
     df = pl.read_csv(COMPAS).with_row_index("i")
     return df.filter(pl.col("i") % 2 == 0), df.filter(pl.col("i") % 2 == 1)
@@ -54,11 +66,7 @@ def test_cli_lists_the_rows_whose_pairs_differ(tmp_path: Path) -> None:
     paths = [tmp_path / "base.parquet", tmp_path / "cand.parquet"]
     base.write_parquet(paths[0])
     cand.write_parquet(paths[1])
-    run = subprocess.run(
-        [sys.executable, "-m", "polars_fair", "compare", *map(str, paths), "--y-true",
-         "two_year_recid", "--y-pred", "decile_score >= 5", "--sensitive-features", "race"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    run = _compare(*map(str, paths))
     assert run.returncode == 0, run.stderr
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -83,11 +91,7 @@ def test_no_list_when_the_pairs_agree(tmp_path: Path) -> None:
     base, _ = _halves()
     path = tmp_path / "base.parquet"
     base.write_parquet(path)
-    run = subprocess.run(
-        [sys.executable, "-m", "polars_fair", "compare", str(path), str(path), "--y-true",
-         "two_year_recid", "--y-pred", "decile_score >= 5", "--sensitive-features", "race"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    run = _compare(str(path), str(path))
     assert run.returncode == 0, run.stderr
     assert "compare other groups" not in run.stdout
 
@@ -106,18 +110,10 @@ def test_cli_the_renamed_key_the_hint_gives_compares(tmp_path: Path) -> None:
     base, _ = _halves()
     path = tmp_path / "base.parquet"
     base.with_columns(pl.col("sex").alias("change")).write_parquet(path)
-    opts = ["--y-true", "two_year_recid", "--y-pred", "decile_score >= 5",
-            "--sensitive-features", "race"]  # fmt: skip
-    clash = subprocess.run(
-        [sys.executable, "-m", "polars_fair", "compare", str(path), str(path), *opts,
-         "--by", "change"], capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    clash = _compare(str(path), str(path), "--by", "change")
     assert clash.returncode == 2, clash.stderr
     assert "clashes with a column of the comparison" in clash.stderr
     assert '--by "change AS change_"' in clash.stderr
-    fixed = subprocess.run(
-        [sys.executable, "-m", "polars_fair", "compare", str(path), str(path), *opts,
-         "--by", "change AS change_"], capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    fixed = _compare(str(path), str(path), "--by", "change AS change_")
     assert fixed.returncode == 0, fixed.stderr
     assert "change_" in fixed.stdout
