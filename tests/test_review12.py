@@ -6,6 +6,8 @@
   failure) instead of accepting the profile's own key by name.
 * ``compare --familywise`` with no row that can be judged (one group on each side)
   said "Bonferroni over the 1 row judged".
+* ``audit --profile P --by month,month`` (or ``--by month --by-key month``) was read
+  as the key once, where ``audit FILES --by sex,sex`` is refused (exit 2).
 * A batch key given as SQL and named like a column of the comparison got the hint
   ``--by "change AS change_"``, which names a column the files lack.
 """
@@ -107,3 +109,23 @@ def test_sql_key_named_like_a_comparison_column_is_told_to_rename_its_expression
                           "--no-progress")  # fmt: skip
     assert code == 0, err
     assert "change_" in out
+
+
+@pytest.mark.parametrize(
+    "given",
+    [["--by", "month,month"], ["--by", "month", "--by-key", "month"],
+     ["--by", "month", "--by-key", "strftime(date(screening_date), '%Y-%m') AS month"]],
+)  # fmt: skip
+def test_audit_profile_refuses_a_key_given_twice(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, given: list[str]
+) -> None:
+    # as `audit FILES --by sex,sex` is refused (exit 2), not read as the key once
+    path = str(tmp_path / "months.parquet")
+    code, _, err = _run(capsys, "profile", str(DATA), "-o", path, *COLS, "--by",
+                        "strftime(date(screening_date), '%Y-%m') AS month", "--no-progress")  # fmt: skip
+    assert code == 0, err
+    code, _, err = _run(capsys, "audit", "--profile", path, *given)
+    assert code == 2
+    assert "--by gives two keys named 'month'" in err
+    code, _, err = _run(capsys, "audit", "--profile", path, "--by", "month")
+    assert code == 0, err

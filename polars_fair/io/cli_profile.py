@@ -408,7 +408,11 @@ def _check_profile_keys(args: argparse.Namespace, prof: FairnessProfile) -> None
     keys: dict[str, pl.Expr | None] = {}
     for text in texts:
         expr = None if text in prof.by else sql_key(text, "--by")
-        keys[text if expr is None else key_name(text, expr, alias=True)] = expr
+        name = text if expr is None else key_name(text, expr, alias=True)
+        if name in keys:  # as for the data's keys (`key_columns`)
+            msg = f"--by gives two keys named {name!r}\nHint: give each of the profile's keys once"
+            raise cli.UsageError(msg)
+        keys[name] = expr
     if list(keys) != prof.by:
         msg = (
             f"--by {shown!r} differs from the profile's batch keys "
