@@ -408,7 +408,11 @@ def _check_profile_keys(args: argparse.Namespace, prof: FairnessProfile) -> None
     keys: dict[str, pl.Expr | None] = {}
     for text in texts:
         expr = None if text in prof.by else sql_key(text, "--by")
-        keys[text if expr is None else key_name(text, expr, alias=True)] = expr
+        name = text if expr is None else key_name(text, expr, alias=True)
+        if name in keys:  # as for the data's keys (`key_columns`)
+            msg = f"--by gives two keys named {name!r}\nHint: give each of the profile's keys once"
+            raise cli.UsageError(msg)
+        keys[name] = expr
     if list(keys) != prof.by:
         msg = (
             f"--by {shown!r} differs from the profile's batch keys "
@@ -416,8 +420,10 @@ def _check_profile_keys(args: argparse.Namespace, prof: FairnessProfile) -> None
             f"profile the data with --by {shown!r}"
         )
         raise cli.UsageError(msg)
-    kept = prof.meta["spec"].get("by_items")  # None: a profile older than the expressions
-    for (name, expr), item in zip(keys.items(), kept or (), strict=True):
+    kept = prof.meta["spec"].get("by_items")
+    if kept is None:  # a profile older than the expressions: its keys are known by name only
+        return
+    for (name, expr), item in zip(keys.items(), kept, strict=True):
         if expr is not None and encode_column(named(expr, name)) != item:
             theirs = decode_column(item)
             theirs = f"the column {theirs!r}" if isinstance(theirs, str) else f"{theirs}"
@@ -556,6 +562,8 @@ def _interval_text(args: argparse.Namespace, params: dict[str, Any], table: pl.D
     if not args.familywise or table.is_empty():
         return f"{level_text(params)} interval"
     level, each = float(params.get("confidence_level") or 0.95), table.item(0, "ci_level")
+    if table.get_column("distance_ci_low").is_null().all():  # no row has both sides
+        return f"{level_text(params)} interval (--familywise: no row could be judged)"
     rows = round((1 - level) / (1 - each))
     return (
         f"{100 * each:.4g}% interval (--familywise: Bonferroni over the {rows} "

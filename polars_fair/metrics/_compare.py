@@ -369,7 +369,8 @@ def _check_key_names(by: Sequence[str]) -> None:
             msg = (
                 f"batch key {key!r} clashes with a column of the comparison"
                 f"\n\nHint: audit both sides with the key renamed, e.g. "
-                f'`by=pl.col({key!r}).alias({key + "_"!r})` (--by "{key} AS {key}_")'
+                f'`by=pl.col({key!r}).alias({key + "_"!r})` (--by "{key} AS {key}_"; a key '
+                f'given as SQL: --by "EXPR AS {key}_", its own expression)'
             )
             raise InvalidParameterError(msg)
 
