@@ -531,8 +531,8 @@ def _gate_hint(params: dict[str, Any], table: pl.DataFrame) -> None:
         chance = 100 * (1 - float(params.get("confidence_level") or 0.95)) / 2
         print(
             f"Hint: each of the {rows} rows judged is `worse` by chance at most {chance:g}% "
-            "of the time with nothing changed, so some row is more often (one release in "
-            "nine over COMPAS's 13 criteria); --familywise bounds the whole gate at "
+            "of the time with nothing changed, so some row is more often (11-12% of releases "
+            "over COMPAS's 13 criteria); --familywise bounds the whole gate at "
             f"{chance:g}%, or gate on the criteria you mean (--criteria)",
             file=sys.stderr,
         )
