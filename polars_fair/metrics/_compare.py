@@ -66,6 +66,7 @@ __all__ = [
     "COMPARABLE",
     "COMPARE_COLUMNS",
     "COMPARE_VERDICTS",
+    "JUDGED_COLUMNS",
     "check_comparable",
     "check_familywise",
     "check_tolerance",
@@ -327,7 +328,7 @@ def judge_changes(
     ).with_columns(verdict.cast(COMPARE_VERDICTS).alias("verdict"))
 
 
-def judged_rows(frame: pl.LazyFrame) -> int:
+def judged_rows(frame: pl.DataFrame) -> int:
     """
     The rows of a paired frame (as :func:`judge_changes` reads it) that can be judged.
 
@@ -340,7 +341,7 @@ def judged_rows(frame: pl.LazyFrame) -> int:
     >>> from polars_fair.metrics._compare import judged_rows
     >>> sides = {f"{s}{c}": [0.1, None] for s in ("baseline", "candidate")
     ...          for c in ("", "_ci_low", "_ci_high")}
-    >>> judged_rows(pl.LazyFrame(sides))
+    >>> judged_rows(pl.DataFrame(sides))
     1
     """
     cells = [
@@ -348,18 +349,26 @@ def judged_rows(frame: pl.LazyFrame) -> int:
         for side in ("baseline", "candidate")
         for c in ("", "_ci_low", "_ci_high")
     ]
-    count = frame.select(pl.all_horizontal(*cells).sum()).collect().item()
+    count = frame.select(pl.all_horizontal(*cells).sum()).item()
     return max(int(count), 1)
 
 
-#: The columns of a comparison, and those of its derivation: no batch key may take one.
-COMPARE_COLUMNS = frozenset({
-    "criterion", "ideal", "baseline", "candidate", "change", "ci_low", "ci_high",
-    "distance_change", "distance_ci_low", "distance_ci_high", "verdict", "ci_level",
+#: The columns :func:`judge_changes` reads and adds (a trend's derivation has them too).
+JUDGED_COLUMNS = frozenset({
+    "ideal", "baseline", "candidate", "change", "ci_low", "ci_high", "distance_change",
+    "distance_ci_low", "distance_ci_high", "ci_level",
     *(f"{side}{c}" for side in ("baseline", "candidate") for c in (
-        "_scale", "_ideal", "_ci_low", "_ci_high", "_verdict", "_group", "_compared_with",
+        "_scale", "_ci_low", "_ci_high",
     )),
 })  # fmt: skip
+
+#: The columns of a comparison, and those of its derivation: no batch key may take one.
+COMPARE_COLUMNS = frozenset({
+    "criterion", "verdict",
+    *(f"{side}{c}" for side in ("baseline", "candidate") for c in (
+        "_ideal", "_verdict", "_group", "_compared_with",
+    )),
+}) | JUDGED_COLUMNS  # fmt: skip
 
 
 def _check_key_names(by: Sequence[str]) -> None:
@@ -479,12 +488,14 @@ def compare_summaries(
         pl.coalesce("candidate_ideal", "baseline_ideal").alias("ideal")
     ).drop("candidate_ideal", "baseline_ideal")
     check_familywise(familywise)
+    comparisons = 1
     if familywise:  # a small frame: the rows of two summaries
-        joined = joined.collect().lazy()
+        rows = joined.collect()
+        comparisons, joined = judged_rows(rows), rows.lazy()
     judged = judge_changes(
         joined, confidence_level=confidence_level, tolerance=tolerance,
         baseline_confidence_level=baseline_confidence_level, per_rows=True,
-        comparisons=judged_rows(joined) if familywise else 1,
+        comparisons=comparisons,
     )  # fmt: skip
     order = pl.col("criterion").cast(pl.String)
     return (

@@ -336,7 +336,7 @@ def bonferroni_z(comparisons: pl.Expr, z: float) -> pl.Expr:
     def quantiles(s: pl.Series) -> pl.Series:
         m = np.maximum(s.cast(pl.Float64).fill_null(1.0).to_numpy(), 1.0)
         distinct, where = np.unique(m, return_inverse=True)
-        q = np.array([NormalDist().inv_cdf(1 - alpha / (2 * k)) for k in distinct])
+        q = np.array([z_value(1 - alpha / k) for k in distinct])
         return pl.Series(s.name, np.where(m <= 1, z, q[where]))
 
     return comparisons.map_batches(quantiles, return_dtype=pl.Float64)

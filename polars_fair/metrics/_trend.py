@@ -22,6 +22,7 @@ import polars as pl
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._compare import (
+    JUDGED_COLUMNS,
     check_familywise,
     judge_changes,
     judged_rows,
@@ -64,13 +65,10 @@ def check_criterion(criterion: object, options: dict[str, Any] | None = None) ->
 #: The columns of a trend table, and those of its derivation (see :func:`trend_table`):
 #: a batch key may not take one (it would be replaced, or duplicated).
 TREND_COLUMNS = frozenset({
-    "criterion", "value", "ci_low", "ci_high", "fair_low", "fair_high", "verdict",
-    "baseline_window", "baseline", "change", "change_ci_low", "change_ci_high",
-    "change_verdict", "alert", "first_alert", "ideal", "band_verdict", "candidate",
-    "candidate_scale", "candidate_ci_low", "candidate_ci_high", "baseline_scale",
-    "baseline_ci_low", "baseline_ci_high", "distance_change", "distance_ci_low",
-    "distance_ci_high", "ci_level", "change_ci_level",
-})  # fmt: skip
+    "criterion", "value", "fair_low", "fair_high", "verdict", "baseline_window",
+    "change_ci_low", "change_ci_high", "change_verdict", "change_ci_level", "alert",
+    "first_alert", "band_verdict",
+}) | JUDGED_COLUMNS  # fmt: skip
 
 
 def check_time(time: str, by: Sequence[str]) -> None:
@@ -244,12 +242,14 @@ def trend_table(
     else:
         joined = cand.join(base, how="cross")
     check_familywise(familywise)
+    compared = 1
     if familywise:  # the windows compared with another window (a small frame)
-        joined = joined.collect().lazy()
-        compared = judged_rows(joined.filter(pl.col(time).ne_missing(pl.col("baseline_window"))))
+        rows = joined.collect()
+        compared = judged_rows(rows.filter(pl.col(time).ne_missing(pl.col("baseline_window"))))
+        joined = rows.lazy()
     judged = judge_changes(
         joined, confidence_level=confidence_level, tolerance=tolerance, per_rows=True,
-        comparisons=compared if familywise else 1,
+        comparisons=compared,
     )  # fmt: skip
     alert = (pl.col("verdict") == "unfair") | (pl.col("change_verdict") == "worse")
     order = [*series, time]

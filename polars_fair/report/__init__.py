@@ -270,19 +270,17 @@ class FairnessReport:
         ----------
         baseline
             The report of what runs today, audited with the same options: the same
-            batch keys, `sensitive_features`, `pos_label`, `reference_group`,
-            `method`, `min_group_size` and `zero_division`, weighted or not, with the
-            same reading of the weights (else
-            :class:`~polars_fair.InvalidParameterError` names the differences).
+            batch keys, `sensitive_features`, `pos_label`, `reference_group`, `method`,
+            `min_group_size` and `zero_division`, weighted or not, with the same reading
+            of the weights (else :class:`~polars_fair.InvalidParameterError` says how).
             Its `confidence_level` may differ: each side's interval is read at its
             own level.
         tolerance
             Changes of the distance to the ideal within this count as no change (a
             finite number >= 0).
         familywise
-            For a gate on every row: Bonferroni intervals over the rows judged, so that
-            no change gives any ``worse`` row with chance at most ``(1 - level) / 2``
-            (default: that chance per row).
+            For a gate on every row: Bonferroni intervals (``ci_level``) over the rows
+            judged, so no change makes any row ``worse`` with chance > ``(1 - level) / 2``.
 
         Returns
         -------
@@ -292,15 +290,17 @@ class FairnessReport:
         --------
         >>> import polars as pl
         >>> import polars_fair
-        >>> df = pl.DataFrame(
-        ...     {"g": ["a", "b"] * 200, "y": [1, 0, 0, 1, 0, 1, 1, 0] * 50, "p": [1, 0, 1, 1, 0, 0, 1, 0] * 50}
-        ... )
+        >>> df = pl.DataFrame({"g": ["a", "b"] * 200, "y": [1, 0, 0, 1, 0, 1, 1, 0] * 50,
+        ...                    "p": [1, 0, 1, 1, 0, 0, 1, 0] * 50})
         >>> kw = dict(y_true="y", sensitive_features="g")
         >>> fair_model = df.fair.report(y_pred=pl.col("y") == 1, **kw)
         >>> biased = df.fair.report(y_pred=pl.col("p") == 1, **kw)
         >>> out = biased.compare(fair_model)
         >>> out.filter(pl.col("criterion") == "demographic_parity_difference")["verdict"].item()
         'worse'
+        >>> # Bonferroni over the 12 rows with intervals on both sides: 1 - 0.05 / 12
+        >>> round(biased.compare(fair_model, familywise=True)["ci_level"][0], 4)
+        0.9958
         """
         if not isinstance(baseline, FairnessReport):
             msg = (
