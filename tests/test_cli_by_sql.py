@@ -25,6 +25,7 @@ import pytest
 
 import polars_fair as pf
 from polars_fair.io._cli_sql import TRUNC_UNITS, column_or_sql, split_keys
+from polars_fair.io._output import UsageError
 from polars_fair.io.cli import main
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
@@ -437,3 +438,23 @@ def test_groups_split_the_same_way(capsys: pytest.CaptureFixture[str]) -> None:
             for b in set(band) for s in set(r["sex"])}  # fmt: skip
     got = {(row[case], row["sex"]): row["n"] for row in report["tables"]["by_group"]}
     assert got == want
+
+
+def test_a_misspelt_column_in_sql_is_named_once_with_its_near_spelling() -> None:
+    # Polars' message lists every column after the missing one; the hint lists them
+    # again: the reason names the column and its nearest spellings instead
+    schema = pl.Schema({"decile_score": pl.Int64, "race": pl.String, "two_year_recid": pl.Int64})
+    with pytest.raises(UsageError) as err:
+        column_or_sql("decile_scor >= 5", schema, "--y-pred")
+    text = str(err.value)
+    assert "(no column 'decile_scor'; did you mean 'decile_score'?)" in text
+    assert text.count("'two_year_recid'") == 1  # the hint's list of columns only
+
+
+def test_trend_of_a_misspelt_criterion_says_the_near_spelling() -> None:
+    df = pl.DataFrame({"g": ["a", "b"], "y": [1, 0], "p": [1, 1], "w": [1, 2]})
+    prof = df.fair.profile(y_true="y", y_pred="p", sensitive_features="g", by="w")
+    with pytest.raises(
+        pf.InvalidParameterError, match="did you mean 'demographic_parity_difference'"
+    ):
+        prof.trend("demographic_parity_diference", time="w")

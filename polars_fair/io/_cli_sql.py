@@ -24,6 +24,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from polars_fair._names import INTERNAL_PREFIX, RESERVED_NAMES
+from polars_fair._validate import did_you_mean
 from polars_fair.io._output import UsageError, columns_hint
 
 __all__ = [
@@ -46,6 +47,8 @@ _DATE_TRUNC = re.compile(
     r"""(?:\bAS\s+(?P<alias>[A-Za-z_]\w*|"(?:[^"]|"")+"))?\s*$""",
     re.IGNORECASE | re.DOTALL,
 )
+#: Polars' error for a SQL expression naming a column the file lacks.
+_MISSING_COLUMN = re.compile(r'unable to find column "(?P<name>[^"]*)"')
 #: A trailing ``AS alias`` (a name, or a quoted one).
 _ALIAS = re.compile(r"""\s+AS\s+("(?:[^"]|"")+"|[^\s"]+)\s*$""", re.IGNORECASE)
 #: Per option, an example of a SQL expression in its hint.
@@ -206,6 +209,11 @@ def column_or_sql(text: str, schema: pl.Schema, flag: str) -> str | pl.Expr:
         except Exception as exc:  # noqa: BLE001 - any resolution error is a usage error
             error = exc
     first = _first_line(error)
+    missing = _MISSING_COLUMN.search(first)
+    if missing:  # Polars lists every column after the name: the hint lists them once
+        first = f"no column {missing['name']!r}"
+        near = did_you_mean(missing["name"], schema.names())
+        first += f"; {near.strip()}" if near else ""
     msg = (
         f"{flag} {text!r} is neither a column nor a valid SQL expression over the columns "
         f"({first})\nHint: {_sql_hint(text, schema, flag, first)}"

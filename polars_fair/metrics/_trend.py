@@ -19,6 +19,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_fair._validate import did_you_mean
 from polars_fair.exceptions import InvalidParameterError
 from polars_fair.metrics._catalogue import CATALOGUE
 from polars_fair.metrics._compare import (
@@ -56,8 +57,7 @@ def check_criterion(criterion: object, options: dict[str, Any] | None = None) ->
             f"summary's criteria, e.g. {close or ['demographic_parity_difference']}"
         )
         raise InvalidParameterError(msg)
-    close = get_close_matches(criterion, CRITERIA, n=3) if isinstance(criterion, str) else []
-    hint = f"did you mean {close}?" if close else "e.g. 'demographic_parity_difference'"
+    hint = did_you_mean(criterion, CRITERIA) or "e.g. 'demographic_parity_difference'"
     msg = f"`criterion` must be the name of one criterion, got {criterion!r}\n\nHint: {hint}"
     raise InvalidParameterError(msg)
 
