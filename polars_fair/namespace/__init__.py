@@ -33,7 +33,7 @@ from polars_fair.plans._audit import (
     check_metrics,
     check_zd,
 )
-from polars_fair.plans._plan import Build, Plan, exact_sums
+from polars_fair.plans._plan import Build, Plan
 from polars_fair.report import identifier_warning
 
 if TYPE_CHECKING:
@@ -396,7 +396,7 @@ class DataFrameFairNamespace(FairNamespace[pl.DataFrame, "float | None | pl.Data
 
     def _run(self, plan: Plan) -> float | None | pl.DataFrame:
         small = cast("pl.DataFrame", self._frame).height <= SMALL_TABLE_ROWS
-        engine: EngineType = "in-memory" if small and exact_sums([plan.schema]) else "auto"
+        engine: EngineType = "in-memory" if small else "auto"
         result: float | None | pl.DataFrame = plan.collect(engine)
         return result
 

@@ -57,7 +57,7 @@ from polars_fair.namespace._report_checks import (
 )
 from polars_fair.namespace._summary_criteria import summary_calls, warn_each_once, with_auc_rows
 from polars_fair.plans._audit import compared_rows, undefined_rates
-from polars_fair.plans._plan import Plan, derive_opts, exact_sums
+from polars_fair.plans._plan import Plan, derive_opts
 from polars_fair.reduce import merge_group_stats, stats_keys
 from polars_fair.reduce.regression import REGRESSION_SUMS
 from polars_fair.report import FairnessReport
@@ -778,7 +778,7 @@ class ReportMethods(NamespaceBase[TableT, ScalarT]):
         # are derived, rather than on plans built only to check them
         plans = report_plans(ensure_lazy(self._frame).cache(), spec, check=not small)
         reductions = _distinct(plans)
-        engine: EngineType = "in-memory" if small and exact_sums(reductions) else "auto"
+        engine: EngineType = "in-memory" if small else "auto"
         flagged, split = _with_flags(plans, reductions)
         with eager_warnings(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")  # the reductions' checks (e.g. `pos_label`)

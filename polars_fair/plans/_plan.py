@@ -30,25 +30,13 @@ from polars_fair.plans._audit import undefined_rates, warn_about
 if TYPE_CHECKING:
     from polars._typing import EngineType
 
-__all__ = ["Build", "Plan", "derive_opts", "exact_sums"]
+__all__ = ["Build", "Plan", "derive_opts"]
 
 #: The prefix of the flag columns collected with an eager reduction (then dropped).
 _FLAG = "__pf_undefined_"
 
 #: A derivation: from the (lazy or collected) reduction to the result plan.
 Build = Callable[[pl.LazyFrame], pl.LazyFrame]
-
-
-def exact_sums(reductions: Sequence[pl.LazyFrame | pl.Schema]) -> bool:
-    """Whether every sum of `reductions` is an integer count (no float column at all).
-
-    Then the in-memory engine, which has the smallest fixed cost on small frames, may
-    collect them: it sums floats in an order that varies from run to run (the last
-    bit of a weighted sum changes), integers exactly. A reduction may be given by its
-    schema (already resolved).
-    """
-    schemas = (r if isinstance(r, pl.Schema) else r.collect_schema() for r in reductions)
-    return all(dtype.is_integer() for s in schemas for dtype in s.dtypes() if dtype.is_numeric())
 
 
 @dataclass(frozen=True, eq=False)

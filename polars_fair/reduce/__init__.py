@@ -475,6 +475,10 @@ def group_stats(
     )  # fmt: skip
     keys = inp.keys
     partial = inp.lf.group_by(*keys, *inp.label_keys).agg(inp.partial_aggs(squares=True))
+    # the second stage sums a group's (up to four) label cells: in a fixed order, so
+    # that a weighted sum has the same last bit on every run (a hash group_by hands
+    # them over in an order that varies); the cells table is tiny
+    partial = partial.sort(pl.nth(range(len(keys) + len(inp.label_keys))), nulls_last=True)
     partial = check_in_plan(partial, inp.checker())
     stats = partial.group_by(keys).agg(_counts(inp))
     return stats.sort(keys, nulls_last=True)
