@@ -38,6 +38,7 @@ MSG_RESERVED = (
 RESERVED_NAMES = frozenset(
     {
         "n", "tp", "fp", "fn", "tn", "n_null", "pred_pos", "pred_neg", "pos", "neg", "sum_w2",
+        "tp_w2", "fp_w2", "fn_w2", "tn_w2",
         "metric", "value", "reference_value", "difference", "ratio",
     }
 )  # fmt: skip

@@ -435,6 +435,41 @@ def proportion(c: dict[str, float], rate: str) -> tuple[float, float]:
     return sum(c[k] for k in num), sum(c[k] for k in den)
 
 
+def effective_size(w: np.ndarray, hit: np.ndarray) -> tuple[float, float]:
+    """(x, m) of a weighted proportion at its effective size, from its rows.
+
+    `w`: the weights of the rows the proportion divides by; `hit`: which of them are
+    in its numerator. ``m = sum w``, ``p = sum w[hit] / m``. Two sizes: Kish's,
+    ``m**2 / sum w**2``, and the linearised (sandwich) variance's, ``p (1 - p) / v``
+    with ``v = sum w_i**2 (y_i - p)**2 / m**2`` (``y_i`` 1 on the numerator's rows);
+    the effective size is the smaller (Kish's alone at p = 0 or 1), and the
+    numerator is ``p`` times it. Unit weights give the counts.
+    """
+    m = float(w.sum())
+    if m == 0:
+        return 0.0, 0.0
+    size = m * m / float((w**2).sum())
+    p = float(w[hit].sum()) / m
+    if 0 < p < 1:
+        v = float((w**2 * (hit.astype(float) - p) ** 2).sum()) / (m * m)
+        size = min(size, p * (1 - p) / v)
+    return p * size, size
+
+
+def effective_proportion(rows: Rows, mask: np.ndarray, rate: str) -> tuple[float, float]:
+    """(x, m) of a proportion over the rows of `mask`, at its effective size
+    (:func:`effective_size` over the rows of its denominator's cells: all of them for a
+    rate over the group, the positives for TPR, ...)."""
+    assert rows.yt is not None
+    assert rows.yp is not None
+    yt, yp, w = rows.yt, rows.yp, rows.w
+    cell = {"tp": yt & yp, "fp": ~yt & yp, "fn": yt & ~yp, "tn": ~yt & ~yp}
+    num, den = PROPORTIONS[rate]
+    in_num = np.logical_or.reduce([cell[k] for k in num])
+    in_den = mask & np.logical_or.reduce([cell[k] for k in den])
+    return effective_size(w[in_den], in_num[in_den])
+
+
 # ------------------------------------------------------------------------ datasets
 
 

@@ -17,6 +17,7 @@ import pytest
 from polars.io.plugins import register_io_source
 
 import polars_fair  # noqa: F401  (registers the namespace)
+from tests import reference_stats as ref
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
 
@@ -55,11 +56,10 @@ def _kish(w: np.ndarray, inside: np.ndarray, of: np.ndarray) -> tuple[float, flo
     """A weighted proportion's effective numerator and denominator.
 
     ``of`` selects the rate's denominator rows within a group of weights `w`,
-    ``inside`` its numerator rows; the group's Kish size ``(sum w)**2 / sum w**2``
-    times each weighted share.
+    ``inside`` its numerator rows: the effective size of the denominator's rows
+    (``reference_stats.effective_size``), and the rate times it.
     """
-    n_eff = w.sum() ** 2 / (w**2).sum()
-    return n_eff * w[inside].sum() / w.sum(), n_eff * w[of].sum() / w.sum()
+    return ref.effective_size(w[of], inside[of])
 
 
 def _counting_source(df: pl.DataFrame) -> tuple[pl.LazyFrame, list[int]]:

@@ -23,7 +23,7 @@ import polars as pl
 import pytest
 
 from tests.conftest import Runner
-from tests.reference_stats import newcombe
+from tests.reference_stats import effective_size, newcombe
 
 
 def _frame(seed: int, weighted: bool = False) -> pl.DataFrame:
@@ -41,18 +41,16 @@ def _frame(seed: int, weighted: bool = False) -> pl.DataFrame:
 
 
 def _effective_cells(df: pl.DataFrame) -> dict[str, dict[str, float]]:
-    """Each group's TP, P, FP, N, in Kish effective rows: ``w`` sums x n_eff / sum w."""
+    """Each group's TP, P and FP, N at the effective size of its positives (negatives):
+    ``reference_stats.effective_size`` over those rows."""
     out = {}
     for g in sorted(set(df["g"].to_list())):
         sub = df.filter(pl.col("g") == g)
         y, p, w = (sub[c].to_numpy() for c in ("y", "p", "w"))
-        scale = w.sum() / (w * w).sum()  # n_eff / sum w = sum w / sum w^2
-        out[g] = {
-            "tp": float((w * (y == 1) * (p == 1)).sum() * scale),
-            "pos": float((w * (y == 1)).sum() * scale),
-            "fp": float((w * (y == 0) * (p == 1)).sum() * scale),
-            "neg": float((w * (y == 0)).sum() * scale),
-        }
+        pos, neg = y == 1, y == 0
+        tp, n_pos = effective_size(w[pos], p[pos] == 1)
+        fp, n_neg = effective_size(w[neg], p[neg] == 1)
+        out[g] = {"tp": tp, "pos": n_pos, "fp": fp, "neg": n_neg}
     return out
 
 

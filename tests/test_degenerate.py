@@ -327,8 +327,9 @@ def test_empty_group_stats(run: Any, weighted: bool, by: str | None) -> None:
     count = pl.Float64 if weighted else pl.Int64
     expected = {"g": pl.String, **{c: count for c in ("n", "tp", "fp", "fn", "tn")},
                 "n_null": pl.Int64}  # fmt: skip
-    if weighted:  # the sum of squared weights (issue 13: effective sizes)
-        expected["sum_w2"] = pl.Float64
+    if weighted:  # the sums of squared weights (issue 13: effective sizes), then per cell
+        for name in ("sum_w2", "tp_w2", "fp_w2", "fn_w2", "tn_w2"):
+            expected[name] = pl.Float64
     if by:
         expected = {"m": pl.String, **expected}
     assert stats.height == 0
@@ -390,7 +391,8 @@ def test_zero_weight_group_counts(run: Any) -> None:
     stats = run(ZERO_WEIGHTS, "group_stats", **WKW)
     row = stats.row(0, named=True)
     assert row == {
-        "g": "a", "n": 0.0, "tp": 0.0, "fp": 0.0, "fn": 0.0, "tn": 0.0, "n_null": 0, "sum_w2": 0.0
+        "g": "a", "n": 0.0, "tp": 0.0, "fp": 0.0, "fn": 0.0, "tn": 0.0, "n_null": 0, "sum_w2": 0.0,
+        "tp_w2": 0.0, "fp_w2": 0.0, "fn_w2": 0.0, "tn_w2": 0.0,
     }  # fmt: skip
     assert stats["n"].to_list() == [0.0, 3.5, 4.0]
     assert stats["sum_w2"].to_list() == [0.0, 1.0 + 4.0 + 0.25, 1.0 + 9.0]
@@ -440,9 +442,9 @@ def test_null_weight_rows_are_excluded_and_counted(run: Any) -> None:
     with expect_warnings(run, (NullDataWarning, "2 row(s)")):
         stats = run(df, "group_stats", **WKW)
     assert stats.rows() == [
-        ("a", 2.0, 0.0, 0.0, 0.0, 2.0, 2, 4.0),
-        ("b", 1.0, 0.0, 0.0, 1.0, 0.0, 0, 1.0),
-    ]  # the last column: the sum of squared weights of the counted rows
+        ("a", 2.0, 0.0, 0.0, 0.0, 2.0, 2, 4.0, 0.0, 0.0, 0.0, 4.0),
+        ("b", 1.0, 0.0, 0.0, 1.0, 0.0, 0, 1.0, 0.0, 0.0, 1.0, 0.0),
+    ]  # then the sum of squared weights of the counted rows, all and per cell
 
 
 # ---- null sensitive values --------------------------------------------------------------

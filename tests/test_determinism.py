@@ -78,9 +78,7 @@ def test_eager_criterion_is_bit_identical_between_runs(name: str) -> None:
 
 @pytest.mark.parametrize("name", REGRESSION)
 def test_eager_regression_criterion_is_bit_identical_between_runs(name: str) -> None:
-    df = _frame().with_columns(
-        target=pl.col("p") * 3 + pl.col("w").log1p(), pred=pl.col("p") * 2.5
-    )
+    df = _frame().with_columns(target=pl.col("p") * 3 + pl.col("w").log1p(), pred=pl.col("p") * 2.5)
     params = inspect.signature(getattr(pf.FairNamespace, name)).parameters
     kw = {"y_pred": "pred", "sensitive_features": "g", "sample_weight": "w"}
     if "y_true" in params:

@@ -680,8 +680,9 @@ def test_empty_input_for_group_stats_is_an_empty_table(
         "h": pl.String, "g": pl.String, "n": count, "tp": count, "fp": count,
         "fn": count, "tn": count, "n_null": pl.Int64,
     }  # fmt: skip
-    if weighted:  # the sum of squared weights (effective sizes)
-        expected["sum_w2"] = pl.Float64
+    if weighted:  # the sums of squared weights (effective sizes): all, then per cell
+        for name in ("sum_w2", "tp_w2", "fp_w2", "fn_w2", "tn_w2"):
+            expected[name] = pl.Float64
     assert out.schema == pl.Schema(expected)
 
 

@@ -151,8 +151,8 @@ def test_additivity_of_any_split(df: pl.DataFrame, data: st.DataObject) -> None:
     weighted = "w" in df.columns
     if weighted:
         assert whole.schema == tables[0].schema
-        # n, tp, fp, fn, tn and the sum of squared weights (additive too)
-        assert whole.select(pl.exclude("n_null")).dtypes == [pl.String] + [pl.Float64] * 6
+        # n, tp, fp, fn, tn and the sums of squared weights, all and per cell (additive too)
+        assert whole.select(pl.exclude("n_null")).dtypes == [pl.String] + [pl.Float64] * 10
     else:
         assert whole.select(pl.exclude("g")).dtypes == [pl.Int64] * 6
     assert_tables_equal(pf.merge_group_stats(*tables).collect(), whole, weighted=weighted)
@@ -170,6 +170,11 @@ def test_label_complement(df: pl.DataFrame) -> None:
         "g", "n", pl.col("tn").alias("tp"), pl.col("fn").alias("fp"),
         pl.col("fp").alias("fn"), pl.col("tp").alias("tn"), "n_null",
         *(["sum_w2"] if "sum_w2" in s1.columns else []),
+        *(  # each cell's squared weights swap with the cells
+            [pl.col("tn_w2").alias("tp_w2"), pl.col("fn_w2").alias("fp_w2"),
+             pl.col("fp_w2").alias("fn_w2"), pl.col("tp_w2").alias("tn_w2")]
+            if "tp_w2" in s1.columns else []
+        ),
     )  # fmt: skip
     assert_frame_equal(s0, swapped, check_exact=True)
 

@@ -291,12 +291,9 @@ def test_by_group_wilson_columns(run: Any, which: str, cl: float) -> None:
         assert got.schema[f"{rate}_ci_high"] == pl.Float64
     for row in got.iter_rows(named=True):
         key = tuple(row[s] for s in sens)
-        c = ref.cells(rows, key)
-        # weighted: the Kish effective counts, each weight sum times n_eff / sum w
-        w = rows.w[rows.mask(key)]
-        f = float(w.sum() / (w**2).sum()) if weighted else 1.0
+        # weighted: the Kish effective size of the rows each rate divides by
         for rate in ref.PROPORTIONS:
-            x, m = (f * v for v in ref.proportion(c, rate))
+            x, m = ref.effective_proportion(rows, rows.mask(key), rate)
             want = ref.wilson(x, m, cl)
             lo, hi = row[f"{rate}_ci_low"], row[f"{rate}_ci_high"]
             if want is None:
@@ -401,11 +398,6 @@ def test_wilson_coverage_simulation() -> None:
 CI_COLS = ("difference_ci_low", "difference_ci_high", "ratio_ci_low", "ratio_ci_high")
 
 
-def _kish_f(w: np.ndarray) -> float:
-    """A side's weight sums to its Kish effective counts: ``n_eff / sum w = sum w / sum w**2``."""
-    return float(w.sum() / (w**2).sum())
-
-
 def _disparity_check(
     got: pl.DataFrame, rows: ref.Rows, ref_key: tuple[Any, ...] | None, sens: list[str], cl: float
 ) -> int:
@@ -422,20 +414,11 @@ def _disparity_check(
         if metric not in ref.PROPORTIONS or key == ref_key:
             assert all(row[c] is None for c in CI_COLS), row
             continue
-        # weighted: Kish effective counts, each side's weight sums times n_eff / sum w
-        # (1 for unit weights)
-        x1, m1 = (
-            _kish_f(rows.w[rows.mask(key)]) * v
-            for v in ref.proportion(ref.cells(rows, key), metric)
-        )
-        if ref_key is None:
-            others = [k for k in rows.groups() if k != key]
-            f2 = _kish_f(rows.w[~rows.mask(key)])
-            x2 = f2 * sum(ref.proportion(ref.cells(rows, k), metric)[0] for k in others)
-            m2 = f2 * sum(ref.proportion(ref.cells(rows, k), metric)[1] for k in others)
-        else:
-            f2 = _kish_f(rows.w[rows.mask(ref_key)])
-            x2, m2 = (f2 * v for v in ref.proportion(ref.cells(rows, ref_key), metric))
+        # weighted: each side at the Kish effective size of the rows the rate divides
+        # by (unit weights: the counts); "rest": the other groups' rows pooled
+        x1, m1 = ref.effective_proportion(rows, rows.mask(key), metric)
+        other = ~rows.mask(key) if ref_key is None else rows.mask(ref_key)
+        x2, m2 = ref.effective_proportion(rows, other, metric)
         nd = ref.newcombe(x1, m1, x2, m2, cl)
         kz = ref.katz(x1, m1, x2, m2, cl)
         if nd is None:

@@ -9,8 +9,8 @@ Katz's for the ratio, mapped through (``newcombe_overall``, ``katz_overall``). T
 criterion is the distance from the ideal, ``|p - p_all|`` or ``min(q, 1/q)``, so the
 interval runs from the bound nearer the ideal to the farther. Written again here from
 those definitions with numpy and the standard library; with weights, from Kish
-effective counts (the rest's as one group's: its weighted counts times its own ``sum w
-/ sum w^2``, so that they give its weighted rate).
+effective counts of the rows the rate divides by (the rest's as one group's: its
+weighted rate at its own effective size, ``reference_stats.effective_size``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from tests.conftest import (
     shuffled_unfair,
     weighted_cells,
 )
-from tests.reference_stats import katz, newcombe
+from tests.reference_stats import effective_size, katz, newcombe
 
 #: criterion -> (numerator mask, denominator mask) of its proportion, from y and p
 PROPORTIONS = {
@@ -46,7 +46,7 @@ def _frame(seed: int) -> pl.DataFrame:
 
 def _expected(df: pl.DataFrame, criterion: str, weighted: bool) -> dict[str, Any]:
     num, den = PROPORTIONS[criterion]
-    # weighted counts (Kish: effective = weighted x sum w / sum w^2)
+    # weighted counts (the values, the pair named, the share w)
     cells = weighted_cells(df, weighted, {"x": lambda y, p: num(y, p) & den(y, p), "m": den})
     p_all = sum(c["x"] for c in cells.values()) / sum(c["m"] for c in cells.values())
     ratio = criterion.endswith("_ratio")
@@ -56,11 +56,14 @@ def _expected(df: pl.DataFrame, criterion: str, weighted: bool) -> dict[str, Any
         return abs(math.log(q)) if ratio else abs(cells[g]["x"] / cells[g]["m"] - p_all)
 
     g = max(cells, key=distance)
-    rest = [c for h, c in cells.items() if h != g]
-    scale_g = cells[g]["sw"] / cells[g]["sw2"]
-    scale_rest = sum(c["sw"] for c in rest) / sum(c["sw2"] for c in rest)  # one group
-    x1, m1 = cells[g]["x"] * scale_g, cells[g]["m"] * scale_g
-    x2, m2 = sum(c["x"] for c in rest) * scale_rest, sum(c["m"] for c in rest) * scale_rest
+    # each side at the effective size of the rows the rate divides by (the rest's
+    # pooled as one group's), from the rows: `reference_stats.effective_size`
+    y, p, w = (df[c].to_numpy() for c in ("y", "p", "w"))
+    w = w if weighted else np.ones(len(y))
+    mine, rows = df["g"].to_numpy() == g, den(y, p)
+    hit = num(y, p)
+    x1, m1 = effective_size(w[mine & rows], hit[mine & rows])
+    x2, m2 = effective_size(w[~mine & rows], hit[~mine & rows])
     w = cells[g]["m"] / sum(c["m"] for c in cells.values())
     p = cells[g]["x"] / cells[g]["m"]
     if not ratio:

@@ -23,6 +23,7 @@ import numpy as np
 import polars as pl
 
 from polars_fair._validate import check_table_keys
+from polars_fair.reduce import WEIGHT_SQUARE_COLUMNS
 
 __all__ = ["REPLICATE", "bootstrap_summary", "count_cells", "resample_stats"]
 
@@ -92,7 +93,7 @@ def _draw(
         drawn = rng.multinomial(drawn_sizes, probs, size=(n_resamples, n_blocks, width))
     per_row = drawn[:, block, slot_, :]  # (B, R, C)
     per_row = np.transpose(per_row, (1, 0, 2)).reshape(-1, n_cells)  # row-major (R, B)
-    keys = [c for c in df.columns if c not in (*cells, "n", "n_null", "sum_w2")]
+    keys = [c for c in df.columns if c not in (*cells, "n", "n_null", *WEIGHT_SQUARE_COLUMNS)]
     groups = [k for k in keys if k not in by]
     return _replicates(df[keys], block, per_row, by, groups, cells, n_resamples)
 
@@ -150,7 +151,7 @@ def resample_stats(
     """
     schema = stats.collect_schema()
     cells = count_cells(schema.names())
-    keys = [c for c in schema.names() if c not in (*cells, "n", "n_null", "sum_w2")]
+    keys = [c for c in schema.names() if c not in (*cells, "n", "n_null", *WEIGHT_SQUARE_COLUMNS)]
     check_table_keys("replicates", by, [k for k in keys if k not in by])
     out_schema = {
         **{k: schema[k] for k in by},

@@ -33,6 +33,7 @@ from polars_fair.metrics._rates import RATES, Counts
 __all__ = [
     "INTERVAL_RATES",
     "count_ratio_interval",
+    "cell_squares",
     "count_ratio_parts",
     "haldane",
     "katz_bounds",
@@ -42,6 +43,8 @@ __all__ = [
     "large_enough",
     "newcombe_difference",
     "normal_two_sided_p",
+    "effective_fraction",
+    "effective_size",
     "rate_fraction",
     "wilson",
     "z_value",
@@ -126,6 +129,94 @@ def rate_fraction(name: str, c: Counts) -> tuple[pl.Expr, pl.Expr]:
         "error_rate": (fp + fn, c.n),
     }
     return fractions[name]
+
+
+#: Each proportion's numerator and denominator as confusion cells.
+_CELLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "selection_rate": (("tp", "fp"), ("tp", "fp", "fn", "tn")),
+    "base_rate": (("tp", "fn"), ("tp", "fp", "fn", "tn")),
+    "true_positive_rate": (("tp",), ("tp", "fn")),
+    "false_negative_rate": (("fn",), ("tp", "fn")),
+    "false_positive_rate": (("fp",), ("fp", "tn")),
+    "true_negative_rate": (("tn",), ("fp", "tn")),
+    "positive_predictive_value": (("tp",), ("tp", "fp")),
+    "false_discovery_rate": (("fp",), ("tp", "fp")),
+    "negative_predictive_value": (("tn",), ("fn", "tn")),
+    "false_omission_rate": (("fn",), ("fn", "tn")),
+    "accuracy": (("tp", "tn"), ("tp", "fp", "fn", "tn")),
+    "error_rate": (("fp", "fn"), ("tp", "fp", "fn", "tn")),
+}
+
+
+def cell_squares(name: str, c: Counts) -> tuple[pl.Expr, pl.Expr] | None:
+    """Squared weights over a rate's numerator rows, and over its denominator's others.
+
+    Summed from the cells' (``tp_w2``, ...) for rate `name`; None without them.
+    """
+    cells = _CELLS.get(name)
+    if cells is None:
+        return None
+    num, den = cells
+    squares = {k: getattr(c, f"{k}_w2") for k in den}
+    if any(v is None for v in squares.values()):
+        return None
+    inside = [squares[k] for k in num]
+    outside = [squares[k] for k in den if k not in num]
+    return sum(inside[1:], inside[0]), sum(outside[1:], outside[0])
+
+
+def effective_size(x: pl.Expr, m: pl.Expr, inside: pl.Expr, outside: pl.Expr) -> pl.Expr:
+    """The effective size of a weighted proportion ``x / m`` (see `effective_fraction`).
+
+    `inside`, `outside`: the squared weights over the numerator's rows and over the
+    rest of the denominator's. The smaller of Kish's ``m**2 / sum w**2`` and the size
+    of the linearised variance, ``p (1 - p) m**2 / (inside (1 - p)**2 + outside p**2)``
+    (Kish's alone at ``p`` of 0 or 1).
+    """
+    x, m = x.cast(pl.Float64), m.cast(pl.Float64)
+    total = inside + outside
+    kish = pl.when(total > 0).then(m * m / total).otherwise(0.0)
+    p = x / m
+    spread = inside * (1 - p) ** 2 + outside * p * p
+    inner = (m > 0) & (p > 0) & (p < 1) & (spread > 0)
+    linear = p * (1 - p) * m * m / spread
+    return pl.when(inner).then(pl.min_horizontal(kish, linear)).otherwise(kish)
+
+
+def effective_fraction(name: str, c: Counts, factor: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """The effective numerator and denominator of rate `name`, for its interval.
+
+    A weighted rate ``x / m`` is as precise as ``m_eff`` unweighted rows. With the
+    squared weights of each confusion cell in `c` (``tp_w2``, ...), ``m_eff`` is the
+    rate's own: the smaller of Kish's size of the rows it divides by, ``m**2 / sum
+    w**2`` over them, and the size its linearised (sandwich) variance gives, ``p (1 -
+    p) / var``. Kish's holds when the weights do not depend on the outcome, and guards
+    small samples with uneven weights; the linearised one holds when they do (true
+    and false positives weighted apart), where Kish's overstates the size. Weights
+    that differ between the label classes (a case-control sample) then give TPR the
+    precision of the positives, not of the group. Otherwise (a table without cell
+    squares) ``(x, m)`` times `factor`: the group's ``n / sum_w2`` (1 unweighted).
+    The rate ``x / m`` is kept either way.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_fair.metrics._rates import Counts
+    >>> cols = ["n", "tp", "fp", "fn", "tn", "tp_w2", "fp_w2", "fn_w2", "tn_w2"]
+    >>> df = pl.DataFrame([[40.0], [20.0], [2.0], [10.0], [8.0], [200.0], [2.0], [100.0], [8.0]],
+    ...                   schema=cols)  # positives weigh 10, negatives 1
+    >>> c = Counts.from_columns(cols)
+    >>> x, m = effective_fraction("true_positive_rate", c, pl.lit(1.0))
+    >>> df.select(x.alias("x"), m.alias("m")).row(0)  # the 3 positive rows, 2 of them predicted
+    (2.0, 3.0)
+    """
+    x, m = rate_fraction(name, c)
+    squares = cell_squares(name, c)
+    if squares is None:
+        return x * factor, m * factor
+    m_eff = effective_size(x, m, *squares)
+    k = pl.when(m > 0).then(m_eff / m.cast(pl.Float64)).otherwise(0.0)
+    return x * k, m * k
 
 
 def wilson(x: pl.Expr, m: pl.Expr, z: float) -> tuple[pl.Expr, pl.Expr]:

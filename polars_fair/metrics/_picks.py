@@ -19,7 +19,14 @@ import polars as pl
 
 from polars_fair._utils import built_once, over, per_key
 from polars_fair.metrics._criteria import log_distance, tied
-from polars_fair.metrics._intervals import INTERVAL_RATES, kish_factor, rate_fraction
+from polars_fair.metrics._intervals import (
+    INTERVAL_RATES,
+    cell_squares,
+    effective_fraction,
+    effective_size,
+    kish_factor,
+    rate_fraction,
+)
 from polars_fair.metrics._rates import SCORE_RATES, Counts, rate_expr, safe_div
 from polars_fair.metrics._reference import is_reference
 from polars_fair.metrics._score_intervals import score_columns
@@ -126,20 +133,21 @@ def _pick_exprs(
     # the second proportion of a mean of two (average odds' FPR, balanced accuracy's
     # TNR: ``xb / mb``, beside TPR's ``x / m``)
     extra: dict[str, pl.Expr] = {}
+    one = pl.lit(1.0)  # the table holds effective counts: a rate over `n` keeps them
     if measure in INTERVAL_RATES:
-        xe, me = rate_fraction(measure, c)
+        xe, me = effective_fraction(measure, c, one)
     elif measure == "treatment_equality" and c.fn is not None and c.fp is not None:
         xe, me = c.fn, c.fp  # the counts of `count_ratio_parts`
     elif measure in SCORE_RATES:
         me, xe, qe = score_columns(measure, names)
         extra = {"q": qe}
     elif measure in ("average_odds", "average_abs_odds") and c.tp is not None and c.fp is not None:
-        xe, me = rate_fraction("true_positive_rate", c)
-        xb, mb = rate_fraction("false_positive_rate", c)
+        xe, me = effective_fraction("true_positive_rate", c, one)
+        xb, mb = effective_fraction("false_positive_rate", c, one)
         extra = {"xb": xb, "mb": mb}
     elif measure == "balanced_accuracy" and c.tp is not None and c.tn is not None:
-        xe, me = rate_fraction("true_positive_rate", c)  # (TPR + TNR) / 2, as average odds
-        xb, mb = rate_fraction("true_negative_rate", c)
+        xe, me = effective_fraction("true_positive_rate", c, one)  # (TPR + TNR) / 2
+        xb, mb = effective_fraction("true_negative_rate", c, one)
         extra = {"xb": xb, "mb": mb}
     else:
         xe = me = pl.lit(None, dtype=pl.Float64)
@@ -222,7 +230,9 @@ def _pick_exprs(
         # treatment equality FN / FP mixes like a proportion (denominator FP)
         proportion = measure in INTERVAL_RATES or measure == "treatment_equality"
         if proportion:  # the whole population's rate as weighted (the value's)
-            stages.append(_raw_counts(names))
+            squares = cell_squares(measure, c)  # a rate's own effective size, if any
+            own = None if squares is None else (rate_fraction(measure, c)[1], *squares)
+            stages.append(_raw_counts(names, own))
             xr, mr = pl.col("__pf_xraw"), pl.col("__pf_mraw")
             stages.append((safe_div(over(xr.sum(), by), over(mr.sum(), by)).alias("__pf_vr"),))
         else:
@@ -238,7 +248,7 @@ def _pick_exprs(
         aggs = [pl.col(src).filter(keep).get(i).alias(f"__pf_{k}") for k, src in cols.items()]
         x2 = m2 = share = pl.lit(None, dtype=pl.Float64)
         if proportion:  # the rest of the population, for the closed forms
-            x2, m2, share = _rest(keep, i)
+            x2, m2, share = _rest(keep, i, cells=own is not None)
         aggs += [
             pl.lit("overall").alias("__pf_compared_with"),
             pl.col(NEFF).sum().alias("__pf_compared_n"),
@@ -260,20 +270,39 @@ def _first_named(rows: pl.Expr, keep: pl.Expr) -> pl.Expr:
     return (rows & (label == label.filter(rows).min())).filter(keep).arg_max()
 
 
-def _raw_counts(names: Sequence[str]) -> tuple[pl.Expr, ...]:
+def _raw_counts(
+    names: Sequence[str], own: tuple[pl.Expr, pl.Expr, pl.Expr] | None = None
+) -> tuple[pl.Expr, ...]:
     """A proportion's count ``__pf_x``, ``__pf_m`` as weighted, and the weight sums.
 
     :func:`~._verdicts.effective_counts` multiplies a weighted group's counts by ``n /
     sum_w2`` (``n`` the weight sum, kept as ``__pf_n_raw``); undone here (``__pf_xraw``,
     ``__pf_mraw``), with ``__pf_nraw`` and ``__pf_w2`` the group's weight sum and sum of
-    squared weights. Without weights (or with frequency weights) the counts are as
-    given, and ``n`` stands for both sums.
+    squared weights. A rate with its own effective size (`own`: its denominator and
+    the squared weights over its numerator's rows and the rest of its denominator's,
+    as rescaled, see ``effective_fraction``) is undone with its own, and the squared
+    weights are kept as ``__pf_sx``, ``__pf_so`` (for the rest's own size, `_rest`).
+    Without weights (or with frequency weights) the counts are as given, and ``n``
+    stands for both sums.
     """
     x, m = pl.col("__pf_x"), pl.col("__pf_m")
     if N_RAW not in names or WEIGHT_SQUARES not in names:
         n = pl.col("n").cast(pl.Float64)
         return x.alias("__pf_xraw"), m.alias("__pf_mraw"), n.alias("__pf_nraw"), n.alias("__pf_w2")
     n_raw, w2 = pl.col(N_RAW).cast(pl.Float64), pl.col(WEIGHT_SQUARES).cast(pl.Float64)
+    if own is not None:  # rescaled by the group's factor k (the squares by k**2)
+        k = kish_factor(n_raw, w2)
+        m_raw, inside, outside = (
+            safe_div(own[0], k),
+            safe_div(own[1], k * k),
+            safe_div(own[2], k * k),
+        )
+        back = pl.when(m > 0).then(m_raw / m).otherwise(0.0)  # x_eff / x, m_eff / m
+        return (
+            (x * back).alias("__pf_xraw"), (m * back).alias("__pf_mraw"),
+            m_raw.alias("__pf_nraw"), (inside + outside).alias("__pf_w2"),
+            inside.alias("__pf_sx"), outside.alias("__pf_so"),
+        )  # fmt: skip
     back = pl.when(n_raw > 0).then(w2 / n_raw).otherwise(0.0)
     return (
         (x * back).alias("__pf_xraw"), (m * back).alias("__pf_mraw"),
@@ -281,20 +310,26 @@ def _raw_counts(names: Sequence[str]) -> tuple[pl.Expr, ...]:
     )  # fmt: skip
 
 
-def _rest(keep: pl.Expr, i: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+def _rest(keep: pl.Expr, i: pl.Expr, *, cells: bool = False) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
     """The rest of the population beside group `i`, as one group: ``x2``, ``m2``, ``w``.
 
-    Its Kish effective counts (its weighted counts times its own ``sum w / sum w^2``,
-    as :func:`~._verdicts.effective_counts` scales a group), so that ``x2 / m2`` is the
-    rest's rate as weighted, and the group's share ``w`` of the rate's weighted
-    denominator (see ``_summary_bounds._to_overall``).
+    Its effective counts (its weighted counts times its own ``sum w / sum w^2``, as
+    :func:`~._verdicts.effective_counts` scales a group; with `cells`, the rate's own
+    effective size from the rest's pooled squared weights, see ``effective_fraction``),
+    so that ``x2 / m2`` is the rest's rate as weighted, and the group's share ``w`` of
+    the rate's weighted denominator (see ``_summary_bounds._to_overall``).
     """
 
     def rest(name: str) -> pl.Expr:
         column = pl.col(name)
         return column.sum() - column.filter(keep).get(i)
 
-    scale = kish_factor(rest("__pf_nraw"), rest("__pf_w2"))
+    if cells:  # the rate's own effective size, from the rest's pooled cells
+        m_rest = rest("__pf_mraw")
+        size = effective_size(rest("__pf_xraw"), m_rest, rest("__pf_sx"), rest("__pf_so"))
+        scale = pl.when(m_rest > 0).then(size / m_rest).otherwise(0.0)
+    else:
+        scale = kish_factor(rest("__pf_nraw"), rest("__pf_w2"))
     mraw = pl.col("__pf_mraw")
     share = safe_div(mraw.filter(keep).get(i), mraw.sum())
     return rest("__pf_xraw") * scale, rest("__pf_mraw") * scale, share

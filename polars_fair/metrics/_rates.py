@@ -68,6 +68,11 @@ class Counts:
     neg: pl.Expr | None = None
     sum_prob_pos: pl.Expr | None = None
     sum_prob_neg: pl.Expr | None = None
+    #: a weighted table's sums of squared weights per confusion cell (or None)
+    tp_w2: pl.Expr | None = None
+    fp_w2: pl.Expr | None = None
+    fn_w2: pl.Expr | None = None
+    tn_w2: pl.Expr | None = None
 
     @classmethod
     def from_columns(cls, names: Iterable[str]) -> Counts:
@@ -86,6 +91,10 @@ class Counts:
             neg=get.get("neg"),
             sum_prob_pos=get.get("sum_prob_pos"),
             sum_prob_neg=get.get("sum_prob_neg"),
+            tp_w2=get.get("tp_w2"),
+            fp_w2=get.get("fp_w2"),
+            fn_w2=get.get("fn_w2"),
+            tn_w2=get.get("tn_w2"),
         )
 
     def map(self, fn: Callable[[pl.Expr], pl.Expr]) -> Counts:
@@ -98,6 +107,7 @@ class Counts:
             n=fn(self.n), tp=f(self.tp), fp=f(self.fp), fn=f(self.fn), tn=f(self.tn),
             pred_pos=f(self.pred_pos), pred_neg=f(self.pred_neg), pos=f(self.pos),
             neg=f(self.neg), sum_prob_pos=f(self.sum_prob_pos), sum_prob_neg=f(self.sum_prob_neg),
+            tp_w2=f(self.tp_w2), fp_w2=f(self.fp_w2), fn_w2=f(self.fn_w2), tn_w2=f(self.tn_w2),
         )  # fmt: skip
 
     def minus(self, other: Counts) -> Counts:
@@ -114,6 +124,8 @@ class Counts:
             pos=d(self.pos, other.pos), neg=d(self.neg, other.neg),
             sum_prob_pos=d(self.sum_prob_pos, other.sum_prob_pos),
             sum_prob_neg=d(self.sum_prob_neg, other.sum_prob_neg),
+            tp_w2=d(self.tp_w2, other.tp_w2), fp_w2=d(self.fp_w2, other.fp_w2),
+            fn_w2=d(self.fn_w2, other.fn_w2), tn_w2=d(self.tn_w2, other.tn_w2),
         )  # fmt: skip
 
     @property

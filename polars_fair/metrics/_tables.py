@@ -11,13 +11,13 @@ import polars as pl
 from polars_fair._utils import built_once, over
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
+    effective_fraction,
     haldane,
     katz_bounds,
     katz_parts,
     kish_factor,
     large_enough,
     newcombe_difference,
-    rate_fraction,
     wilson_stages,
     z_value,
 )
@@ -30,6 +30,7 @@ from polars_fair.metrics._rates import (
     safe_div,
 )
 from polars_fair.metrics._reference import is_reference
+from polars_fair.reduce import WEIGHT_SQUARE_COLUMNS
 
 __all__ = ["METRIC_DTYPE", "disparity_table", "rate_columns", "rates_table"]
 
@@ -71,7 +72,7 @@ def rates_table(
     """
     names = tuple(stats.collect_schema().names())
     if frequency_weights:  # the weight sums are the sizes: no effective-size reading
-        names = tuple(n for n in names if n != "sum_w2")
+        names = tuple(n for n in names if n not in WEIGHT_SQUARE_COLUMNS)
     ops = built_once(_rates_ops, names, tuple(by), zero_division, confidence_level, min_group_size)
     return _apply(stats, ops)
 
@@ -103,9 +104,8 @@ def _rates_ops(
         c = Counts.from_columns(names)
         rates = [r for r in cols if r in INTERVAL_RATES]
         f = _kish_factor(names)
-        fractions = {r: rate_fraction(r, c) for r in rates}
         stages, wilsons, staged = wilson_stages(
-            [(r, x * f, m * f) for r, (x, m) in fractions.items()], z_value(confidence_level)
+            [(r, *effective_fraction(r, c, f)) for r in rates], z_value(confidence_level)
         )
         ops += [("with", tuple(stage)) for stage in stages]
         bounds = []
@@ -208,9 +208,9 @@ def _interval_counts(
         f_rest = kish_factor(rest_n, rest_w2)
     cols = []
     for rate in rates:
-        x, m = (e * f for e in rate_fraction(rate, c))
+        x, m = effective_fraction(rate, c, f)
         if reference == "rest":
-            xr, mr = (e * f_rest for e in rate_fraction(rate, _totals(c).minus(c)))
+            xr, mr = effective_fraction(rate, _totals(c).minus(c), f_rest)
         else:
             xr, mr = (over(e.filter(pl.col(_REF)).first(), by) for e in (x, m))
         cols += [
@@ -276,7 +276,7 @@ def disparity_table(
     """
     names = tuple(stats.collect_schema().names())
     if frequency_weights:  # the weight sums are the sizes: no effective-size reading
-        names = tuple(n for n in names if n != "sum_w2")
+        names = tuple(n for n in names if n not in WEIGHT_SQUARE_COLUMNS)
     ops, structs, values, long_ops, out = built_once(
         _disparity_ops, names, tuple(by), tuple(sensitive), reference,
         None if metrics is None else tuple(metrics), zero_division, confidence_level,

@@ -90,7 +90,7 @@ from polars_fair.metrics._summary_notes import (
 from polars_fair.metrics._summary_notes import (
     verdict_columns as _verdict,
 )
-from polars_fair.reduce import WEIGHT_SQUARES
+from polars_fair.reduce import CELL_WEIGHT_SQUARES, WEIGHT_SQUARES
 
 __all__ = [
     "VERDICT_DTYPE",
@@ -113,6 +113,9 @@ _SCALED = (
     "n", "tp", "fp", "fn", "tn", "pred_pos", "pred_neg", "pos", "neg",
     "sum_prob_pos", "sum_prob_neg", "sum_prob", "sum_prob2_pos", "sum_prob2_neg", "sum_prob2",
 )  # fmt: skip
+#: Sums of squared weights rescaled with them (by the factor squared: a rate's own
+#: effective size, ``m**2 / w2``, is then unchanged; see ``effective_fraction``).
+_SCALED_SQUARES = CELL_WEIGHT_SQUARES
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,12 @@ def effective_counts(stats: pl.LazyFrame, *, frequency_weights: bool = False) ->
             Counts.from_columns(names).PP().alias(PP_RAW), pl.col("n").alias(N_RAW)
         )
         factor = kish_factor(pl.col("n"), pl.col(WEIGHT_SQUARES))
-        stats = stats.with_columns([(pl.col(c) * factor).alias(c) for c in _SCALED if c in names])
+        stats = stats.with_columns(
+            *[(pl.col(c) * factor).alias(c) for c in _SCALED if c in names],
+            *[(pl.col(c) * factor * factor).alias(c) for c in _SCALED_SQUARES if c in names],
+        )
+    elif frequency_weights:  # the weight sums are the sizes: no rate's own effective size
+        stats = stats.drop(CELL_WEIGHT_SQUARES, strict=False)
     return stats.with_columns(pl.col("n").cast(pl.Float64).alias(NEFF))
 
 

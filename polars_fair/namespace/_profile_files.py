@@ -27,7 +27,7 @@ from polars_fair.plans._profile_meta import (
     parse_meta,
     split_layout,
 )
-from polars_fair.reduce import ROC_WEIGHT_SQUARES, merge_group_stats
+from polars_fair.reduce import CELL_WEIGHT_SQUARES, ROC_WEIGHT_SQUARES, merge_group_stats
 
 __all__ = [
     "check_baseline",
@@ -174,15 +174,17 @@ def check_compatible(metas: Sequence[dict[str, Any]], sources: Sequence[str] = (
                     f"profile every piece with the same {named}, or merge only the "
                     "profiles made alike"
                 )
-            older = None if options else _without_roc_squares(metas[0], other)
-            if older is not None:
-                j = 0 if older == 0 else i
-                name = repr(sources[j]) if sources else f"profile {j}"
-                hint = (
-                    f"{name} was made by an older polars_fair, whose weighted ROC "
-                    "table keeps no sums of squared weights (`pos_w2`, `neg_w2`, for the "
-                    "AUC's interval): profile the older pieces again with this version"
-                )
+            for table, title, squares, use in _LATER_SQUARES:
+                older = None if options else _without_squares(metas[0], other, table, squares)
+                if older is not None:
+                    j = 0 if older == 0 else i
+                    name = repr(sources[j]) if sources else f"profile {j}"
+                    shown = ", ".join(f"`{c}`" for c in squares)
+                    hint = (
+                        f"{name} was made by an older polars_fair, whose weighted {title} "
+                        f"table keeps no sums of squared weights ({shown}, for {use}): "
+                        "profile the older pieces again with this version"
+                    )
             clash = _key_clash(metas[0], other)
             if clash is not None:
                 key, dtype = clash
@@ -202,17 +204,27 @@ MSG_NO_PROFILE = (
 )
 
 
-def _without_roc_squares(first: dict[str, Any], other: dict[str, Any]) -> int | None:
-    """Which of two profiles (0: `first`, 1: `other`) lacks the ROC table's squares.
+#: Sums of squared weights that later versions keep: per table (its name, as said),
+#: its columns and their use.
+_LATER_SQUARES = (
+    ("roc", "ROC", ROC_WEIGHT_SQUARES, "the AUC's interval"),
+    ("stats", "statistics", CELL_WEIGHT_SQUARES, "each rate's own effective size"),
+)
 
-    None unless their ROC tables differ only in ``pos_w2, neg_w2``: made alike (the
-    caller checks their options), one was made before weighted ROC tables kept them.
+
+def _without_squares(
+    first: dict[str, Any], other: dict[str, Any], table: str, squares: Sequence[str]
+) -> int | None:
+    """Which of two profiles (0: `first`, 1: `other`) lacks `squares` in `table`.
+
+    None unless their tables differ only in those columns: made alike (the caller
+    checks their options), one was made before weighted tables kept them.
     """
-    cols = [m["columns"].get("roc") for m in (first, other)]
+    cols = [m["columns"].get(table) for m in (first, other)]
     if cols[0] is None or cols[1] is None:
         return None
-    plain = [[c for c in table if c not in ROC_WEIGHT_SQUARES] for table in cols]
-    has = [all(c in table for c in ROC_WEIGHT_SQUARES) for table in cols]
+    plain = [[c for c in t if c not in squares] for t in cols]
+    has = [all(c in t for c in squares) for t in cols]
     if plain[0] != plain[1] or has[0] == has[1]:
         return None
     return 1 if has[0] else 0

@@ -15,7 +15,7 @@ import polars as pl
 
 from polars_fair._utils import parse_failure
 from polars_fair.exceptions import FairError, InputError, InvalidParameterError
-from polars_fair.reduce import ROC_WEIGHT_SQUARES
+from polars_fair.reduce import CELL_WEIGHT_SQUARES, ROC_WEIGHT_SQUARES
 
 __all__ = ["check_pieces", "check_reductions", "check_spec", "reading_input"]
 
@@ -73,9 +73,12 @@ def check_spec(spec: object, kind: type) -> None:
         raise InvalidParameterError(msg)
 
 
-#: Columns a reduction may lack (a profile's statistics table of an older format; its
-#: weighted ROC table without the sums of squared weights).
-_OPTIONAL = frozenset({"sum_prob2_pos", "sum_prob2_neg", "sum_prob2", *ROC_WEIGHT_SQUARES})
+#: Columns a reduction may lack (a profile's statistics table of an older format: without
+#: the sums of squared scores, or of squared weights per cell, then its rates' intervals
+#: read the group's Kish size; its weighted ROC table without the sums of squared weights).
+_OPTIONAL = frozenset(
+    {"sum_prob2_pos", "sum_prob2_neg", "sum_prob2", *CELL_WEIGHT_SQUARES, *ROC_WEIGHT_SQUARES}
+)
 
 
 def check_reductions(plans: Sequence[pl.LazyFrame], reductions: Sequence[object]) -> None:

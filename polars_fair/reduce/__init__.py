@@ -59,12 +59,14 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
 
 __all__ = [
+    "CELL_WEIGHT_SQUARES",
     "CONFUSION_COLUMNS",
     "REGRESSION_SUMS",
     "ROC_WEIGHT_SQUARES",
     "SCORE_SQUARES",
     "SCORE_SUM",
     "WEIGHT_SQUARES",
+    "WEIGHT_SQUARE_COLUMNS",
     "Inputs",
     "group_stats",
     "merge_group_stats",
@@ -90,6 +92,14 @@ WEIGHT_SQUARES = "sum_w2"
 #: score: with ``pos`` and ``neg`` they give each class's Kish effective size, for
 #: DeLong's variance of a weighted AUC (:mod:`polars_fair.metrics._auc`).
 ROC_WEIGHT_SQUARES = ("pos_w2", "neg_w2")
+#: A weighted table's sums of squared weights of each confusion cell (with both
+#: labels), after ``sum_w2``: each rate's denominator (``tp + fn``, ``fp + tn``, ...)
+#: then has its own Kish effective size, whatever the weights of the other cells
+#: (:func:`~polars_fair.metrics._intervals.effective_fraction`).
+CELL_WEIGHT_SQUARES = ("tp_w2", "fp_w2", "fn_w2", "tn_w2")
+#: Every sum of squared weights of a statistics table: what `frequency_weights` (weights
+#: read as row counts, no effective sizes) leaves unread.
+WEIGHT_SQUARE_COLUMNS = (WEIGHT_SQUARES, *CELL_WEIGHT_SQUARES)
 #: Sum columns of the regression statistics table (the last five need `y_true`; see
 #: :mod:`polars_fair.reduce.regression`): additive, so merged by summing like the counts.
 REGRESSION_SUMS = (
@@ -98,7 +108,7 @@ REGRESSION_SUMS = (
 )  # fmt: skip
 _ALL_COUNTS = frozenset(
     {*CONFUSION_COLUMNS, *PREDICTION_COLUMNS, *LABEL_COLUMNS, *SCORE_COLUMNS, *SCORE_SQUARES,
-     "n_null", WEIGHT_SQUARES, *ROC_WEIGHT_SQUARES, *REGRESSION_SUMS}
+     "n_null", WEIGHT_SQUARES, *CELL_WEIGHT_SQUARES, *ROC_WEIGHT_SQUARES, *REGRESSION_SUMS}
 )  # fmt: skip
 
 _ROWS = "__pf_rows"
@@ -430,7 +440,8 @@ def group_stats(
         The statistics table, sorted by the keys with nulls last. Counts are Int64;
         with `sample_weight` they are Float64 sums of weights (``n_null`` stays a
         row count), the score sums are weighted and ``sum_w2`` (the sum of squared
-        weights, for effective sizes) follows ``n_null``.
+        weights, for effective sizes) follows ``n_null``; with both labels, so do
+        ``tp_w2, fp_w2, fn_w2, tn_w2`` (each cell's, for each rate's own size).
 
     Notes
     -----
@@ -532,7 +543,13 @@ def _build_counts(inp: Inputs) -> list[pl.Expr]:
         ]
     counts.append(inp.null_rows().alias("n_null"))
     if inp.weight is not None:
-        counts.append(total(pl.lit(True), pl.col(_W2SUM)).alias(WEIGHT_SQUARES))
+        w2 = pl.col(_W2SUM)
+        counts.append(total(pl.lit(True), w2).alias(WEIGHT_SQUARES))
+        if len(inp.labels) == 2:
+            cells = (yt & yp, ~yt & yp, yt & ~yp, ~yt & ~yp)
+            counts += [
+                total(c, w2).alias(a) for c, a in zip(cells, CELL_WEIGHT_SQUARES, strict=True)
+            ]
     if inp.score is not None:
         ssum, s2sum = pl.col(_SSUM), pl.col(_S2SUM)
         if any(label.param == "y_true" for label in inp.labels):
