@@ -72,6 +72,7 @@ __all__ = [
     "MSG_POS_LABEL_ABSENT",
     "MSG_FRAME",
     "MSG_INTERNAL_NAME",
+    "MSG_DURATION_KEY",
     "MSG_LABEL_DTYPE",
     "MSG_LABEL_VALUES",
     "MSG_METHOD",
@@ -113,6 +114,11 @@ MSG_OBJECT_KEY = (
     "`{param}` column {name!r} has dtype Object (arbitrary Python objects), which Polars "
     "cannot group or sort\n\nHint: convert it to text first, e.g. "
     "`pl.col({name!r}).map_elements(str, return_dtype=pl.String)`"
+)
+MSG_DURATION_KEY = (
+    "`{param}` column {name!r} has dtype {dtype}, which the report cannot show as a "
+    "group (Polars casts no duration to text)\n\nHint: count it in a unit first, e.g. "
+    "`pl.col({name!r}).dt.total_days()`"
 )
 MSG_NESTED_KEY = (
     "`{param}` column {name!r} has dtype {dtype}: it holds lists, not one value per row, "
@@ -430,6 +436,9 @@ def check_keys(
                 raise InvalidParameterError(msg)
             if schema[name] == pl.Object:
                 msg = MSG_OBJECT_KEY.format(param=param, name=name)
+                raise InvalidParameterError(msg)
+            if isinstance(schema[name], pl.Duration):
+                msg = MSG_DURATION_KEY.format(param=param, name=name, dtype=schema[name])
                 raise InvalidParameterError(msg)
             check_key_name(name, param, family)
             seen.add(name)

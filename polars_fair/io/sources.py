@@ -223,6 +223,8 @@ def read_error(path: str | Path, error: BaseException) -> FileReadError:
         return FileReadError(msg)
     first = text.splitlines()[0] if text else type(error).__name__
     hint = "check that the file is complete and in the format its extension says"
+    if "expanded paths were empty" in text:  # Polars' scan of a glob matching no file
+        first, hint = "no file matches it", "check the folder and the pattern"
     if name.lower().endswith((".ndjson", ".jsonl")):
         hint += ' (NDJSON: one complete JSON object per line, keys quoted, e.g. {"g": "a"})'
     msg = f"cannot read {name!r}: {first}\n\nHint: {hint}"
