@@ -15,7 +15,11 @@ Every case failed before its fix:
   "count(*)"``) ran: one value broadcast to every row, audited without a word;
 * ``--by "... AS selection_rate"`` was told to write ``--by "selection_rate AS
   selection_rate_"`` (a column the data lacks), and ``--by '... AS ""'`` made a key
-  with no name.
+  with no name;
+* a SQL ``CAST`` that failed on the values was reported as an unreadable file ("check
+  that the file is complete");
+* ``--reference-group "a, b"`` (one sensitive feature, a group holding a comma) was
+  refused as two values, and ``--reference-group "c "`` silently chose group ``c``.
 """
 
 from __future__ import annotations
@@ -220,3 +224,41 @@ def test_a_sql_key_alias_of_a_result_column_or_blank_is_told_a_working_name(
     assert says in err
     assert fix in err
     assert main([*argv, "--by", "age > 30 AS key", "-o", "/dev/null"]) == 0  # the fix works
+
+
+def test_a_failed_sql_cast_blames_the_expression_not_the_file(
+    capsys: pytest.CaptureFixture[str], data: str
+) -> None:
+    argv = ["audit", data, "--y-true", "y", "--y-pred", "p", "--sensitive-features"]
+    assert main([*argv, "CAST(g AS INT)"]) == 2
+    err = capsys.readouterr().err
+    assert "a cast in an expression given for a column failed" in err
+    assert "conversion from `str` to `i32` failed in column 'g'" in err
+    assert "TRY_CAST(x AS INT)" in err
+    assert "check that the file is complete" not in err
+    assert main([*argv, "TRY_CAST(g AS INT)", "-o", "/dev/null"]) == 0  # the fix runs
+
+
+@pytest.mark.parametrize("group", ["a, b", "c "])
+@pytest.mark.parametrize("source", ["data", "profile"])
+def test_a_reference_group_holding_a_comma_or_a_space_is_taken_as_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, group: str, source: str
+) -> None:
+    df = pl.DataFrame({"g": [group] * 40 + ["c"] * 50, "y": [0, 1] * 45, "p": [1, 0, 0] * 30})
+    df.write_parquet(tmp_path / "d.parquet")
+    df.fair.profile(**K).write_parquet(tmp_path / "p.parquet")
+    head = (
+        ["audit", str(tmp_path / "d.parquet"), "--y-true", "y", "--y-pred", "p",
+         "--sensitive-features", "g"]
+        if source == "data"
+        else ["audit", "--profile", str(tmp_path / "p.parquet")]
+    )  # fmt: skip
+    assert main([*head, "--reference-group", group, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["params"]["reference_group"] == group
+    rows = [r for r in report["tables"]["disparities"] if r["metric"] == "selection_rate"]
+    g, p = df["g"].to_numpy(), df["p"].to_numpy()
+    rates = {k: float(p[g == k].mean()) for k in (group, "c")}
+    assert {r["g"]: r["reference_value"] for r in rows} == pytest.approx(
+        {group: rates[group], "c": rates[group]}
+    )

@@ -273,13 +273,7 @@ def _params(
             raise UsageError(msg)
     reference: Any = None
     if args.reference_group is not None:
-        values = [v.strip() for v in args.reference_group.split(",")]
-        if len(values) != len(sensitive):
-            msg = (
-                f"--reference-group {args.reference_group!r} gives {len(values)} value(s) for "
-                f"{len(sensitive)} sensitive feature(s)\nHint: one value per feature, comma-separated"
-            )
-            raise UsageError(msg)
+        values = _reference_values(args.reference_group, sensitive)
         converted = [_convert(v, schema[c]) for v, c in zip(values, sensitive, strict=True)]
         reference = converted[0] if len(converted) == 1 else tuple(converted)
     pos_label: Any = 1
@@ -467,6 +461,24 @@ def _read(
         if found is None:
             raise
         raise read_error(*found) from exc
+
+
+def _reference_values(text: str, sensitive: Sequence[str]) -> list[str]:
+    """The values of ``--reference-group``: one per sensitive feature.
+
+    With one feature, the whole text (a group named ``"a, b"`` or ``"a "`` as it is);
+    with several, comma-separated.
+    """
+    if len(sensitive) == 1:
+        return [text]
+    values = [v.strip() for v in text.split(",")]
+    if len(values) != len(sensitive):
+        msg = (
+            f"--reference-group {text!r} gives {len(values)} value(s) for {len(sensitive)} "
+            "sensitive feature(s)\nHint: one value per feature, comma-separated"
+        )
+        raise UsageError(msg)
+    return values
 
 
 def _audit(args: argparse.Namespace) -> int:

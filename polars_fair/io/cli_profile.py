@@ -320,13 +320,7 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
         options["criteria"] = cli._criteria(args, [], scored)
     if args.reference_group is not None:
         sensitive = prof.meta["spec"]["sensitive_features"]
-        values = [v.strip() for v in args.reference_group.split(",")]
-        if len(values) != len(sensitive):
-            msg = (
-                f"--reference-group {args.reference_group!r} gives {len(values)} value(s) for "
-                f"{len(sensitive)} sensitive feature(s)\nHint: one value per feature"
-            )
-            raise cli.UsageError(msg)
+        values = cli._reference_values(args.reference_group, sensitive)
         schema = prof.schema
         typed = [cli._convert(v, schema[c]) for v, c in zip(values, sensitive, strict=True)]
         options["reference_group"] = typed[0] if len(typed) == 1 else tuple(typed)
