@@ -13,6 +13,7 @@ import difflib
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, get_args
 
 import polars as pl
@@ -505,8 +506,9 @@ def check_label_dtype(dtype: pl.DataType, pos_label: PosLabel, param: str, name:
             f' False the positive label, negate `{param}`, e.g. `{param}=~pl.col("flag")`'
         )
     elif dtype.is_numeric():
-        ok = isinstance(pos_label, (int, float)) and not (
-            isinstance(pos_label, float) and math.isnan(pos_label)
+        ok = isinstance(pos_label, (int, float, Decimal)) and not (
+            (isinstance(pos_label, float) and math.isnan(pos_label))
+            or (isinstance(pos_label, Decimal) and pos_label.is_nan())
         )
         hint = "numeric labels need a numeric `pos_label`, e.g. `pos_label=1`"
     elif dtype in (pl.String, pl.Categorical) or isinstance(dtype, (pl.Enum, pl.Categorical)):

@@ -8,7 +8,9 @@ Every case failed before its fix:
 * a Duration column as a group or batch key passed the checks and raised Polars' raw
   ``InvalidOperationError`` (no cast of a duration to text) in ``report``,
   ``profile`` and ``slices``;
-* Decimal labels with ``pos_label=True`` raised Polars' raw ``SchemaError``;
+* Decimal labels with ``pos_label=True`` raised Polars' raw ``SchemaError``; with
+  ``pos_label=Decimal("1")`` (or ``--pos-label 1`` on the command line) they were
+  refused as "numeric labels need a numeric `pos_label`";
 * ``file_profile`` / ``file_group_stats`` of a corrupt file or of a glob matching no
   file raised Polars' raw ``ComputeError``; ``ray_profile(None)`` a raw ``TypeError``;
 * a SQL aggregate on the command line (``--y-pred "max(s) >= 0.5"``, ``--by
@@ -27,6 +29,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +38,7 @@ import pytest
 
 from polars_fair.cli import main
 from polars_fair.distributed import file_group_stats, file_profile, ray_profile
-from polars_fair.exceptions import FileReadError, InvalidParameterError
+from polars_fair.exceptions import FileReadError, InvalidParameterError, LabelError
 from polars_fair.report import plots
 
 K = {"y_true": "y", "y_pred": "p", "sensitive_features": "g"}
@@ -262,3 +265,27 @@ def test_a_reference_group_holding_a_comma_or_a_space_is_taken_as_given(
     assert {r["g"]: r["reference_value"] for r in rows} == pytest.approx(
         {group: rates[group], "c": rates[group]}
     )
+
+
+def test_decimal_labels_take_a_decimal_pos_label(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    df = frame().with_columns(pl.col("y", "p").cast(pl.Decimal(10, 2)))
+    y, p, g = (frame()[c].to_numpy() for c in ("y", "p", "g"))
+    rates = [p[g == k].mean() for k in ("a", "b")]
+    got = df.fair.demographic_parity_difference(
+        y_pred="p", sensitive_features="g", pos_label=Decimal("1")
+    )
+    assert got == pytest.approx(max(rates) - min(rates), abs=1e-12)
+    with pytest.raises(LabelError, match="cannot be compared with `pos_label`=Decimal"):
+        df.fair.demographic_parity_difference(
+            y_pred="p", sensitive_features="g", pos_label=Decimal("NaN")
+        )
+    # on the command line, --pos-label is read as a decimal for a decimal column
+    df.write_parquet(tmp_path / "d.parquet")
+    argv = ["audit", str(tmp_path / "d.parquet"), "--y-true", "y", "--y-pred", "p",
+            "--sensitive-features", "g", "--format", "json"]  # fmt: skip
+    assert main([*argv, "--pos-label", "1.00"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    got_tp = {r["g"]: r["tp"] for r in report["tables"]["by_group"]}
+    assert got_tp == {k: int(((y == 1) & (p == 1) & (g == k)).sum()) for k in ("a", "b")}

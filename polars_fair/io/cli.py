@@ -31,6 +31,7 @@ import sys
 import time
 import warnings
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -152,6 +153,11 @@ def _convert(value: str, dtype: pl.DataType) -> Any:
         try:
             return float(value)
         except ValueError:
+            pass
+    if isinstance(dtype, pl.Decimal):
+        try:
+            return Decimal(value)
+        except ArithmeticError:  # decimal.InvalidOperation: not a number
             pass
     if dtype == pl.Boolean and value.lower() in ("true", "false"):
         return value.lower() == "true"
