@@ -21,12 +21,15 @@ Every case failed before its fix:
 * a SQL ``CAST`` that failed on the values was reported as an unreadable file ("check
   that the file is complete");
 * ``--reference-group "a, b"`` (one sensitive feature, a group holding a comma) was
-  refused as two values, and ``--reference-group "c "`` silently chose group ``c``.
+  refused as two values, and ``--reference-group "c "`` silently chose group ``c``;
+* ``polars-fair compare --format markdown`` wrote a batch key holding ``|`` or a line
+  break into its table unescaped (a broken table).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from decimal import Decimal
@@ -289,3 +292,20 @@ def test_decimal_labels_take_a_decimal_pos_label(
     report = json.loads(capsys.readouterr().out)
     got_tp = {r["g"]: r["tp"] for r in report["tables"]["by_group"]}
     assert got_tp == {k: int(((y == 1) & (p == 1) & (g == k)).sum()) for k in ("a", "b")}
+
+
+def test_compare_markdown_escapes_batch_keys(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    keys = ["a|b", "line\nbreak"]
+    df = pl.concat([frame(seed=i).with_columns(m=pl.lit(k)) for i, k in enumerate(keys)])
+    kw = {**K, "by": "m"}
+    df.fair.profile(**kw).write_parquet(tmp_path / "p.parquet")
+    argv = ["compare", str(tmp_path / "p.parquet"), str(tmp_path / "p.parquet")]
+    assert main([*argv, "--format", "markdown", "--criteria", "demographic_parity_difference"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
+    cells = [len(re.split(r"(?<!\\)\|", line)) for line in rows]
+    assert len(rows) == 2 + len(keys)  # header, rule, one row per key
+    assert set(cells) == {cells[0]}
+    assert any(r.startswith(r"| a\|b ") for r in rows)
+    assert any(r.startswith("| line break ") for r in rows)

@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import harness
 
-MODULES = ("c_sql", "c_report", "c_dtypes", "c_files", "c_familywise", "c_multiclass")
+MODULES = ("c_sql", "c_report", "c_report2", "c_dtypes", "c_files", "c_familywise", "c_multiclass")
 
 if __name__ == "__main__":
     cwd = os.getcwd()
