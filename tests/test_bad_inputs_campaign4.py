@@ -23,7 +23,9 @@ Every case failed before its fix:
 * ``--reference-group "a, b"`` (one sensitive feature, a group holding a comma) was
   refused as two values, and ``--reference-group "c "`` silently chose group ``c``;
 * ``polars-fair compare --format markdown`` wrote a batch key holding ``|`` or a line
-  break into its table unescaped (a broken table).
+  break into its table unescaped (a broken table);
+* ``--reference-group 18:30:00`` for a Time column was refused with a hint to pass "a
+  Python value" (the command line read it as text only).
 """
 
 from __future__ import annotations
@@ -309,3 +311,21 @@ def test_compare_markdown_escapes_batch_keys(
     assert set(cells) == {cells[0]}
     assert any(r.startswith(r"| a\|b ") for r in rows)
     assert any(r.startswith("| line break ") for r in rows)
+
+
+def test_a_time_reference_group_on_the_command_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    df = frame().with_columns(
+        t=pl.when(pl.col("g") == "a").then(pl.time(12, 0)).otherwise(pl.time(18, 30))
+    )
+    df.write_parquet(tmp_path / "d.parquet")
+    argv = ["audit", str(tmp_path / "d.parquet"), "--y-true", "y", "--y-pred", "p",
+            "--sensitive-features", "t", "--format", "json"]  # fmt: skip
+    assert main([*argv, "--reference-group", "18:30:00"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    p, g = frame()["p"].to_numpy(), frame()["g"].to_numpy()
+    rows = [r for r in report["tables"]["disparities"] if r["metric"] == "selection_rate"]
+    assert {r["t"]: r["reference_value"] for r in rows} == pytest.approx(
+        {"12:00:00": p[g == "b"].mean(), "18:30:00": p[g == "b"].mean()}
+    )

@@ -161,12 +161,14 @@ def _convert(value: str, dtype: pl.DataType) -> Any:
             pass
     if dtype == pl.Boolean and value.lower() in ("true", "false"):
         return value.lower() == "true"
-    try:  # ISO dates and datetimes, read in the column's time zone
+    try:  # ISO dates, times and datetimes, read in the column's time zone
         if isinstance(dtype, pl.Datetime):
             unit, zone = dtype.time_unit, dtype.time_zone
             return pl.Series([value]).str.to_datetime(time_unit=unit, time_zone=zone).item()
         if dtype == pl.Date:
             return pl.Series([value]).str.to_date().item()
+        if dtype == pl.Time:
+            return pl.Series([value]).str.to_time().item()
     except pl.exceptions.PolarsError:
         pass
     return value
