@@ -121,7 +121,7 @@ ensn = ens.with_columns(pl.when(pl.col("m1") > 0.8).then(None).otherwise(pl.col(
 def ens_null():
     t = ensn.fair.ensemble_stats(y_prob=members, sensitive_features="g")
     nn = int(ensn["m1"].is_null().sum())
-    return int(t["n_null"].sum()) == nn and int(t["n"].sum()) == N, (t["n_null"].sum(), nn, t["n"].sum())
+    return int(t["n_null"].sum()) == nn and int(t["n"].sum()) == N - nn, (t["n_null"].sum(), nn, t["n"].sum())
 check(A, "ensemble null member rows counted", ens_null)
 case(A, "ensemble NaN member", lambda: ens.with_columns(pl.when(pl.col("m1") > 0.8).then(float("nan")).otherwise(pl.col("m1")).alias("m1")).fair.ensemble_by_group(y_prob=members, sensitive_features="g"), "err")
 case(A, "ensemble out of range", lambda: ens.with_columns(pl.col("m1") * 2).fair.ensemble_by_group(y_prob=members, sensitive_features="g"), "err")

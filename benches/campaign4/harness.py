@@ -35,6 +35,8 @@ def check(area, name, cond_fn):
         okay, detail = cond_fn()
         flag = "" if okay else "WRONG"
         kind = "ok" if okay else "wrong"
+    except FairError as e:  # a clear library error where a value was checked
+        flag, kind, detail = "ERR", "fair:" + type(e).__name__, str(e)[:300]
     except BaseException as e:  # noqa
         flag, kind, detail = "RAW", "RAW:" + type(e).__name__, str(e)[:300] + traceback.format_exc()[-800:]
     RESULTS.append(dict(area=area, name=name, kind=kind, msg=str(detail)[:400], warns=[], flag=flag))

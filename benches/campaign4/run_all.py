@@ -2,6 +2,9 @@
 
     PYTHONPATH=. python benches/campaign4/run_all.py [module ...] [--json out.json]
 
+Flags: RAW (a non-polars_fair exception or traceback), WRONG (a value differs from the
+numpy reference), ERR (a polars_fair error where a value check expected one: read the
+message), NO-ERR / UNEXPECTED-ERR, EXIT (a command-line status other than expected).
 Not part of the package or of the test suite.
 """
 # ruff: noqa
