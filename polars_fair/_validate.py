@@ -13,6 +13,7 @@ import difflib
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, get_args
 
 import polars as pl
@@ -72,6 +73,7 @@ __all__ = [
     "MSG_POS_LABEL_ABSENT",
     "MSG_FRAME",
     "MSG_INTERNAL_NAME",
+    "MSG_DURATION_KEY",
     "MSG_LABEL_DTYPE",
     "MSG_LABEL_VALUES",
     "MSG_METHOD",
@@ -113,6 +115,11 @@ MSG_OBJECT_KEY = (
     "`{param}` column {name!r} has dtype Object (arbitrary Python objects), which Polars "
     "cannot group or sort\n\nHint: convert it to text first, e.g. "
     "`pl.col({name!r}).map_elements(str, return_dtype=pl.String)`"
+)
+MSG_DURATION_KEY = (
+    "`{param}` column {name!r} has dtype {dtype}, which the report cannot show as a "
+    "group (Polars casts no duration to text)\n\nHint: count it in a unit first, e.g. "
+    "`pl.col({name!r}).dt.total_days()`"
 )
 MSG_NESTED_KEY = (
     "`{param}` column {name!r} has dtype {dtype}: it holds lists, not one value per row, "
@@ -431,6 +438,9 @@ def check_keys(
             if schema[name] == pl.Object:
                 msg = MSG_OBJECT_KEY.format(param=param, name=name)
                 raise InvalidParameterError(msg)
+            if isinstance(schema[name], pl.Duration):
+                msg = MSG_DURATION_KEY.format(param=param, name=name, dtype=schema[name])
+                raise InvalidParameterError(msg)
             check_key_name(name, param, family)
             seen.add(name)
 
@@ -496,8 +506,9 @@ def check_label_dtype(dtype: pl.DataType, pos_label: PosLabel, param: str, name:
             f' False the positive label, negate `{param}`, e.g. `{param}=~pl.col("flag")`'
         )
     elif dtype.is_numeric():
-        ok = isinstance(pos_label, (int, float)) and not (
-            isinstance(pos_label, float) and math.isnan(pos_label)
+        ok = isinstance(pos_label, (int, float, Decimal)) and not (
+            (isinstance(pos_label, float) and math.isnan(pos_label))
+            or (isinstance(pos_label, Decimal) and pos_label.is_nan())
         )
         hint = "numeric labels need a numeric `pos_label`, e.g. `pos_label=1`"
     elif dtype in (pl.String, pl.Categorical) or isinstance(dtype, (pl.Enum, pl.Categorical)):

@@ -143,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     group_arguments(audit)
     batch_arguments(audit, profile=True)
     audit.add_argument(
-        "--reference-group", help="reference group value (comma-separated for several features)"
+        "--reference-group",
+        help="reference group value (comma-separated for several features; with one, the whole text)",
     )
     label_arguments(audit)
     audit.add_argument(

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from polars_fair._names import INTERNAL_PREFIX, RESERVED_NAMES
+from polars_fair._names import INTERNAL_PREFIX, OUTPUT_NAMES
 from polars_fair._validate import did_you_mean
 from polars_fair.io._output import UsageError, columns_hint
 
@@ -50,7 +50,9 @@ _DATE_TRUNC = re.compile(
 #: Polars' error for a SQL expression naming a column the file lacks.
 _MISSING_COLUMN = re.compile(r'unable to find column "(?P<name>[^"]*)"')
 #: A trailing ``AS alias`` (a name, or a quoted one).
-_ALIAS = re.compile(r"""\s+AS\s+("(?:[^"]|"")+"|[^\s"]+)\s*$""", re.IGNORECASE)
+_ALIAS = re.compile(r"""\s+AS\s+("(?:[^"]|"")*"|[^\s"]+)\s*$""", re.IGNORECASE)
+#: The columns polars_fair adds to the results of an audit, of any kind.
+_OUTPUT: frozenset[str] = frozenset[str]().union(*OUTPUT_NAMES.values())
 #: Per option, an example of a SQL expression in its hint.
 _EXAMPLES = {
     "--by": "\"strftime(screening_date, '%Y-%m') AS month\"",
@@ -205,9 +207,11 @@ def column_or_sql(text: str, schema: pl.Schema, flag: str) -> str | pl.Expr:
     else:
         try:
             pl.LazyFrame(schema=schema).select(expr).collect_schema()
-            return expr
         except Exception as exc:  # noqa: BLE001 - any resolution error is a usage error
             error = exc
+        else:
+            _check_per_row(text, expr, schema, flag)
+            return expr
     first = _first_line(error)
     missing = _MISSING_COLUMN.search(first)
     if missing:  # Polars lists every column after the name: the hint lists them once
@@ -219,6 +223,28 @@ def column_or_sql(text: str, schema: pl.Schema, flag: str) -> str | pl.Expr:
         f"({first})\nHint: {_sql_hint(text, schema, flag, first)}"
     )
     raise UsageError(msg) from error
+
+
+def _check_per_row(text: str, expr: pl.Expr, schema: pl.Schema, flag: str) -> None:
+    """Refuse an aggregate (``sum(x)``, ``count(*)``): one value for all rows, not one per row.
+
+    Two rows of nulls tell it: an aggregate gives one row; a literal, also one, is let
+    through (a constant is what it says).
+    """
+    if expr.meta.is_literal(allow_aliasing=True):
+        return
+    try:
+        rows = pl.DataFrame(schema=schema).clear(2).select(expr).height
+    except Exception:  # noqa: BLE001 - not evaluable on nulls: left to the other checks
+        return
+    if rows == 1:
+        example = _EXAMPLES.get(flag, '"decile_score >= 5"')
+        msg = (
+            f"{flag} {text!r} is an aggregate: one value for all the rows, where {flag} "
+            f"needs one value per row\nHint: give an expression of each row's columns, "
+            f"e.g. {flag} {example}"
+        )
+        raise UsageError(msg)
 
 
 def sql_key(text: str, flag: str) -> pl.Expr | None:
@@ -293,11 +319,13 @@ def key_columns(
             clash = None
             if name in schema:
                 clash = "a column of the data: the key would replace it"
-            elif name in RESERVED_NAMES or name.startswith(INTERNAL_PREFIX):
+            elif name in _OUTPUT or name.startswith(INTERNAL_PREFIX):
                 clash = "a column polars_fair adds to its results"
+            elif not name.strip():
+                clash = "a blank name, which no table or file shows"
             if clash is not None and alias:
                 sql = _ALIAS.sub("", text) if name != text else text
-                new = f"{name.strip('_') or 'key'}_key"
+                new = f"{name.strip('_')}_key" if name.strip("_ ") else "key"
                 msg = (
                     f"{flag} {text!r} names its key {name!r}, {clash}\nHint: give it another "
                     f'name, e.g. {flag} "{sql} AS {new}"'

@@ -31,6 +31,7 @@ import sys
 import time
 import warnings
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -153,14 +154,21 @@ def _convert(value: str, dtype: pl.DataType) -> Any:
             return float(value)
         except ValueError:
             pass
+    if isinstance(dtype, pl.Decimal):
+        try:
+            return Decimal(value)
+        except ArithmeticError:  # decimal.InvalidOperation: not a number
+            pass
     if dtype == pl.Boolean and value.lower() in ("true", "false"):
         return value.lower() == "true"
-    try:  # ISO dates and datetimes, read in the column's time zone
+    try:  # ISO dates, times and datetimes, read in the column's time zone
         if isinstance(dtype, pl.Datetime):
             unit, zone = dtype.time_unit, dtype.time_zone
             return pl.Series([value]).str.to_datetime(time_unit=unit, time_zone=zone).item()
         if dtype == pl.Date:
             return pl.Series([value]).str.to_date().item()
+        if dtype == pl.Time:
+            return pl.Series([value]).str.to_time().item()
     except pl.exceptions.PolarsError:
         pass
     return value
@@ -273,13 +281,7 @@ def _params(
             raise UsageError(msg)
     reference: Any = None
     if args.reference_group is not None:
-        values = [v.strip() for v in args.reference_group.split(",")]
-        if len(values) != len(sensitive):
-            msg = (
-                f"--reference-group {args.reference_group!r} gives {len(values)} value(s) for "
-                f"{len(sensitive)} sensitive feature(s)\nHint: one value per feature, comma-separated"
-            )
-            raise UsageError(msg)
+        values = _reference_values(args.reference_group, sensitive)
         converted = [_convert(v, schema[c]) for v, c in zip(values, sensitive, strict=True)]
         reference = converted[0] if len(converted) == 1 else tuple(converted)
     pos_label: Any = 1
@@ -467,6 +469,24 @@ def _read(
         if found is None:
             raise
         raise read_error(*found) from exc
+
+
+def _reference_values(text: str, sensitive: Sequence[str]) -> list[str]:
+    """The values of ``--reference-group``: one per sensitive feature.
+
+    With one feature, the whole text (a group named ``"a, b"`` or ``"a "`` as it is);
+    with several, comma-separated.
+    """
+    if len(sensitive) == 1:
+        return [text]
+    values = [v.strip() for v in text.split(",")]
+    if len(values) != len(sensitive):
+        msg = (
+            f"--reference-group {text!r} gives {len(values)} value(s) for {len(sensitive)} "
+            "sensitive feature(s)\nHint: one value per feature, comma-separated"
+        )
+        raise UsageError(msg)
+    return values
 
 
 def _audit(args: argparse.Namespace) -> int:

@@ -47,6 +47,7 @@ from polars_fair.namespace._profile import (
     read_profile,
 )
 from polars_fair.plans._profile_meta import decode_column, encode_column
+from polars_fair.report._text import md_safe
 from polars_fair.report._verdicts import level_text
 
 __all__ = ["add_commands", "audit_profile", "run"]
@@ -320,13 +321,7 @@ def _options(args: argparse.Namespace, prof: FairnessProfile) -> dict[str, Any]:
         options["criteria"] = cli._criteria(args, [], scored)
     if args.reference_group is not None:
         sensitive = prof.meta["spec"]["sensitive_features"]
-        values = [v.strip() for v in args.reference_group.split(",")]
-        if len(values) != len(sensitive):
-            msg = (
-                f"--reference-group {args.reference_group!r} gives {len(values)} value(s) for "
-                f"{len(sensitive)} sensitive feature(s)\nHint: one value per feature"
-            )
-            raise cli.UsageError(msg)
+        values = cli._reference_values(args.reference_group, sensitive)
         schema = prof.schema
         typed = [cli._convert(v, schema[c]) for v, c in zip(values, sensitive, strict=True)]
         options["reference_group"] = typed[0] if len(typed) == 1 else tuple(typed)
@@ -502,7 +497,7 @@ def _compare_command(args: argparse.Namespace) -> int:
         with pl.Config(tbl_formatting="MARKDOWN", tbl_hide_dataframe_shape=True, tbl_rows=-1,
                        tbl_cols=-1, float_precision=4, tbl_hide_column_data_types=True,
                        tbl_width_chars=65_535, fmt_str_lengths=1_000):  # fmt: skip
-            text = f"{rule}\n\n{shown}\n{_pairs_text(table, candidate.by)}"
+            text = f"{rule}\n\n{md_safe(shown)}\n{_pairs_text(table, candidate.by)}"
     else:
         with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4,
                        tbl_hide_dataframe_shape=True, fmt_str_lengths=60):  # fmt: skip

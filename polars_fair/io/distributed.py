@@ -21,14 +21,14 @@ import them rather than unpickling closures.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 
-from polars_fair.exceptions import InvalidParameterError
-from polars_fair.io.sources import scan_file
+from polars_fair.exceptions import FairError, InvalidParameterError
+from polars_fair.io.sources import read_error, scan_file
 from polars_fair.namespace._profile import FairnessProfile, merge_sources, profile
 from polars_fair.namespace._report import (
     ReportSpec,
@@ -41,6 +41,8 @@ from polars_fair.report import FairnessReport
 
 if TYPE_CHECKING:
     from polars_fair._typing import IntoColumn, IntoColumns, PosLabel
+
+_T = TypeVar("_T")
 
 __all__ = [
     "dataset_group_stats",
@@ -55,6 +57,22 @@ __all__ = [
 _HINT = 'Hint: install the extra, `pip install "polars-fair[ray]"`'
 
 
+_EXAMPLE = '["part-0.parquet", "part-1.parquet"]'
+
+
+def _read(path: str, read: Callable[[], _T]) -> _T:
+    """`read()`, with a failure to read `path` as a FileReadError naming the file.
+
+    A corrupt or empty file, or a glob matching no file: Polars' ``ComputeError``.
+    """
+    try:
+        return read()
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        if isinstance(exc, FairError):
+            raise
+        raise read_error(path, exc) from exc
+
+
 def _ray() -> Any:
     try:
         import ray
@@ -65,6 +83,12 @@ def _ray() -> Any:
 
 
 def _paths(paths: str | Path | Sequence[str | Path]) -> list[str]:
+    is_list = isinstance(paths, Sequence) and not isinstance(paths, (str, bytes))
+    if not isinstance(paths, (str, Path)) and not (
+        is_list and all(isinstance(p, (str, Path)) for p in paths)
+    ):
+        msg = f"`paths` must be a path or a list of paths, got {paths!r}\n\nHint: e.g. {_EXAMPLE}"
+        raise InvalidParameterError(msg)
     items = [paths] if isinstance(paths, (str, Path)) else list(paths)
     if not items:
         msg = "no files given\n\nHint: pass a list of file paths"
@@ -110,7 +134,7 @@ def file_group_stats(path: str, kwargs: dict[str, Any]) -> pl.DataFrame:
     │ b   ┆ 2   ┆ 1        ┆ 1        ┆ 0      │
     └─────┴─────┴──────────┴──────────┴────────┘
     """
-    return group_stats(scan_file(path), **kwargs).collect(engine="streaming")
+    return _read(path, lambda: group_stats(scan_file(path), **kwargs).collect(engine="streaming"))
 
 
 def file_report_reductions(path: str, params: dict[str, Any]) -> list[pl.DataFrame]:
@@ -143,8 +167,10 @@ def file_report_reductions(path: str, params: dict[str, Any]) -> list[pl.DataFra
     >>> [t.columns for t in file_report_reductions(path, params)]
     [['g', 'n', 'tp', 'fp', 'fn', 'tn', 'n_null']]
     """
-    plans = report_reductions(scan_file(path), ReportSpec.of(**params))
-    return pl.collect_all(plans, engine="streaming")
+    spec = ReportSpec.of(**params)
+    return _read(
+        path, lambda: pl.collect_all(report_reductions(scan_file(path), spec), engine="streaming")
+    )
 
 
 def file_profile(path: str, kwargs: dict[str, Any]) -> FairnessProfile:
@@ -173,7 +199,7 @@ def file_profile(path: str, kwargs: dict[str, Any]) -> FairnessProfile:
     >>> file_profile(path, {"y_true": "y", "y_pred": "p", "sensitive_features": "g"}).rows
     2
     """
-    return profile(scan_file(path), **kwargs)
+    return _read(path, lambda: profile(scan_file(path), **kwargs))
 
 
 # ---- the driver ----------------------------------------------------------------------
@@ -289,7 +315,7 @@ def ray_profile(paths: str | Path | Sequence[str | Path], **options: Any) -> Fai
     ...             sensitive_features="g")  # doctest: +SKIP
     """
     files = _paths(paths)
-    profile(scan_file(files[0]).head(0), **options)  # the options, on no rows
+    _read(files[0], lambda: profile(scan_file(files[0]).head(0), **options))  # no rows read
     ray = _ray()
     task = ray.remote(file_profile)
     return merge_sources(ray.get([task.remote(p, options) for p in files]), files)

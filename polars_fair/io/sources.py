@@ -222,7 +222,16 @@ def read_error(path: str | Path, error: BaseException) -> FileReadError:
         )
         return FileReadError(msg)
     first = text.splitlines()[0] if text else type(error).__name__
+    if first.startswith("conversion from") and "failed in column" in first:
+        msg = (  # a strict cast of the user's (a SQL CAST): the file was read
+            f"cannot audit {name!r}: a cast in an expression given for a column failed "
+            f"({first})\n\nHint: cast only the values that convert, e.g. SQL "
+            "TRY_CAST(x AS INT) (null where x does not), or fix the values"
+        )
+        return FileReadError(msg)
     hint = "check that the file is complete and in the format its extension says"
+    if "expanded paths were empty" in text:  # Polars' scan of a glob matching no file
+        first, hint = "no file matches it", "check the folder and the pattern"
     if name.lower().endswith((".ndjson", ".jsonl")):
         hint += ' (NDJSON: one complete JSON object per line, keys quoted, e.g. {"g": "a"})'
     msg = f"cannot read {name!r}: {first}\n\nHint: {hint}"

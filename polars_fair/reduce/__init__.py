@@ -39,6 +39,7 @@ from polars_fair._validate import (
     MSG_LABEL_VALUES,
     MSG_POS_LABEL_ABSENT,
     MSG_SCORE_VALUES,
+    as_python,
     check_label_dtype,
     check_score_dtype,
     ensure_lazy,
@@ -250,7 +251,12 @@ def _sorted_values(values: Sequence[object]) -> list[object]:
 
 def _is_positive(label: _Label, pos_label: PosLabel) -> pl.Expr:
     col = pl.col(label.alias)
-    return col if label.is_bool else col == pos_label
+    if label.is_bool:
+        return col
+    # a boolean `pos_label` of numeric labels is 1 or 0, as Python compares them;
+    # Polars compares integers with it but refuses ``Decimal == true``
+    value = as_python(pos_label)
+    return col == (int(value) if isinstance(value, bool) else pos_label)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ few a chart shows. Nothing here imports Altair (the encodings take it as an argu
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -52,6 +54,34 @@ class _Report(Protocol):
 
 
 # ---- table preparation -------------------------------------------------------------
+
+
+#: Control characters: vl-convert aborts the process on one XML 1.0 forbids in an SVG
+#: text (a group named ``"\x00a"``) and fails on a line break in a tooltip's title.
+_NOT_XML = re.compile(r"[\x00-\x1f]")
+
+
+def _xml_char(match: re.Match[str]) -> str:
+    return chr(0x2400 + ord(match.group(0)))  # its Control Pictures symbol
+
+
+def xml_safe(spec: Any) -> Any:
+    r"""A Vega-Lite spec (a dict or its JSON) that vl-convert renders, whatever the groups.
+
+    Each control character in its strings, names included, is shown as its Control
+    Pictures symbol (``\x00`` as ``\u2400``, a line break as ``\u240a``).
+    """
+    return _xml_safe(json.loads(spec) if isinstance(spec, str) else spec)
+
+
+def _xml_safe(value: Any) -> Any:
+    if isinstance(value, str):
+        return _NOT_XML.sub(_xml_char, value)
+    if isinstance(value, dict):
+        return {_xml_safe(k): _xml_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_xml_safe(v) for v in value]
+    return value
 
 
 def _names(columns: str | Sequence[str] | None) -> list[str]:

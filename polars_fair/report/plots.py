@@ -48,6 +48,7 @@ from polars_fair.report._plot_groups import (
     _tooltip,
     _unique,
     charted_groups,
+    xml_safe,
 )
 
 __all__ = [
@@ -673,7 +674,7 @@ def to_svg(chart: Any) -> str:
     True
     """
     vlc = _import("vl_convert")
-    spec = chart.to_dict() if hasattr(chart, "to_dict") else chart
+    spec = xml_safe(chart.to_dict() if hasattr(chart, "to_dict") else chart)
     return str(vlc.vegalite_to_svg(spec, vl_version=_vl_version(vlc)))
 
 
