@@ -458,3 +458,19 @@ def test_trend_of_a_misspelt_criterion_says_the_near_spelling() -> None:
         pf.InvalidParameterError, match="did you mean 'demographic_parity_difference'"
     ):
         prof.trend("demographic_parity_diference", time="w")
+
+
+@pytest.mark.parametrize(
+    ("command", "flag"),
+    [("audit", "--by-key"), ("profile", "--by-key"), ("audit", "--sensitive-feature")],
+)
+def test_a_blank_repeated_key_is_refused_not_dropped(
+    capsys: pytest.CaptureFixture[str], folder: Path, tmp_path: Path, command: str, flag: str
+) -> None:
+    """`--by-key ""` ran as if no key were given (campaign 4); now exit 2 naming the flag."""
+    data = str(folder / "compas.parquet")
+    extra = ["-o", str(tmp_path / "p.parquet")] if command == "profile" else []
+    code, _, err = _run(capsys, command, data, *COLS, flag, "  ", *extra)
+    assert code == 2
+    assert f"{flag} '  ' is blank: it names no key" in err
+    assert "Hint: give a column or a SQL expression" in err

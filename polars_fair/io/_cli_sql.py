@@ -58,6 +58,7 @@ _EXAMPLES = {
     "--by": "\"strftime(screening_date, '%Y-%m') AS month\"",
     "--by-key": "\"strftime(screening_date, '%Y-%m') AS month\"",
     "--sensitive-features": "\"CASE WHEN age < 25 THEN 'young' ELSE 'older' END\"",
+    "--sensitive-feature": "\"CASE WHEN age < 25 THEN 'young' ELSE 'older' END\"",
 }
 
 
@@ -96,9 +97,21 @@ def split_keys(value: str | None) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def key_texts(listed: str | None, repeated: Sequence[str] | None) -> list[str]:
-    """The keys of ``--X a,b`` (:func:`split_keys`) and of the repeatable ``--X-one EXPR``."""
-    return split_keys(listed) + [v for v in repeated or () if v.strip()]
+def key_texts(
+    listed: str | None, repeated: Sequence[str] | None, flag: str = "--by-key"
+) -> list[str]:
+    """The keys of ``--X a,b`` (:func:`split_keys`) and of the repeatable ``--X-one EXPR``.
+
+    A blank ``--X-one`` (`flag`) names no key: refused, not dropped.
+    """
+    blank = [v for v in repeated or () if not v.strip()]
+    if blank:
+        msg = (
+            f"{flag} {blank[0]!r} is blank: it names no key\nHint: give a column or a SQL "
+            f"expression, e.g. {flag} {_EXAMPLES.get(flag, 'race')}, or leave the option out"
+        )
+        raise UsageError(msg)
+    return split_keys(listed) + list(repeated or ())
 
 
 def _first_line(exc: BaseException) -> str:

@@ -190,7 +190,9 @@ def _keys(
     as SQL are named by their text; batch keys by their alias (``... AS month``) when
     given, else by their text (:func:`polars_fair.io._cli_sql.key_columns`).
     """
-    given = key_texts(args.sensitive_features, getattr(args, "sensitive_feature", None))
+    given = key_texts(
+        args.sensitive_features, getattr(args, "sensitive_feature", None), "--sensitive-feature"
+    )
     if not given and getattr(args, "example", None):
         given = [_COMPAS["sensitive"]]
     groups = key_columns(given, schema, "--sensitive-features")
