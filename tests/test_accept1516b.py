@@ -18,6 +18,7 @@ import polars as pl
 import pytest
 
 import polars_fair  # noqa: F401  (registers the namespace)
+from tests.reference_stats import effective_size
 
 pytestmark = pytest.mark.filterwarnings("ignore::polars_fair.exceptions.FairWarning")
 
@@ -88,8 +89,14 @@ def _reference(
                 s = np.array([w[inside].sum(), (w * den)[inside].sum(), (w * num)[inside].sum()])
                 w2 = (w[inside] ** 2).sum()
                 r = np.array(total[:3]) - s
-                if weight is not None:  # Kish: each side's sums scaled to n**2 / sum w**2
-                    s, r = s * s[0] / w2, r * r[0] / (total[3] - w2)
+                if weight is not None:  # n: each side's Kish size n**2 / sum w**2 (for
+                    # min_size); the rate: each side's own effective size over its
+                    # denominator's rows (`reference_stats.effective_size`)
+                    on = den & (yp == 1)
+                    xs, ms = effective_size(w[inside & den], on[inside & den])
+                    xr, mr = effective_size(w[~inside & den], on[~inside & den])
+                    s = np.array([s[0] * s[0] / w2, ms, xs])
+                    r = np.array([r[0] * r[0] / (total[3] - w2), mr, xr])
                 pooled = (s[2] + r[2]) / (s[1] + r[1]) if s[1] + r[1] > 0 else 0.0
                 expected = min(s[1], r[1]) * min(pooled, 1 - pooled)
                 if not (

@@ -226,6 +226,35 @@ def test_summary_against_the_whole_population_pools_the_rests_cells(criterion: s
     assert np.allclose([row["ci_low"], row["ci_high"]], want, rtol=1e-9), (row, want)
 
 
+@pytest.mark.parametrize("engine", ["eager", "lazy"])
+def test_slices_test_each_side_at_its_rates_own_size(engine: str) -> None:
+    """Slice discovery on TPR: each slice and its complement at the effective size of
+    their positives; Newcombe's interval and the pooled two-proportion z test on them."""
+    df = case_control(12).with_columns(
+        h=pl.Series(np.random.default_rng(3).choice(["u", "v"], 3000))
+    )
+    out = _run(
+        df, engine, "slices", y_true="y", y_pred="p", candidates=["g", "h"],
+        sample_weight="w", metric="true_positive_rate", min_size=0,
+    )  # fmt: skip
+    g, h = df["g"].to_numpy(), df["h"].to_numpy()
+    assert out.height == 11  # 3 + 2 one-attribute slices, 6 crossings
+    for row in out.iter_rows(named=True):
+        mask = np.ones(df.height, dtype=bool)
+        for part in row["slice"].split(" & "):
+            name, value = part.split("=")
+            mask &= (g if name == "g" else h) == value
+        x1, m1 = _effective(df, mask, "true_positive_rate")
+        x2, m2 = _effective(df, ~mask, "true_positive_rate")
+        want = ref.newcombe(x1, m1, x2, m2)
+        assert want is not None
+        assert np.allclose([row["ci_low"], row["ci_high"]], want, rtol=1e-9), row["slice"]
+        pooled = (x1 + x2) / (m1 + m2)
+        z = (x1 / m1 - x2 / m2) / math.sqrt(pooled * (1 - pooled) * (1 / m1 + 1 / m2))
+        p_value = math.erfc(abs(z) / math.sqrt(2))
+        assert row["p_value"] == pytest.approx(p_value, rel=1e-9), row["slice"]
+
+
 def test_rescaling_the_weights_changes_no_interval() -> None:
     df = case_control(7)
     scaled = df.with_columns(pl.col("w") * 1e6)

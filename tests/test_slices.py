@@ -18,6 +18,7 @@ from polars_fair import group_stats
 from polars_fair.exceptions import ColumnNotFoundError, InvalidParameterError
 from polars_fair.metrics import slices_from_stats
 from polars_fair.reduce_regression import regression_stats
+from tests.reference_stats import effective_size
 
 Z95 = 1.959963984540054  # the standard normal 97.5% quantile
 
@@ -579,7 +580,11 @@ def test_cli_slices_and_fail_on_slices(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_weighted_table_with_squares_uses_kish_sizes() -> None:
-    """A statistics table with ``sum_w2`` (weights' squares): tests on effective sizes."""
+    """A statistics table with ``sum_w2`` (weights' squares): tests on effective sizes.
+
+    ``min_size`` reads each side's Kish size; the rate (FPR) each side's own effective
+    size over its negatives (``reference_stats.effective_size``), as the summary's.
+    """
     rng = np.random.default_rng(31)
     n = 3_000
     df = pl.DataFrame(
@@ -606,9 +611,10 @@ def test_weighted_table_with_squares_uses_kish_sizes() -> None:
         sides = []
         for side in (mask, ~mask):
             ws = w[side]
-            f = ws.sum() / (ws**2).sum()  # counts rescaled to the Kish size W^2 / sum w^2
-            neg = (y[side] == 0) * ws
-            sides.append(((neg * (p[side] == 1)).sum() * f, neg.sum() * f, ws.sum() * f))
+            f = ws.sum() / (ws**2).sum()  # the side's Kish size W^2 / sum w^2, for min_size
+            neg = y[side] == 0
+            x, m = effective_size(ws[neg], p[side][neg] == 1)  # FPR at its own size
+            sides.append((x, m, ws.sum() * f))
         (x1, m1, e1), (x2, m2, e2) = sides
         effective[row["slice"]] = min(e1, e2)
         assert row["n"] == pytest.approx(w[mask].sum(), rel=1e-12)

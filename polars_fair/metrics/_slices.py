@@ -84,6 +84,8 @@ from polars_fair._validate import INTERNAL_PREFIX, MSG_INTERNAL_NAME, as_python,
 from polars_fair.exceptions import DegenerateDataWarning, InvalidParameterError
 from polars_fair.metrics._intervals import (
     INTERVAL_RATES,
+    cell_squares,
+    effective_size,
     large_enough,
     newcombe_difference,
     normal_two_sided_p,
@@ -145,6 +147,9 @@ _TN, _TM, _TA, _TB = "__pf_tn", "__pf_tm", "__pf_ta", "__pf_tb"
 #: The sum of squared weights (a weighted statistics table's ``sum_w2``), and its total.
 WEIGHT_SQUARES: Final = "sum_w2"
 _W2, _TW2 = "__pf_sw2", "__pf_tw2"
+#: A rate's squared weights over its numerator's rows and its denominator's others (from
+#: the cells' squares, ``tp_w2``, ...), and their totals: its own effective size.
+_SX, _SO, _TSX, _TSO = "__pf_ssx", "__pf_sso", "__pf_tsx", "__pf_tso"
 #: Flags a slice whose rows (those counted) are those of a parent: not a slice of its own.
 _SAME = "__pf_same"
 
@@ -200,6 +205,14 @@ class _Measure:
             )
             raise InvalidParameterError(msg) from None
         return [pl.col("n").alias(_N), m.alias(_M), x.alias(_A)]
+
+    def squares(self, columns: Sequence[str]) -> list[pl.Expr]:
+        """A rate's squared weights over its numerator's and denominator's other rows.
+
+        As ``_SX``, ``_SO``, when the table has each cell's (``tp_w2``, ...); else none.
+        """
+        found = None if self.is_mean else cell_squares(self.name, Counts.from_columns(columns))
+        return [] if found is None else [found[0].alias(_SX), found[1].alias(_SO)]
 
 
 def check_metric(metric: object, param: str = "metric") -> str:
@@ -432,6 +445,9 @@ def slice_table(
     kish = WEIGHT_SQUARES in parts[0][0].collect_schema().names() if parts else False
     if kish:
         sums.append(_W2)
+    cells = kish and all(measure.squares(stats.collect_schema().names()) for stats, _ in parts)
+    if cells:
+        sums += [_SX, _SO]
     frames: list[pl.LazyFrame] = []
     first: pl.LazyFrame | None = None
     dtypes: dict[str, pl.DataType] = {}
@@ -443,6 +459,7 @@ def slice_table(
         base = stats.select(
             *by_, *(c for c in candidates if c in schema), *measure.parts(schema.names()),
             *([pl.col(WEIGHT_SQUARES).cast(pl.Float64).alias(_W2)] if kish else []),
+            *(measure.squares(schema.names()) if cells else []),
         )  # fmt: skip
         if first is None:
             first = base
@@ -451,23 +468,27 @@ def slice_table(
         msg = "no attribute subsets to derive slices from"
         raise InvalidParameterError(msg)
     allslices = pl.concat(frames, how="vertical")
-    totals_names = {_N: _TN, _M: _TM, _A: _TA, _B: _TB, _W2: _TW2}
+    totals_names = {_N: _TN, _M: _TM, _A: _TA, _B: _TB, _W2: _TW2, _SX: _TSX, _SO: _TSO}
     totals_aggs = [pl.col(s).sum().alias(totals_names[s]) for s in sums]
     if by_:
         totals = first.group_by(by_).agg(totals_aggs)
         table = allslices.join(totals, on=by_, how="left", nulls_equal=True)
     else:
         table = allslices.join(first.select(totals_aggs), how="cross")
-    table = _compare(table, measure, alpha, kish)
+    table = _compare(table, measure, alpha, kish, cells)
     ranking = _Ranking(min_size, alpha, top, correction, direction)
     return _rank(table, by_, measure, ranking, list(candidates))
 
 
-def _compare(table: pl.LazyFrame, measure: _Measure, alpha: float, kish: bool) -> pl.LazyFrame:
+def _compare(
+    table: pl.LazyFrame, measure: _Measure, alpha: float, kish: bool, cells: bool = False
+) -> pl.LazyFrame:
     """Slice value, complement value, difference, ratio, interval, z statistic.
 
     With `kish`, each side's sums are rescaled to its Kish effective size
-    ``n**2 / sum_w2`` (the rates stay the same; the tests and intervals use it).
+    ``n**2 / sum_w2`` (the rates stay the same; the tests and intervals use it); with
+    `cells` (each cell's squared weights), a rate's to its own effective size
+    (:func:`~polars_fair.metrics._intervals.effective_size`), ``n`` to the group's.
     """
     z = z_value(1 - alpha)
     n = pl.col(_N)
@@ -484,6 +505,17 @@ def _compare(table: pl.LazyFrame, measure: _Measure, alpha: float, kish: bool) -
         f_s = pl.when(w2 > 0).then(n.cast(pl.Float64) / w2).otherwise(0.0)
         f_r = pl.when(rw2 > 0).then(rn.cast(pl.Float64) / rw2).otherwise(0.0)
         sides = {k: (s * f_s, r * f_r) for k, (s, r) in sides.items()}
+        if cells:  # the rate's own size, each side's from its own squares
+            own = []
+            for a, m, sx, so in (
+                (pl.col(_A), pl.col(_M), pl.col(_SX), pl.col(_SO)),
+                (pl.col(_TA) - pl.col(_A), pl.col(_TM) - pl.col(_M),
+                 pl.col(_TSX) - pl.col(_SX), pl.col(_TSO) - pl.col(_SO)),
+            ):  # fmt: skip
+                k = pl.when(m > 0).then(effective_size(a, m, sx, so) / m).otherwise(0.0)
+                own.append((a * k, m * k))
+            (a_s, m_s), (a_r, m_r) = own
+            sides["a"], sides["m"] = (a_s, a_r), (m_s, m_r)
     table = table.with_columns(
         rn.alias("rest_n"),
         *(e.alias(f"__pf_es{k}") for k, (e, _) in sides.items()),
