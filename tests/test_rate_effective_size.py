@@ -386,3 +386,28 @@ def test_merging_an_older_profile_is_refused_naming_the_fix() -> None:
         r"table keeps no sums of squared weights \(`tp_w2`.*profile the older pieces again",
     ):
         pf.merge_profiles([old, new])
+
+
+def test_an_older_profile_gives_its_tables_and_criteria_with_the_groups_size() -> None:
+    """by_group, disparities, a criterion and slices of a profile written before the
+    cells' squares were kept: read without them (they raised ProfileError naming the
+    missing ``tp_w2, ...``), the intervals those of the group's Kish size."""
+    df = case_control(11)
+    old = _older(df.fair.profile(**KW))
+    out = old.by_group(confidence_level=0.95)
+    for row in out.iter_rows(named=True):
+        cells = _cells(df, row["g"])
+        n = sum(t for t, _ in cells.values())
+        k = n / sum(s for _, s in cells.values())  # the group's Kish factor
+        for rate, (num, den) in {**OWN, **WHOLE}.items():
+            x = sum(cells[c][0] for c in num) * k
+            m = sum(cells[c][0] for c in den) * k
+            want = ref.wilson(x, m, confidence_level=0.95)
+            assert want is not None
+            got = (row[f"{rate}_ci_low"], row[f"{rate}_ci_high"])
+            assert np.allclose(got, want, rtol=1e-9), (row["g"], rate, got, want)
+    disparities = old.disparities(reference_group="rest", confidence_level=0.95)
+    assert disparities["difference_ci_low"].is_not_null().any()
+    value = old.criterion("equal_opportunity_difference")
+    assert value == pytest.approx(df.fair.equal_opportunity_difference(**KW), rel=1e-12)
+    assert old.slices(candidates=["g"]).height > 0

@@ -392,7 +392,10 @@ def _subset_part(
 ) -> pl.LazyFrame:
     """The slices of one attribute subset: a group_by sum of the base table."""
     keys = [*by, *subset]
-    part = base.group_by(keys).agg(pl.col(sums).sum())
+    # each group's rows summed in their order: Polars' parallel group_by of plain sums
+    # adds partial sums in an order that varies (the last bit of a weighted slice with
+    # it, from run to run); gathered as lists first, every sum runs over the rows in turn
+    part = base.group_by(keys).agg(pl.col(sums)).with_columns(pl.col(sums).list.sum())
     absent = [pl.lit(None, dtype=dtypes[c]).alias(c) for c in candidates if c not in subset]
     return part.with_columns(
         *absent,
@@ -470,8 +473,9 @@ def slice_table(
     allslices = pl.concat(frames, how="vertical")
     totals_names = {_N: _TN, _M: _TM, _A: _TA, _B: _TB, _W2: _TW2, _SX: _TSX, _SO: _TSO}
     totals_aggs = [pl.col(s).sum().alias(totals_names[s]) for s in sums]
-    if by_:
-        totals = first.group_by(by_).agg(totals_aggs)
+    if by_:  # summed over each key's rows in turn, as in `_subset_part`
+        in_turn = [pl.col(s).list.sum().alias(totals_names[s]) for s in sums]
+        totals = first.group_by(by_).agg(pl.col(sums)).select(*by_, *in_turn)
         table = allslices.join(totals, on=by_, how="left", nulls_equal=True)
     else:
         table = allslices.join(first.select(totals_aggs), how="cross")

@@ -50,7 +50,7 @@ from polars_fair.plans._profile_meta import (
     shown,
     task_of,
 )
-from polars_fair.reduce import ROC_WEIGHT_SQUARES
+from polars_fair.reduce import CELL_WEIGHT_SQUARES, ROC_WEIGHT_SQUARES
 from polars_fair.report._text import readable_expr
 
 if TYPE_CHECKING:
@@ -227,7 +227,9 @@ def _reduction(prof: FairnessProfile, schema: pl.Schema, keys: Sequence[str]) ->
 
     A plan of the ROC table (the AUC criteria) reads the profile's (binned, unless
     profiled with ``exact_scores=True``); a weighted one written before ROC tables kept
-    ``pos_w2, neg_w2`` is read without them (its AUC then has no interval).
+    ``pos_w2, neg_w2`` is read without them (its AUC then has no interval). A weighted
+    statistics table written before it kept each cell's squared weights (``tp_w2``,
+    ...) is read without them too (its rates' intervals then use the group's size).
     """
     if "score" in schema:
         roc = [prof.tables[t] for t in prof.meta["tables"] if "score" in prof.tables[t].columns]
@@ -237,7 +239,10 @@ def _reduction(prof: FairnessProfile, schema: pl.Schema, keys: Sequence[str]) ->
         source = prof.tables[prof.meta["tables"][0]]
     else:
         source = _stats_table(prof, "sum_prob_pos" in schema)
-    needed = [c for c in schema if c not in keys]
+    needed = [
+        c for c in schema
+        if c not in keys and (c in source.columns or c not in CELL_WEIGHT_SQUARES)
+    ]  # fmt: skip
     missing = [c for c in needed if c not in source.columns and c not in _DERIVED]
     if missing:
         msg = (
@@ -249,7 +254,8 @@ def _reduction(prof: FairnessProfile, schema: pl.Schema, keys: Sequence[str]) ->
     table = source.lazy().select(*keys, *exprs)
     if len(keys) < len(prof.by) + len(prof.meta["spec"]["sensitive_features"]):
         table = table.group_by(keys).agg(pl.col(needed).sum()).sort(keys, nulls_last=True)
-    return table.select(pl.col(c).cast(schema[c]) for c in schema).collect()
+    kept = [c for c in schema if c in keys or c in needed]
+    return table.select(pl.col(c).cast(schema[c]) for c in kept).collect()
 
 
 def _run(prof: FairnessProfile, plan: Plan) -> Any:

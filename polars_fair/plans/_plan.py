@@ -147,8 +147,10 @@ class Plan:
         """Check the parameters, read the data once, warn, derive: the eager result.
 
         `engine` reads the data (the in-memory engine has the smallest fixed cost, for
-        small in-memory frames); the derivation's engine follows the reduction's size.
-        A plan marked `one_query` read by the in-memory engine runs as one query
+        small in-memory frames); the derivation's engine follows the reduction's size,
+        but stays in-memory after an in-memory read: a small frame's reduction can still
+        be large (a grid of levels by groups), and the streaming engine's sums over it
+        vary in the last bit from run to run. A plan marked `one_query` read by the in-memory engine runs as one query
         (see :meth:`_collect_one`).
         """
         if self.one_query and engine == "in-memory":
@@ -163,7 +165,7 @@ class Plan:
             small = table.lazy()
             with materialised(small, table):
                 derivation = self.build(small)
-            derive_on = derive_engine(table.height)
+            derive_on = "in-memory" if engine == "in-memory" else derive_engine(table.height)
             opts = _small_opts(self.scalar_by is not None and derive_on == "in-memory")
             derived = derivation.collect(engine=derive_on, optimizations=opts)
         return self.result(derived)
