@@ -435,15 +435,19 @@ def proportion(c: dict[str, float], rate: str) -> tuple[float, float]:
     return sum(c[k] for k in num), sum(c[k] for k in den)
 
 
-def effective_size(w: np.ndarray, hit: np.ndarray) -> tuple[float, float]:
+def effective_size(
+    w: np.ndarray, hit: np.ndarray, whole: np.ndarray | None = None
+) -> tuple[float, float]:
     """(x, m) of a weighted proportion at its effective size, from its rows.
 
     `w`: the weights of the rows the proportion divides by; `hit`: which of them are
-    in its numerator. ``m = sum w``, ``p = sum w[hit] / m``. Two sizes: Kish's,
-    ``m**2 / sum w**2``, and the linearised (sandwich) variance's, ``p (1 - p) / v``
-    with ``v = sum w_i**2 (y_i - p)**2 / m**2`` (``y_i`` 1 on the numerator's rows);
-    the effective size is the smaller (Kish's alone at p = 0 or 1), and the
-    numerator is ``p`` times it. Unit weights give the counts.
+    in its numerator; `whole`: the weights of all the group's rows. ``m = sum w``,
+    ``p = sum w[hit] / m``. Two sizes: Kish's, ``m**2 / sum w**2``, and the linearised
+    (sandwich) variance's, ``p (1 - p) / v`` with ``v = sum w_i**2 (y_i - p)**2 / m**2``
+    (``y_i`` 1 on the numerator's rows); the effective size is the smaller. At p = 0
+    or 1, the smaller of Kish's and ``m`` at the whole group's Kish factor ``sum
+    whole / sum whole**2``. The numerator is ``p`` times the size. Unit weights give
+    the counts.
     """
     m = float(w.sum())
     if m == 0:
@@ -453,6 +457,8 @@ def effective_size(w: np.ndarray, hit: np.ndarray) -> tuple[float, float]:
     if 0 < p < 1:
         v = float((w**2 * (hit.astype(float) - p) ** 2).sum()) / (m * m)
         size = min(size, p * (1 - p) / v)
+    elif whole is not None:
+        size = min(size, m * float(whole.sum()) / float((whole**2).sum()))
     return p * size, size
 
 
@@ -467,7 +473,7 @@ def effective_proportion(rows: Rows, mask: np.ndarray, rate: str) -> tuple[float
     num, den = PROPORTIONS[rate]
     in_num = np.logical_or.reduce([cell[k] for k in num])
     in_den = mask & np.logical_or.reduce([cell[k] for k in den])
-    return effective_size(w[in_den], in_num[in_den])
+    return effective_size(w[in_den], in_num[in_den], w[mask])
 
 
 # ------------------------------------------------------------------------ datasets

@@ -93,8 +93,8 @@ def _reference(
                     # min_size); the rate: each side's own effective size over its
                     # denominator's rows (`reference_stats.effective_size`)
                     on = den & (yp == 1)
-                    xs, ms = effective_size(w[inside & den], on[inside & den])
-                    xr, mr = effective_size(w[~inside & den], on[~inside & den])
+                    xs, ms = effective_size(w[inside & den], on[inside & den], w[inside])
+                    xr, mr = effective_size(w[~inside & den], on[~inside & den], w[~inside])
                     s = np.array([s[0] * s[0] / w2, ms, xs])
                     r = np.array([r[0] * r[0] / (total[3] - w2), mr, xr])
                 pooled = (s[2] + r[2]) / (s[1] + r[1]) if s[1] + r[1] > 0 else 0.0

@@ -59,7 +59,7 @@ def _kish(w: np.ndarray, inside: np.ndarray, of: np.ndarray) -> tuple[float, flo
     ``inside`` its numerator rows: the effective size of the denominator's rows
     (``reference_stats.effective_size``), and the rate times it.
     """
-    return ref.effective_size(w[of], inside[of])
+    return ref.effective_size(w[of], inside[of], w)
 
 
 def _counting_source(df: pl.DataFrame) -> tuple[pl.LazyFrame, list[int]]:

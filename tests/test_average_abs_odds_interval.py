@@ -48,8 +48,8 @@ def _effective_cells(df: pl.DataFrame) -> dict[str, dict[str, float]]:
         sub = df.filter(pl.col("g") == g)
         y, p, w = (sub[c].to_numpy() for c in ("y", "p", "w"))
         pos, neg = y == 1, y == 0
-        tp, n_pos = effective_size(w[pos], p[pos] == 1)
-        fp, n_neg = effective_size(w[neg], p[neg] == 1)
+        tp, n_pos = effective_size(w[pos], p[pos] == 1, w)
+        fp, n_neg = effective_size(w[neg], p[neg] == 1, w)
         out[g] = {"tp": tp, "pos": n_pos, "fp": fp, "neg": n_neg}
     return out
 

@@ -613,7 +613,7 @@ def test_weighted_table_with_squares_uses_kish_sizes() -> None:
             ws = w[side]
             f = ws.sum() / (ws**2).sum()  # the side's Kish size W^2 / sum w^2, for min_size
             neg = y[side] == 0
-            x, m = effective_size(ws[neg], p[side][neg] == 1)  # FPR at its own size
+            x, m = effective_size(ws[neg], p[side][neg] == 1, ws)  # FPR at its own size
             sides.append((x, m, ws.sum() * f))
         (x1, m1, e1), (x2, m2, e2) = sides
         effective[row["slice"]] = min(e1, e2)

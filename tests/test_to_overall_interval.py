@@ -62,8 +62,8 @@ def _expected(df: pl.DataFrame, criterion: str, weighted: bool) -> dict[str, Any
     w = w if weighted else np.ones(len(y))
     mine, rows = df["g"].to_numpy() == g, den(y, p)
     hit = num(y, p)
-    x1, m1 = effective_size(w[mine & rows], hit[mine & rows])
-    x2, m2 = effective_size(w[~mine & rows], hit[~mine & rows])
+    x1, m1 = effective_size(w[mine & rows], hit[mine & rows], w[mine])
+    x2, m2 = effective_size(w[~mine & rows], hit[~mine & rows], w[~mine])
     w = cells[g]["m"] / sum(c["m"] for c in cells.values())
     p = cells[g]["x"] / cells[g]["m"]
     if not ratio:

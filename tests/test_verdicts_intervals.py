@@ -255,7 +255,7 @@ def test_effective_sizes_vs_numpy(adult: pl.DataFrame) -> None:
         m = sex == g
         kish[g] = w[m].sum() ** 2 / (w[m] ** 2).sum()  # the group's size, shown
         # the selection rate's own size: the smaller of Kish's and the linearised one
-        eff[g] = ref.effective_size(w[m], pred[m])
+        eff[g] = ref.effective_size(w[m], pred[m], w[m])
     rows = {r["criterion"]: r for r in out.iter_rows(named=True)}
     dp = rows["demographic_parity_difference"]
     assert math.isclose(dp["group_n"], kish["Female"], rel_tol=1e-9)

@@ -165,13 +165,17 @@ def cell_squares(name: str, c: Counts) -> tuple[pl.Expr, pl.Expr] | None:
     return sum(inside[1:], inside[0]), sum(outside[1:], outside[0])
 
 
-def effective_size(x: pl.Expr, m: pl.Expr, inside: pl.Expr, outside: pl.Expr) -> pl.Expr:
+def effective_size(
+    x: pl.Expr, m: pl.Expr, inside: pl.Expr, outside: pl.Expr, whole: pl.Expr | None = None
+) -> pl.Expr:
     """The effective size of a weighted proportion ``x / m`` (see `effective_fraction`).
 
     `inside`, `outside`: the squared weights over the numerator's rows and over the
     rest of the denominator's. The smaller of Kish's ``m**2 / sum w**2`` and the size
-    of the linearised variance, ``p (1 - p) m**2 / (inside (1 - p)**2 + outside p**2)``
-    (Kish's alone at ``p`` of 0 or 1).
+    of the linearised variance, ``p (1 - p) m**2 / (inside (1 - p)**2 + outside p**2)``.
+    At ``p`` of 0 or 1 the rows show one outcome, so nothing tells whether the other
+    would weigh more: the smaller of Kish's and `whole`, ``m`` at the size of the
+    whole group (its ``n / sum_w2``), the size used before the cells were kept.
     """
     x, m = x.cast(pl.Float64), m.cast(pl.Float64)
     total = inside + outside
@@ -180,7 +184,8 @@ def effective_size(x: pl.Expr, m: pl.Expr, inside: pl.Expr, outside: pl.Expr) ->
     spread = inside * (1 - p) ** 2 + outside * p * p
     inner = (m > 0) & (p > 0) & (p < 1) & (spread > 0)
     linear = p * (1 - p) * m * m / spread
-    return pl.when(inner).then(pl.min_horizontal(kish, linear)).otherwise(kish)
+    edge = kish if whole is None else pl.min_horizontal(kish, whole.cast(pl.Float64))
+    return pl.when(inner).then(pl.min_horizontal(kish, linear)).otherwise(edge)
 
 
 def effective_fraction(name: str, c: Counts, factor: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
@@ -192,7 +197,8 @@ def effective_fraction(name: str, c: Counts, factor: pl.Expr) -> tuple[pl.Expr, 
     w**2`` over them, and the size its linearised (sandwich) variance gives, ``p (1 -
     p) / var``. Kish's holds when the weights do not depend on the outcome, and guards
     small samples with uneven weights; the linearised one holds when they do (true
-    and false positives weighted apart), where Kish's overstates the size. Weights
+    and false positives weighted apart), where Kish's overstates the size. At a rate
+    of 0 or 1, at most the group's size (``m`` times `factor`). Weights
     that differ between the label classes (a case-control sample) then give TPR the
     precision of the positives, not of the group. Otherwise (a table without cell
     squares) ``(x, m)`` times `factor`: the group's ``n / sum_w2`` (1 unweighted).
@@ -214,7 +220,7 @@ def effective_fraction(name: str, c: Counts, factor: pl.Expr) -> tuple[pl.Expr, 
     squares = cell_squares(name, c)
     if squares is None:
         return x * factor, m * factor
-    m_eff = effective_size(x, m, *squares)
+    m_eff = effective_size(x, m, *squares, whole=m * factor)
     k = pl.when(m > 0).then(m_eff / m.cast(pl.Float64)).otherwise(0.0)
     return x * k, m * k
 

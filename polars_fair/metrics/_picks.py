@@ -281,7 +281,8 @@ def _raw_counts(
     squared weights. A rate with its own effective size (`own`: its denominator and
     the squared weights over its numerator's rows and the rest of its denominator's,
     as rescaled, see ``effective_fraction``) is undone with its own, and the squared
-    weights are kept as ``__pf_sx``, ``__pf_so`` (for the rest's own size, `_rest`).
+    weights are kept as ``__pf_sx``, ``__pf_so``, the group's sums as ``__pf_gn``,
+    ``__pf_gw2`` (for the rest's own size, `_rest`).
     Without weights (or with frequency weights) the counts are as given, and ``n``
     stands for both sums.
     """
@@ -302,6 +303,7 @@ def _raw_counts(
             (x * back).alias("__pf_xraw"), (m * back).alias("__pf_mraw"),
             m_raw.alias("__pf_nraw"), (inside + outside).alias("__pf_w2"),
             inside.alias("__pf_sx"), outside.alias("__pf_so"),
+            n_raw.alias("__pf_gn"), w2.alias("__pf_gw2"),
         )  # fmt: skip
     back = pl.when(n_raw > 0).then(w2 / n_raw).otherwise(0.0)
     return (
@@ -326,7 +328,8 @@ def _rest(keep: pl.Expr, i: pl.Expr, *, cells: bool = False) -> tuple[pl.Expr, p
 
     if cells:  # the rate's own effective size, from the rest's pooled cells
         m_rest = rest("__pf_mraw")
-        size = effective_size(rest("__pf_xraw"), m_rest, rest("__pf_sx"), rest("__pf_so"))
+        whole = m_rest * kish_factor(rest("__pf_gn"), rest("__pf_gw2"))  # at 0 or 1
+        size = effective_size(rest("__pf_xraw"), m_rest, rest("__pf_sx"), rest("__pf_so"), whole)
         scale = pl.when(m_rest > 0).then(size / m_rest).otherwise(0.0)
     else:
         scale = kish_factor(rest("__pf_nraw"), rest("__pf_w2"))

@@ -511,12 +511,13 @@ def _compare(
         sides = {k: (s * f_s, r * f_r) for k, (s, r) in sides.items()}
         if cells:  # the rate's own size, each side's from its own squares
             own = []
-            for a, m, sx, so in (
-                (pl.col(_A), pl.col(_M), pl.col(_SX), pl.col(_SO)),
+            for a, m, sx, so, f in (
+                (pl.col(_A), pl.col(_M), pl.col(_SX), pl.col(_SO), f_s),
                 (pl.col(_TA) - pl.col(_A), pl.col(_TM) - pl.col(_M),
-                 pl.col(_TSX) - pl.col(_SX), pl.col(_TSO) - pl.col(_SO)),
+                 pl.col(_TSX) - pl.col(_SX), pl.col(_TSO) - pl.col(_SO), f_r),
             ):  # fmt: skip
-                k = pl.when(m > 0).then(effective_size(a, m, sx, so) / m).otherwise(0.0)
+                size = effective_size(a, m, sx, so, m * f)  # at 0 or 1: at most the side's
+                k = pl.when(m > 0).then(size / m).otherwise(0.0)
                 own.append((a * k, m * k))
             (a_s, m_s), (a_r, m_r) = own
             sides["a"], sides["m"] = (a_s, a_r), (m_s, m_r)
