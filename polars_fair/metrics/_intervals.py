@@ -32,9 +32,11 @@ from polars_fair.metrics._rates import RATES, Counts
 
 __all__ = [
     "INTERVAL_RATES",
-    "count_ratio_interval",
     "cell_squares",
+    "count_ratio_interval",
     "count_ratio_parts",
+    "effective_fraction",
+    "effective_size",
     "haldane",
     "katz_bounds",
     "katz_parts",
@@ -43,8 +45,6 @@ __all__ = [
     "large_enough",
     "newcombe_difference",
     "normal_two_sided_p",
-    "effective_fraction",
-    "effective_size",
     "rate_fraction",
     "wilson",
     "z_value",

@@ -94,8 +94,8 @@ WEIGHT_SQUARES = "sum_w2"
 #: DeLong's variance of a weighted AUC (:mod:`polars_fair.metrics._auc`).
 ROC_WEIGHT_SQUARES = ("pos_w2", "neg_w2")
 #: A weighted table's sums of squared weights of each confusion cell (with both
-#: labels), after ``sum_w2``: each rate's denominator (``tp + fn``, ``fp + tn``, ...)
-#: then has its own Kish effective size, whatever the weights of the other cells
+#: labels), after ``sum_w2``: each rate (over ``tp + fn``, ``fp + tn``, ...) then has
+#: its own effective size, whatever the weights of the other cells
 #: (:func:`~polars_fair.metrics._intervals.effective_fraction`).
 CELL_WEIGHT_SQUARES = ("tp_w2", "fp_w2", "fn_w2", "tn_w2")
 #: Every sum of squared weights of a statistics table: what `frequency_weights` (weights
