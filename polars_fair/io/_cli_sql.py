@@ -53,13 +53,17 @@ _MISSING_COLUMN = re.compile(r'unable to find column "(?P<name>[^"]*)"')
 _ALIAS = re.compile(r"""\s+AS\s+("(?:[^"]|"")*"|[^\s"]+)\s*$""", re.IGNORECASE)
 #: The columns polars_fair adds to the results of an audit, of any kind.
 _OUTPUT: frozenset[str] = frozenset[str]().union(*OUTPUT_NAMES.values())
-#: Per option, an example of a SQL expression in its hint.
+#: Per option, an example of a SQL expression in its hint (`_example`).
+_MONTH = "\"strftime(screening_date, '%Y-%m') AS month\""
+_AGE = "\"CASE WHEN age < 25 THEN 'young' ELSE 'older' END\""
 _EXAMPLES = {
-    "--by": "\"strftime(screening_date, '%Y-%m') AS month\"",
-    "--by-key": "\"strftime(screening_date, '%Y-%m') AS month\"",
-    "--sensitive-features": "\"CASE WHEN age < 25 THEN 'young' ELSE 'older' END\"",
-    "--sensitive-feature": "\"CASE WHEN age < 25 THEN 'young' ELSE 'older' END\"",
-}
+    "--by": _MONTH, "--by-key": _MONTH, "--sensitive-features": _AGE, "--sensitive-feature": _AGE,
+}  # fmt: skip
+
+
+def _example(flag: str) -> str:
+    """An example of `flag` holding a SQL expression (a predicted label's by default)."""
+    return _EXAMPLES.get(flag, '"decile_score >= 5"')
 
 
 def names(value: str | None) -> list[str]:
@@ -108,7 +112,7 @@ def key_texts(
     if blank:
         msg = (
             f"{flag} {blank[0]!r} is blank: it names no key\nHint: give a column or a SQL "
-            f"expression, e.g. {flag} {_EXAMPLES.get(flag, 'race')}, or leave the option out"
+            f"expression, e.g. {flag} {_example(flag)}, or leave the option out"
         )
         raise UsageError(msg)
     return split_keys(listed) + list(repeated or ())
@@ -169,8 +173,7 @@ def _date_trunc(text: str, schema: pl.Schema | None, flag: str) -> pl.Expr | Non
 
 def _sql_hint(text: str, schema: pl.Schema, flag: str, error: str) -> str:
     """The fix for a SQL expression Polars refused (`error`, its first line)."""
-    example = _EXAMPLES.get(flag, '"decile_score >= 5"')
-    hint = f"columns are {columns_hint(schema)}; e.g. {flag} {example}"
+    hint = f"columns are {columns_hint(schema)}; e.g. {flag} {_example(flag)}"
     if "for dtype `str`" in error or "got `str`" in error:  # a date or number held as text
         try:
             roots = pl.sql_expr(text).meta.root_names()
@@ -251,11 +254,10 @@ def _check_per_row(text: str, expr: pl.Expr, schema: pl.Schema, flag: str) -> No
     except Exception:  # noqa: BLE001 - not evaluable on nulls: left to the other checks
         return
     if rows == 1:
-        example = _EXAMPLES.get(flag, '"decile_score >= 5"')
         msg = (
             f"{flag} {text!r} is an aggregate: one value for all the rows, where {flag} "
             f"needs one value per row\nHint: give an expression of each row's columns, "
-            f"e.g. {flag} {example}"
+            f"e.g. {flag} {_example(flag)}"
         )
         raise UsageError(msg)
 

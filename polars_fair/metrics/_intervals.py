@@ -106,31 +106,6 @@ def z_value(confidence_level: float) -> float:
     return NormalDist().inv_cdf((1 + confidence_level) / 2)
 
 
-def rate_fraction(name: str, c: Counts) -> tuple[pl.Expr, pl.Expr]:
-    """Numerator and denominator count expressions of a proportion rate."""
-    tp, fp, fn, tn = c.tp, c.fp, c.fn, c.tn
-    if name == "selection_rate":
-        return c.PP(), c.n
-    if name == "base_rate":
-        return c.P(), c.n
-    if tp is None or fp is None or fn is None or tn is None:
-        msg = f"rate {name!r} needs both `y_true` and `y_pred`"
-        raise ValueError(msg)
-    fractions = {
-        "true_positive_rate": (tp, c.P()),
-        "false_negative_rate": (fn, c.P()),
-        "false_positive_rate": (fp, c.N()),
-        "true_negative_rate": (tn, c.N()),
-        "positive_predictive_value": (tp, c.PP()),
-        "negative_predictive_value": (tn, c.PN()),
-        "false_discovery_rate": (fp, c.PP()),
-        "false_omission_rate": (fn, c.PN()),
-        "accuracy": (tp + tn, c.n),
-        "error_rate": (fp + fn, c.n),
-    }
-    return fractions[name]
-
-
 #: Each proportion's numerator and denominator as confusion cells.
 _CELLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "selection_rate": (("tp", "fp"), ("tp", "fp", "fn", "tn")),
@@ -148,6 +123,36 @@ _CELLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
+def _added(parts: Sequence[pl.Expr]) -> pl.Expr:
+    """``parts[0] + parts[1] + ...``, in that order."""
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
+
+
+def _cells_sum(c: Counts, cells: tuple[str, ...]) -> pl.Expr:
+    """The sum of the count expressions of `cells` (names of confusion cells)."""
+    return _added([getattr(c, k) for k in cells])
+
+
+def rate_fraction(name: str, c: Counts) -> tuple[pl.Expr, pl.Expr]:
+    """Numerator and denominator count expressions of a proportion rate (`_CELLS`).
+
+    Selection and base rate need one label only (``pred_pos`` or ``pos`` then); a
+    denominator of all four cells is ``n``.
+    """
+    if name == "selection_rate":
+        return c.PP(), c.n
+    if name == "base_rate":
+        return c.P(), c.n
+    if not c.has_confusion or c.fp is None or c.fn is None or c.tn is None:
+        msg = f"rate {name!r} needs both `y_true` and `y_pred`"
+        raise ValueError(msg)
+    num, den = _CELLS[name]
+    return _cells_sum(c, num), c.n if len(den) == 4 else _cells_sum(c, den)
+
+
 def cell_squares(name: str, c: Counts) -> tuple[pl.Expr, pl.Expr] | None:
     """Squared weights over a rate's numerator rows, and over its denominator's others.
 
@@ -160,9 +165,7 @@ def cell_squares(name: str, c: Counts) -> tuple[pl.Expr, pl.Expr] | None:
     squares = {k: getattr(c, f"{k}_w2") for k in den}
     if any(v is None for v in squares.values()):
         return None
-    inside = [squares[k] for k in num]
-    outside = [squares[k] for k in den if k not in num]
-    return sum(inside[1:], inside[0]), sum(outside[1:], outside[0])
+    return _added([squares[k] for k in num]), _added([squares[k] for k in den if k not in num])
 
 
 def effective_size(

@@ -94,6 +94,7 @@ from polars_fair.metrics._intervals import (
     z_value,
 )
 from polars_fair.metrics._rates import Counts, safe_div
+from polars_fair.reduce import WEIGHT_SQUARES
 
 __all__ = [
     "MEAN_MEASURES",
@@ -145,7 +146,6 @@ _HINT_METRIC = (
 _N, _M, _A, _B = "__pf_sn", "__pf_sm", "__pf_sa", "__pf_sb"
 _TN, _TM, _TA, _TB = "__pf_tn", "__pf_tm", "__pf_ta", "__pf_tb"
 #: The sum of squared weights (a weighted statistics table's ``sum_w2``), and its total.
-WEIGHT_SQUARES: Final = "sum_w2"
 _W2, _TW2 = "__pf_sw2", "__pf_tw2"
 #: A rate's squared weights over its numerator's rows and its denominator's others (from
 #: the cells' squares, ``tp_w2``, ...), and their totals: its own effective size.

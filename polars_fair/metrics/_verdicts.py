@@ -113,9 +113,6 @@ _SCALED = (
     "n", "tp", "fp", "fn", "tn", "pred_pos", "pred_neg", "pos", "neg",
     "sum_prob_pos", "sum_prob_neg", "sum_prob", "sum_prob2_pos", "sum_prob2_neg", "sum_prob2",
 )  # fmt: skip
-#: Sums of squared weights rescaled with them (by the factor squared: a rate's own
-#: effective size, ``m**2 / w2``, is then unchanged; see ``effective_fraction``).
-_SCALED_SQUARES = CELL_WEIGHT_SQUARES
 
 
 @dataclass(frozen=True)
@@ -217,7 +214,9 @@ def effective_counts(stats: pl.LazyFrame, *, frequency_weights: bool = False) ->
         factor = kish_factor(pl.col("n"), pl.col(WEIGHT_SQUARES))
         stats = stats.with_columns(
             *[(pl.col(c) * factor).alias(c) for c in _SCALED if c in names],
-            *[(pl.col(c) * factor * factor).alias(c) for c in _SCALED_SQUARES if c in names],
+            # the cells' squared weights by the factor squared: a rate's own effective
+            # size (``effective_fraction``) is then unchanged
+            *[(pl.col(c) * factor * factor).alias(c) for c in CELL_WEIGHT_SQUARES if c in names],
         )
     elif frequency_weights:  # the weight sums are the sizes: no rate's own effective size
         stats = stats.drop(CELL_WEIGHT_SQUARES, strict=False)
