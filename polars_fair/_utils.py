@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from polars_fair._typing import IntoColumns
 
 __all__ = [
+    "added",
     "parse_failure",
     "show_groups",
     "SMALL_TABLE_ROWS",
@@ -190,6 +191,19 @@ def derive_engine(rows: int) -> EngineType:
     faster (ABROCA at 10^6 distinct scores: 0.95 s against 1.35 s).
     """
     return "in-memory" if rows <= SMALL_TABLE_ROWS else "auto"
+
+
+def added(parts: Sequence[pl.Expr]) -> pl.Expr:
+    """``parts[0] + parts[1] + ...``, in that order (a float sum's last bit depends on it).
+
+    >>> import polars as pl
+    >>> pl.select(added([pl.lit(1), pl.lit(2), pl.lit(3)]).alias("s")).item()
+    6
+    """
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total
 
 
 def over(expr: pl.Expr, by: list[str]) -> pl.Expr:

@@ -28,6 +28,7 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 
+from polars_fair._utils import added
 from polars_fair.metrics._rates import RATES, Counts
 
 __all__ = [
@@ -123,17 +124,9 @@ _CELLS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def _added(parts: Sequence[pl.Expr]) -> pl.Expr:
-    """``parts[0] + parts[1] + ...``, in that order."""
-    total = parts[0]
-    for part in parts[1:]:
-        total = total + part
-    return total
-
-
 def _cells_sum(c: Counts, cells: tuple[str, ...]) -> pl.Expr:
     """The sum of the count expressions of `cells` (names of confusion cells)."""
-    return _added([getattr(c, k) for k in cells])
+    return added([getattr(c, k) for k in cells])
 
 
 def rate_fraction(name: str, c: Counts) -> tuple[pl.Expr, pl.Expr]:
@@ -165,7 +158,7 @@ def cell_squares(name: str, c: Counts) -> tuple[pl.Expr, pl.Expr] | None:
     squares = {k: getattr(c, f"{k}_w2") for k in den}
     if any(v is None for v in squares.values()):
         return None
-    return _added([squares[k] for k in num]), _added([squares[k] for k in den if k not in num])
+    return added([squares[k] for k in num]), added([squares[k] for k in den if k not in num])
 
 
 def effective_size(

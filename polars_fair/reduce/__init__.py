@@ -34,7 +34,7 @@ from polars_fair._numeric import (
     check_weight_values,
     weight_scale_problem,
 )
-from polars_fair._utils import check_in_plan, warn_data
+from polars_fair._utils import added, check_in_plan, warn_data
 from polars_fair._validate import (
     MSG_LABEL_VALUES,
     MSG_POS_LABEL_ABSENT,
@@ -492,10 +492,6 @@ def group_stats(
     )  # fmt: skip
     keys = inp.keys
     partial = inp.lf.group_by(*keys, *inp.label_keys).agg(inp.partial_aggs(squares=True))
-    # the second stage sums a group's (up to four) label cells: in a fixed order, so
-    # that a weighted sum has the same last bit on every run (a hash group_by hands
-    # them over in an order that varies); the cells table is tiny
-    partial = partial.sort(pl.nth(range(len(keys) + len(inp.label_keys))), nulls_last=True)
     partial = check_in_plan(partial, inp.checker())
     stats = partial.group_by(keys).agg(_counts(inp))
     return stats.sort(keys, nulls_last=True)
@@ -531,12 +527,14 @@ def _build_counts(inp: Inputs) -> list[pl.Expr]:
     total = inp.total
     if len(inp.labels) == 2:
         yt, yp = inp.positive("y_true"), inp.positive("y_pred")
+        cells = (yt & yp, ~yt & yp, yt & ~yp, ~yt & ~yp)
+        # weighted, `n` and `sum_w2` add the four cells, each one partial row, in this
+        # order: a float sum in the order the hash group_by hands the cells over changed
+        # its last bit from run to run (a sum of two cells cannot; counts add exactly)
+        n = total(pl.lit(True)) if inp.weight is None else added([total(c) for c in cells])
         counts = [
-            total(pl.lit(True)).alias("n"),
-            total(yt & yp).alias("tp"),
-            total(~yt & yp).alias("fp"),
-            total(yt & ~yp).alias("fn"),
-            total(~yt & ~yp).alias("tn"),
+            n.alias("n"),
+            *(total(c).alias(a) for c, a in zip(cells, CONFUSION_COLUMNS[1:], strict=True)),
         ]
     else:
         label = inp.labels[0]
@@ -550,12 +548,12 @@ def _build_counts(inp: Inputs) -> list[pl.Expr]:
     counts.append(inp.null_rows().alias("n_null"))
     if inp.weight is not None:
         w2 = pl.col(_W2SUM)
-        counts.append(total(pl.lit(True), w2).alias(WEIGHT_SQUARES))
         if len(inp.labels) == 2:
-            cells = (yt & yp, ~yt & yp, yt & ~yp, ~yt & ~yp)
-            counts += [
-                total(c, w2).alias(a) for c, a in zip(cells, CELL_WEIGHT_SQUARES, strict=True)
-            ]
+            squares = [total(c, w2) for c in cells]
+            counts.append(added(squares).alias(WEIGHT_SQUARES))
+            counts += [e.alias(a) for e, a in zip(squares, CELL_WEIGHT_SQUARES, strict=True)]
+        else:
+            counts.append(total(pl.lit(True), w2).alias(WEIGHT_SQUARES))
     if inp.score is not None:
         ssum, s2sum = pl.col(_SSUM), pl.col(_S2SUM)
         if any(label.param == "y_true" for label in inp.labels):

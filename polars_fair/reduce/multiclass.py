@@ -259,9 +259,10 @@ def multiclass_stats(
     cells = lf.group_by(*keys, t_expr.alias(_T), p_expr.alias(_P)).agg(aggs)
     names = {"y_true": t_name, "y_pred": p_name}
     cells = check_in_plan(cells, _checker(names, classes, weight_name))
-    # the second stage sums each group's cells in a fixed order (as group_stats): the
-    # hash group_by hands them over in an order that varies, and a weighted sum's last bit
-    cells = cells.sort(pl.nth(range(len(keys) + 2)), nulls_last=True)
+    if weight is not None:
+        # the second stage sums each group's cells in a fixed order: the hash group_by
+        # hands them over in an order that varies, and a weighted sum's last bit with it
+        cells = cells.sort(pl.nth(range(len(keys) + 2)), nulls_last=True)
 
     valid = t.is_not_null() & p.is_not_null()
     if weight is None:
@@ -283,21 +284,18 @@ def multiclass_stats(
     c = pl.col(CLASS)
     is_t, is_p = (t == c).fill_null(False), (p == c).fill_null(False)
     cnt = pl.col(_C)
-    # each cell's parts gathered, then summed in their (sorted) order: a grouped sum
-    # over the exploded cells added them in an order that varied from run to run (the
-    # last bit of a weighted count)
-    cells_ = ("tp", "fp", "fn", "tn")
-    stats = (
-        crossed.group_by(*by_, CLASS, *sens)
-        .agg(
-            cnt.filter(is_t & is_p).alias("tp"),
-            cnt.filter(~is_t & is_p).alias("fp"),
-            cnt.filter(is_t & ~is_p).alias("fn"),
-            cnt.filter(~is_t & ~is_p).alias("tn"),
-            pl.col("__pf_excl").sum().cast(pl.Int64).alias("n_null"),
-        )
-        .with_columns(pl.col(cells_).list.sum())
+    # weighted, each cell's parts are gathered and summed in their (sorted) order: a
+    # grouped sum over the exploded cells added them in an order that varied from run
+    # to run (the last bit of a weighted count); counts add exactly as they come
+    parts = {"tp": is_t & is_p, "fp": ~is_t & is_p, "fn": is_t & ~is_p, "tn": ~is_t & ~is_p}
+    stats = crossed.group_by(*by_, CLASS, *sens).agg(
+        *(
+            (cnt.filter(f).sum() if weight is None else cnt.filter(f).implode().list.sum()).alias(k)
+            for k, f in parts.items()
+        ),
+        pl.col("__pf_excl").sum().cast(pl.Int64).alias("n_null"),
     )
+    cells_ = list(parts)
     n = pl.sum_horizontal(cells_).alias("n")  # the four cells split the counted rows
     keys_out = [*by_, CLASS, *sens]
     stats = stats.select(*keys_out, n, *cells_, "n_null")
