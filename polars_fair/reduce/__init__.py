@@ -34,7 +34,7 @@ from polars_fair._numeric import (
     check_weight_values,
     weight_scale_problem,
 )
-from polars_fair._utils import added, check_in_plan, warn_data
+from polars_fair._utils import check_in_plan, warn_data
 from polars_fair._validate import (
     MSG_LABEL_VALUES,
     MSG_POS_LABEL_ABSENT,
@@ -523,15 +523,22 @@ def _counts(inp: Inputs) -> list[pl.Expr]:
     return found
 
 
+def _paired(cells: Sequence[pl.Expr]) -> pl.Expr:
+    """``(tp + tn) + (fp + fn)`` of the cells ``tp, fp, fn, tn`` (see `_build_counts`)."""
+    tp, fp, fn, tn = cells
+    return (tp + tn) + (fp + fn)
+
+
 def _build_counts(inp: Inputs) -> list[pl.Expr]:
     total = inp.total
     if len(inp.labels) == 2:
         yt, yp = inp.positive("y_true"), inp.positive("y_pred")
         cells = (yt & yp, ~yt & yp, yt & ~yp, ~yt & ~yp)
-        # weighted, `n` and `sum_w2` add the four cells, each one partial row, in this
-        # order: a float sum in the order the hash group_by hands the cells over changed
-        # its last bit from run to run (a sum of two cells cannot; counts add exactly)
-        n = total(pl.lit(True)) if inp.weight is None else added([total(c) for c in cells])
+        # weighted, `n` and `sum_w2` add the four cells (each one partial row) as
+        # ``(tp + tn) + (fp + fn)``: a float sum in the order the hash group_by hands the
+        # cells over changed its last bit from run to run, and this order is the same
+        # with the other label positive (a sum of two floats, or of counts, is exact)
+        n = total(pl.lit(True)) if inp.weight is None else _paired([total(c) for c in cells])
         counts = [
             n.alias("n"),
             *(total(c).alias(a) for c, a in zip(cells, CONFUSION_COLUMNS[1:], strict=True)),
@@ -550,7 +557,7 @@ def _build_counts(inp: Inputs) -> list[pl.Expr]:
         w2 = pl.col(_W2SUM)
         if len(inp.labels) == 2:
             squares = [total(c, w2) for c in cells]
-            counts.append(added(squares).alias(WEIGHT_SQUARES))
+            counts.append(_paired(squares).alias(WEIGHT_SQUARES))
             counts += [e.alias(a) for e, a in zip(squares, CELL_WEIGHT_SQUARES, strict=True)]
         else:
             counts.append(total(pl.lit(True), w2).alias(WEIGHT_SQUARES))
